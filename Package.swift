@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Targeting",
+    products: [
+        .library(name: "Targeting", targets: ["Targeting"]),
+        .executable(name: "targeting", targets: ["targeting"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "Targeting"),
+        .target(name: "TargetingCLI", dependencies: ["Targeting"]),
+        .executableTarget(name: "targeting", dependencies: ["TargetingCLI"]),
+        .testTarget(name: "TargetingTests", dependencies: ["Targeting"]),
+        .testTarget(name: "TargetingCLITests", dependencies: ["TargetingCLI", "Targeting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,65 @@
+/// Renders diagnostics as text (the `path:line:col: severity: message` form with a source
+/// excerpt and a caret) or as JSON objects.
+public struct DiagnosticRenderer: Sendable {
+    /// Source files by path, used to print the offending line.
+    public var files: [String: SourceFile]
+
+    /// Creates a renderer that can quote lines of `files`.
+    public init(files: [SourceFile] = []) {
+        var map: [String: SourceFile] = [:]
+        for file in files { map[file.path] = file }
+        self.files = map
+    }
+
+    /// The text form of one diagnostic, ending with a newline.
+    public func text(_ diagnostic: Diagnostic) -> String {
+        let range = diagnostic.range
+        var out = "\(range.file):\(range.start.line):\(range.start.column): \(diagnostic.severity.rawValue): \(diagnostic.message)\n"
+        if let file = files[range.file], range.start.line <= file.lineStarts.count {
+            let lineText = file.lineText(range.start.line)
+            let number = String(range.start.line)
+            let pad = String(repeating: " ", count: number.count)
+            var caretLine = ""
+            var column = 1
+            for scalar in lineText.unicodeScalars {
+                if column >= range.start.column { break }
+                caretLine.append(scalar == "\t" ? "\t" : " ")
+                column += 1
+            }
+            let lineLength = lineText.unicodeScalars.count
+            let spanEnd = range.end.line == range.start.line ? range.end.column : lineLength + 1
+            let width = max(1, min(spanEnd, lineLength + 1) - range.start.column)
+            caretLine += "^" + String(repeating: "~", count: width - 1)
+            out += "\(pad) |\n\(number) | \(lineText)\n\(pad) | \(caretLine)\n"
+            if let help = diagnostic.help { out += "\(pad) = help: \(help)\n" }
+        } else if let help = diagnostic.help {
+            out += "  = help: \(help)\n"
+        }
+        return out
+    }
+
+    /// The JSON form of one diagnostic: `file`, `line`, `column`, `end_line`, `end_column`,
+    /// `severity`, `code`, `message` and, when present, `help`.
+    public func json(_ diagnostic: Diagnostic) -> JSONValue {
+        var members: [JSONMember] = [
+            JSONMember(key: "file", value: .string(diagnostic.range.file)),
+            JSONMember(key: "line", value: .number(Double(diagnostic.range.start.line))),
+            JSONMember(key: "column", value: .number(Double(diagnostic.range.start.column))),
+            JSONMember(key: "end_line", value: .number(Double(diagnostic.range.end.line))),
+            JSONMember(key: "end_column", value: .number(Double(diagnostic.range.end.column))),
+            JSONMember(key: "severity", value: .string(diagnostic.severity.rawValue)),
+            JSONMember(key: "code", value: .string(diagnostic.code)),
+            JSONMember(key: "message", value: .string(diagnostic.message)),
+        ]
+        if let help = diagnostic.help { members.append(JSONMember(key: "help", value: .string(help))) }
+        return .object(members)
+    }
+
+    /// The closing summary line in the fixed form `N errors, N warnings` (always plural, so
+    /// scripts can match it).
+    public static func summary(_ diagnostics: [Diagnostic]) -> String {
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.filter { $0.severity == .warning }.count
+        return "\(errors) errors, \(warnings) warnings"
+    }
+}

@@ -1,0 +1,150 @@
+/// Why each row of a placement matched or not, for `resolve --explain`.
+public struct Explanation: Hashable, Sendable {
+    /// One row of the placement.
+    public struct Row: Hashable, Sendable {
+        /// The audience name (`everyone` for that row).
+        public var audience: String
+        /// The destination as written.
+        public var destination: String
+        /// Whether the audience matched.
+        public var matched: Bool
+        /// Whether this row decided.
+        public var decided: Bool
+        /// For a row that did not match: the first condition that failed.
+        public var failure: Failure?
+        /// Where the row is written.
+        public var range: SourceRange
+    }
+
+    /// The condition that kept a row from matching.
+    public struct Failure: Hashable, Sendable {
+        /// The segment the failing comparison belongs to.
+        public var segment: String
+        /// The attribute (`profile.age`, `experience`, `now`).
+        public var attribute: String
+        /// The actual value as text, or "missing".
+        public var actual: String
+        /// The comparison as written, prefixed with `not ` when it failed by being true.
+        public var comparison: String
+        /// Where the comparison is written.
+        public var range: SourceRange
+    }
+
+    /// Every row in order.
+    public var rows: [Row]
+}
+
+extension Evaluator {
+    /// Explains placement `index` for this profile; `decidedRow` is the row that decided, if any.
+    public mutating func explain(placement index: Int, decidedRow: Int?, profile: Profile) -> Explanation {
+        let placement = program.placements[index]
+        var rows: [Explanation.Row] = []
+        for (rowIndex, row) in placement.rows.enumerated() {
+            var matched = true
+            var failure: Explanation.Failure?
+            if let audience = row.audience {
+                matched = audienceMatches(audience)
+                if !matched {
+                    failure = firstFailure(program.audiences[audience].condition, expected: true, segment: program.audiences[audience].name, profile: profile)
+                }
+            }
+            rows.append(Explanation.Row(audience: row.source.audience.name, destination: Evaluator.describe(row.source.destination),
+                                        matched: matched, decided: rowIndex == decidedRow, failure: failure, range: row.source.range))
+        }
+        return Explanation(rows: rows)
+    }
+
+    static func describe(_ destination: Destination) -> String {
+        switch destination {
+        case .flow(let id, _): "flow \"\(id)\""
+        case .paywall(let id, _): "paywall \"\(id)\""
+        case .nothing: "nothing"
+        case .split(let split): "split \"\(split.id)\""
+        }
+    }
+
+    /// The leaf comparison that made `condition` differ from `expected`.
+    mutating func firstFailure(_ condition: Condition, expected: Bool, segment: String, profile: Profile) -> Explanation.Failure? {
+        switch condition {
+        case .and(let items):
+            if expected {
+                for item in items where !evaluate(item) { return firstFailure(item, expected: true, segment: segment, profile: profile) }
+            } else {
+                for item in items { if let found = firstFailure(item, expected: false, segment: segment, profile: profile) { return found } }
+            }
+            return nil
+        case .or(let items):
+            if expected {
+                for item in items { if let found = firstFailure(item, expected: true, segment: segment, profile: profile) { return found } }
+            } else {
+                for item in items where evaluate(item) { return firstFailure(item, expected: false, segment: segment, profile: profile) }
+            }
+            return nil
+        case .not(let inner):
+            return firstFailure(inner, expected: !expected, segment: segment, profile: profile)
+        case .segment(let index):
+            return firstFailure(program.segments[index].condition, expected: expected, segment: program.segments[index].name, profile: profile)
+        case .test(let test):
+            guard run(test) != expected else { return nil }
+            let source = test.source
+            let attribute: String
+            switch source.subject {
+            case .now: attribute = "now"
+            case .attribute(let reference): attribute = reference.displayName
+            }
+            return Explanation.Failure(segment: segment, attribute: attribute, actual: actualText(test, profile: profile),
+                                       comparison: (expected ? "" : "not ") + Evaluator.text(of: source), range: source.range)
+        }
+    }
+
+    /// The comparison as written in the rules (from its literals and operator).
+    static func text(of comparison: Comparison) -> String {
+        var parts: [String] = []
+        switch comparison.subject {
+        case .now: parts.append("now")
+        case .attribute(let reference):
+            switch (reference.target, reference.spelling) {
+            case (.custom(let key), .backticks): parts.append("`\(key)`")
+            default: parts.append(reference.displayName)
+            }
+        }
+        parts.append(comparison.op.rawValue)
+        if comparison.op == .between {
+            parts.append("\(comparison.operands[0].text) and \(comparison.operands[1].text)")
+        } else if let list = comparison.list {
+            parts.append("[" + list.items.map(\.text).joined(separator: ", ") + "]")
+        } else {
+            parts += comparison.operands.map(\.text)
+        }
+        if comparison.ignoringCase { parts.append("ignoring case") }
+        return parts.joined(separator: " ")
+    }
+
+    /// The actual value a test saw, as text: "missing", the value, or the raw value with "(not a …)".
+    func actualText(_ test: CompiledTest, profile: Profile) -> String {
+        let value = value(of: test)
+        switch value {
+        case .missing: return "missing"
+        case .string(let text): return JSONWriter.write(.string(text))
+        case .number(let number): return JSONWriter.write(.number(number))
+        case .bool(let flag): return flag ? "true" : "false"
+        case .date(let ms): return Timestamp.format(ms)
+        case .version(let version): return JSONWriter.write(.string(version.description))
+        case .set(let members): return "[" + members.map { JSONWriter.write(.string($0)) }.joined(separator: ", ") + "]"
+        case .mistyped:
+            let slot = program.slots[test.slot]
+            let raw: JSONValue?
+            switch slot.target {
+            case .custom(let key): raw = profile.customAttributes[key]?.json
+            case .builtin(let field):
+                switch field {
+                case "age": raw = profile["birthday"]
+                case "days_since_install": raw = profile["installed_at"]
+                default: raw = profile[field]
+                }
+            }
+            let type = slot.type?.rawValue ?? "value"
+            return (raw.map(JSONWriter.write) ?? "?") + " (not a valid \(type))"
+        }
+    }
+}

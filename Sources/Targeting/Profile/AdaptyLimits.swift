@@ -1,0 +1,37 @@
+/// Adapty's storage rules for custom attributes (SPEC §2).
+public enum AdaptyLimits {
+    /// Longest key, in characters.
+    public static let maxKeyLength = 30
+    /// Longest string value, in characters.
+    public static let maxValueLength = 50
+    /// Most custom attributes on one profile.
+    public static let maxAttributes = 30
+
+    /// Whether `key` (already trimmed) is a valid custom attribute key: 1–30 characters from `A–Z a–z 0–9 . _ -`.
+    public static func isValidKey(_ key: String) -> Bool {
+        let scalars = key.unicodeScalars
+        guard !scalars.isEmpty, scalars.count <= maxKeyLength else { return false }
+        return scalars.allSatisfy { scalar in
+            switch scalar {
+            case "A"..."Z", "a"..."z", "0"..."9", ".", "_", "-": true
+            default: false
+            }
+        }
+    }
+
+    /// Text trimmed of white space and line breaks at both ends, as Adapty trims keys and values.
+    public static func trimmed(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var start = 0
+        var end = scalars.count
+        while start < end, scalars[start].properties.isWhitespace { start += 1 }
+        while end > start, scalars[end - 1].properties.isWhitespace { end -= 1 }
+        if start == 0, end == scalars.count { return text }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars[start..<end])
+        return String(view)
+    }
+
+    /// The length Adapty counts for a value (characters).
+    public static func length(_ text: String) -> Int { text.count }
+}

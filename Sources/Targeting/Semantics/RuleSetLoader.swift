@@ -1,0 +1,51 @@
+/// The result of loading a rule set: parse, check and analyse every `.rules` file.
+public struct LoadedRules: Sendable {
+    /// The source files read.
+    public var sources: [SourceFile]
+    /// The checked rule set (usable only when `hasErrors` is false).
+    public var ruleSet: RuleSet
+    /// Every diagnostic, sorted by file and position.
+    public var diagnostics: [Diagnostic]
+
+    /// Whether any diagnostic is an error.
+    public var hasErrors: Bool { diagnostics.contains { $0.isError } }
+
+    /// Parses, checks and (when error-free) analyses rule files already read.
+    public init(sources: [SourceFile]) {
+        self.sources = sources
+        var diagnostics: [Diagnostic] = []
+        var parsed: [RuleFile] = []
+        for source in sources {
+            if source.bytes.count > SourceLoader.maxFileSize {
+                diagnostics.append(.fileTooLarge(limit: SourceLoader.maxFileSize, at: source.range(0, 0)))
+                continue
+            }
+            let (file, fileDiagnostics) = Parser.parseRules(source)
+            diagnostics += fileDiagnostics
+            parsed.append(file)
+        }
+        let (ruleSet, checkDiagnostics) = Checker.check(parsed)
+        diagnostics += checkDiagnostics
+        self.ruleSet = ruleSet
+        if !diagnostics.contains(where: { $0.isError }) {
+            diagnostics += Analyzer.analyze(ruleSet)
+        }
+        self.diagnostics = Diagnostic.sorted(diagnostics)
+    }
+
+    /// Reads every `.rules` file under `path` (a directory or a file) and loads them.
+    public static func load(path: String) -> Result<LoadedRules, LoadError> {
+        switch SourceLoader.files(at: path, extension: "rules") {
+        case .failure(let error): return .failure(error)
+        case .success(let paths):
+            var sources: [SourceFile] = []
+            for file in paths {
+                switch SourceLoader.read(file) {
+                case .failure(let error): return .failure(error)
+                case .success(let bytes): sources.append(SourceFile(path: file, bytes: bytes))
+                }
+            }
+            return .success(LoadedRules(sources: sources))
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Targeting
+
+/// `targeting check [PATH…]`: parse and check rules, print diagnostics and a summary.
+enum CheckCommand: Command {
+    static let name = "check"
+    static let overview = "Parse and check rule files; report errors and warnings"
+    static let usage = "check [PATH…] [--rules PATH] [--format text|json]"
+    static let discussion = """
+    ARGUMENTS:
+      PATH                        Directories or .rules files, checked together as one rule set
+                                  (default: the --rules path, else Rules)
+
+    Text diagnostics go to stderr and the closing `N errors, N warnings` line to stdout;
+    with --format json each diagnostic is one JSON object per line on stdout.
+    Exit status: 0 no errors (warnings allowed), 1 errors, 2 unreadable path.
+    """
+    static let options = [CommonOptions.rules, CommonOptions.format]
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        let format = try OutputFormat.from(arguments)
+        let roots = arguments.positionals.isEmpty ? [arguments.value("--rules") ?? "Rules"] : arguments.positionals
+        var sources: [SourceFile] = []
+        for root in roots {
+            switch SourceLoader.files(at: root, extension: "rules") {
+            case .failure(let error):
+                io.err("error: \(error.message)\n")
+                return ExitStatus.inputError
+            case .success(let paths):
+                for path in paths {
+                    switch SourceLoader.read(path) {
+                    case .failure(let error):
+                        io.err("error: \(error.message)\n")
+                        return ExitStatus.inputError
+                    case .success(let bytes):
+                        sources.append(SourceFile(path: path, bytes: bytes))
+                    }
+                }
+            }
+        }
+        let loaded = LoadedRules(sources: sources)
+        let renderer = DiagnosticRenderer(files: loaded.sources)
+        switch format {
+        case .text:
+            for diagnostic in loaded.diagnostics { io.err(renderer.text(diagnostic)) }
+            io.out(DiagnosticRenderer.summary(loaded.diagnostics) + "\n")
+        case .json:
+            for diagnostic in loaded.diagnostics { io.out(JSONWriter.write(renderer.json(diagnostic)) + "\n") }
+        }
+        return loaded.hasErrors ? ExitStatus.no : ExitStatus.success
+    }
+}

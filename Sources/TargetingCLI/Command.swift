@@ -1,0 +1,89 @@
+import Foundation
+import Targeting
+
+/// Exit statuses of SPEC §6.
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let no: Int32 = 1
+    static let inputError: Int32 = 2
+    static let usage: Int32 = 64
+}
+
+/// One subcommand of `targeting`.
+protocol Command {
+    /// The subcommand name.
+    static var name: String { get }
+    /// One-line summary.
+    static var overview: String { get }
+    /// The usage line after `targeting`.
+    static var usage: String { get }
+    /// Extra help text (positional arguments, examples).
+    static var discussion: String { get }
+    /// Options, without `--help`.
+    static var options: [OptionSpec] { get }
+    /// Runs with parsed arguments.
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32
+}
+
+extension Command {
+    static var help: String {
+        var text = "OVERVIEW: \(overview)\n\nUSAGE: targeting \(usage)\n"
+        if !discussion.isEmpty { text += "\n\(discussion)\n" }
+        text += "\nOPTIONS:\n"
+        for option in options + [CommonOptions.help] {
+            var left = option.names.joined(separator: ", ")
+            if option.takesValue { left += " <\(option.valueName)>" }
+            let pad = max(2, 28 - left.count)
+            text += "  \(left)\(String(repeating: " ", count: pad))\(option.help)\n"
+        }
+        return text
+    }
+}
+
+/// Helpers shared by commands.
+enum CommandSupport {
+    /// Resolves a path against the working directory.
+    static func absolute(_ path: String, io: CommandIO) -> String {
+        path.hasPrefix("/") ? path : (io.currentDirectory as NSString).appendingPathComponent(path)
+    }
+
+    /// The display form of a path: as the user gave it.
+    static func load(rulesPath: String, io: CommandIO) -> Result<LoadedRules, LoadError> {
+        LoadedRules.load(path: rulesPath.hasPrefix("/") ? rulesPath : rulesPath)
+    }
+
+    /// Parses `--now`, defaulting to the current time.
+    static func now(_ arguments: ParsedArguments) throws -> Int64 {
+        guard let text = arguments.value("--now") else {
+            return Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        }
+        guard let ms = Timestamp.parse(text) else {
+            throw UsageError(message: "invalid time `\(text)` for `--now`; use RFC 3339 (2026-11-29T12:00:00Z) or YYYY-MM-DD")
+        }
+        return ms
+    }
+
+    /// Prints rule diagnostics as text on stderr.
+    static func printDiagnostics(_ loaded: LoadedRules, io: CommandIO) {
+        let renderer = DiagnosticRenderer(files: loaded.sources)
+        for diagnostic in loaded.diagnostics { io.err(renderer.text(diagnostic)) }
+    }
+
+    /// Loads rules for a command that needs them error-free: prints errors (and warnings) and
+    /// returns nil when they have errors.
+    static func loadCheckedRules(_ arguments: ParsedArguments, io: CommandIO) -> (LoadedRules?, Int32) {
+        let path = arguments.value("--rules") ?? "Rules"
+        switch LoadedRules.load(path: path) {
+        case .failure(let error):
+            io.err("error: \(error.message)\n")
+            return (nil, ExitStatus.inputError)
+        case .success(let loaded):
+            if loaded.hasErrors {
+                printDiagnostics(loaded, io: io)
+                io.err(DiagnosticRenderer.summary(loaded.diagnostics) + "\n")
+                return (nil, ExitStatus.inputError)
+            }
+            return (loaded, ExitStatus.success)
+        }
+    }
+}

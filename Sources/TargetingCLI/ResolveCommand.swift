@@ -1,0 +1,128 @@
+import Foundation
+import Targeting
+
+/// `targeting resolve PLACEMENT | --all`: which flow or paywall profiles see.
+enum ResolveCommand: Command {
+    static let name = "resolve"
+    static let overview = "Show which flow or paywall a profile sees in a placement, and why"
+    static let usage = "resolve (PLACEMENT | --all) (--profile FILE | --profiles FILE.jsonl | --store FILE [--id ID]) [--explain] [--rules PATH] [--now TIME] [--format text|json]"
+    static let discussion = """
+    ARGUMENTS:
+      PLACEMENT                   The placement to resolve (or --all for every placement)
+
+    --profile reads one JSON profile (`-` reads standard input); --profiles and --store read
+    one profile per line and stream them. With --format json each result is one line:
+      {"profile_id":…,"placement":…,"audience":…,"kind":…,"id":…,"split":…}
+    A rejected profile line is reported on stderr with its line number, the other lines are
+    still resolved, and the exit status is 2.
+    """
+    static let options = [
+        CommonOptions.rules, CommonOptions.now, CommonOptions.format,
+        OptionSpec(names: ["--all"], takesValue: false, valueName: "", help: "Resolve every placement"),
+        OptionSpec(names: ["--profile"], takesValue: true, valueName: "FILE", help: "One JSON profile (`-` = standard input)"),
+        OptionSpec(names: ["--profiles"], takesValue: true, valueName: "FILE", help: "JSON Lines, one profile per line"),
+        OptionSpec(names: ["--store"], takesValue: true, valueName: "FILE", help: "A profile store (JSON Lines)"),
+        OptionSpec(names: ["--id"], takesValue: true, valueName: "ID", help: "With --store: only this profile"),
+        OptionSpec(names: ["--explain"], takesValue: false, valueName: "", help: "List every row with why it matched or not"),
+    ]
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        let format = try OutputFormat.from(arguments)
+        let now = try CommandSupport.now(arguments)
+        let all = arguments.has("--all")
+        guard all != (arguments.positionals.count == 1), arguments.positionals.count <= 1 else {
+            throw UsageError(message: all ? "give a placement or --all, not both" : "missing placement (or --all)")
+        }
+        let sources = ["--profile", "--profiles", "--store"].filter { arguments.has($0) }
+        guard sources.count == 1 else {
+            throw UsageError(message: sources.isEmpty ? "missing profile input: --profile, --profiles or --store" : "give only one of --profile, --profiles, --store")
+        }
+        if arguments.has("--id"), !arguments.has("--store") { throw UsageError(message: "--id needs --store") }
+
+        let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
+        guard let loaded = loadedRules else { return status }
+        let program = Program(loaded.ruleSet)
+        var placements: [Int]
+        if all {
+            placements = Array(program.placements.indices)
+        } else {
+            let name = arguments.positionals[0]
+            guard let index = program.placementIndex(named: name) else {
+                let suggestion = Suggestion.nearest(to: name, in: program.placements.map(\.name))
+                io.err("error: unknown placement `\(name)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? "") + "\n")
+                return ExitStatus.inputError
+            }
+            placements = [index]
+        }
+        let printer = DecisionPrinter(format: format, explain: arguments.has("--explain"), io: io)
+        var rejected = 0
+
+        func resolve(_ profile: Profile, where location: String) {
+            var evaluator = Evaluator(program: program, profile: profile, now: now)
+            var decisions: [Decision] = []
+            for index in placements {
+                switch evaluator.resolve(placement: index, profileID: profile.id) {
+                case .success(let decision): decisions.append(decision)
+                case .failure(let error):
+                    io.err("\(location): error: \(error.message)\n")
+                    rejected += 1
+                    return
+                }
+            }
+            for decision in decisions { printer.print(decision, profile: profile, evaluator: &evaluator, program: program) }
+        }
+
+        if let path = arguments.value("--profile") {
+            let bytes: [UInt8]
+            if path == "-" {
+                bytes = io.readStandardInput()
+            } else {
+                switch SourceLoader.read(path) {
+                case .failure(let error):
+                    io.err("error: \(error.message)\n")
+                    return ExitStatus.inputError
+                case .success(let read): bytes = read
+                }
+            }
+            let name = path == "-" ? "<stdin>" : path
+            switch ProfileReader.read(bytes) {
+            case .failure(let error):
+                io.err("\(name): error: \(error.message)\n")
+                return ExitStatus.inputError
+            case .success(let profile):
+                resolve(profile, where: name)
+            }
+        } else {
+            let path = arguments.value("--profiles") ?? arguments.value("--store")!
+            let onlyID = arguments.value("--id")
+            guard var reader = LineReader(path: path) else {
+                io.err("error: cannot read `\(path)`\n")
+                return ExitStatus.inputError
+            }
+            var found = false
+            while let line = reader.next() {
+                let location = "\(path):\(line.number)"
+                guard let bytes = line.bytes else {
+                    io.err("\(location): error: line is longer than 1 MiB\n")
+                    rejected += 1
+                    continue
+                }
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                switch ProfileReader.read(bytes) {
+                case .failure(let error):
+                    io.err("\(location): error: \(error.message)\n")
+                    rejected += 1
+                case .success(let profile):
+                    if let onlyID, profile.id != onlyID { continue }
+                    found = true
+                    resolve(profile, where: location)
+                }
+            }
+            if let onlyID, !found {
+                io.err("error: no profile with id `\(onlyID)` in `\(path)`\n")
+                return ExitStatus.inputError
+            }
+        }
+        return rejected > 0 ? ExitStatus.inputError : ExitStatus.success
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Targeting
+
+/// The `targeting` command line as a function from arguments and streams to an exit status.
+public enum TargetingCLI {
+    static let commands: [any Command.Type] = [CheckCommand.self, ResolveCommand.self]
+
+    static var help: String {
+        var text = """
+        OVERVIEW: Targeting turns flow answers into targeting decisions: rule files map custom
+        attributes to segments, segments to audiences, audiences to placements.
+
+        USAGE: targeting <subcommand> [options]
+
+        SUBCOMMANDS:
+
+        """
+        for command in commands {
+            text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.overview + "\n"
+        }
+        text += "\n  See `targeting <subcommand> --help` for each subcommand's options.\n"
+        return text
+    }
+
+    /// Runs the command line; `arguments[0]` is the program name.
+    public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+        let rest = Array(arguments.dropFirst())
+        guard let name = rest.first else {
+            io.err("error: missing subcommand\n\n" + help)
+            return ExitStatus.usage
+        }
+        if name == "-h" || name == "--help" || name == "help" {
+            io.out(help)
+            return ExitStatus.success
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            io.err("error: unknown subcommand `\(name)`\n\nUSAGE: targeting <subcommand> [options]\n")
+            return ExitStatus.usage
+        }
+        let commandArguments = Array(rest.dropFirst())
+        if commandArguments.contains("-h") || commandArguments.contains("--help") {
+            io.out(command.help)
+            return ExitStatus.success
+        }
+        do {
+            let parsed = try ParsedArguments.parse(commandArguments, options: command.options)
+            return try command.run(parsed, io: io)
+        } catch let error as UsageError {
+            io.err("error: \(error.message)\n\nUSAGE: targeting \(command.usage)\n")
+            return ExitStatus.usage
+        } catch {
+            io.err("error: \(error)\n")
+            return ExitStatus.inputError
+        }
+    }
+}

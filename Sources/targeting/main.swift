@@ -1,0 +1,4 @@
+import Foundation
+import TargetingCLI
+
+exit(TargetingCLI.run(CommandLine.arguments, io: .standard))
