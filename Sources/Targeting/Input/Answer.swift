@@ -1,0 +1,61 @@
+/// One answer from a flow, ready to be applied to a profile.
+public struct Answer: Hashable, Sendable {
+    /// The screen (`instanceId`) it came from, if known.
+    public var screen: String?
+    /// The element id.
+    public var element: String
+    /// The attribute it writes.
+    public var target: AttributeReference.Target
+    /// The value to store; nil removes the attribute (the user cleared the answer).
+    public var value: JSONValue?
+}
+
+/// The complete answers of one flow session, in the order they were last given.
+public struct AnswerSet: Hashable, Sendable {
+    /// The answers; when two write one attribute, the later one wins on apply.
+    public var answers: [Answer]
+    /// Warnings (values outside a declared `one of`).
+    public var warnings: [String]
+}
+
+/// Why an answer could not be applied to a profile.
+public struct ApplyRejection: Hashable, Sendable {
+    /// The answer.
+    public var answer: Answer
+    /// A lowercase message.
+    public var message: String
+}
+
+extension Profile {
+    /// Applies one answer: built-in fields are set or removed, custom attributes stored under
+    /// Adapty's limits (a 31st attribute is rejected). Returns the rejection, if any.
+    @discardableResult
+    public mutating func apply(_ answer: Answer) -> ApplyRejection? {
+        switch answer.target {
+        case .builtin(let field):
+            setField(field, answer.value)
+            return nil
+        case .custom(let key):
+            guard let value = answer.value else {
+                setCustom(key, nil)
+                return nil
+            }
+            switch ProfileReader.storedValue(value) {
+            case .failure(let error):
+                return ApplyRejection(answer: answer, message: "`\(key)`: \(error.message)")
+            case .success(let stored):
+                if customAttributes[key] == nil, stored != nil, customKeys.count >= AdaptyLimits.maxAttributes {
+                    return ApplyRejection(answer: answer, message: "`\(key)` would be custom attribute number \(customKeys.count + 1); a profile holds at most \(AdaptyLimits.maxAttributes)")
+                }
+                setCustom(key, stored)
+                return nil
+            }
+        }
+    }
+
+    /// Applies a session's answers in order; returns the answers that were rejected.
+    @discardableResult
+    public mutating func apply(_ answers: AnswerSet) -> [ApplyRejection] {
+        answers.answers.compactMap { apply($0) }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Targeting
+
+/// `targeting ingest EVENTS.jsonl… [--store FILE]`: the input handler over event streams.
+enum IngestCommand: Command {
+    static let name = "ingest"
+    static let overview = "Apply flow_user_input event streams to the profile store"
+    static let usage = "ingest EVENTS.jsonl… [--store FILE] [--rules PATH] [--time-zone NAME] [--format text|json]"
+    static let discussion = """
+    ARGUMENTS:
+      EVENTS.jsonl                JSON Lines: each line is an event's params plus "profile_id"
+
+    Values are applied to the stored profile as they arrive; `flow_did_disappear` closes a
+    session. Prints a summary; every rejected line is reported on stderr with its file and
+    line number, and the exit status is then 2. The store (default profiles.jsonl) is locked
+    while ingesting and replaced atomically; a store with a corrupt line is left untouched.
+    """
+    static let options = [
+        CommonOptions.rules, CommonOptions.format,
+        OptionSpec(names: ["--store"], takesValue: true, valueName: "FILE", help: "The profile store (default: profiles.jsonl)"),
+        OptionSpec(names: ["--time-zone"], takesValue: true, valueName: "NAME", help: "Time zone for pickers that feed profile.birthday (default: UTC)"),
+    ]
+
+    /// Counters for the summary.
+    struct Summary {
+        var events = 0
+        var applied = 0
+        var ignored: [String: Int] = [:]
+        var rejected = 0
+        var warnings = 0
+        var created = 0
+        var updatedIDs: Set<String> = []
+        var sessionsClosed = 0
+        var openSessions: Set<String> = []
+    }
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        let format = try OutputFormat.from(arguments)
+        guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing event file (EVENTS.jsonl)") }
+        let zoneName = arguments.value("--time-zone") ?? "UTC"
+        guard let timeZone = TimeZone(identifier: zoneName) else {
+            throw UsageError(message: "unknown time zone `\(zoneName)`")
+        }
+        var mapping = InputMapping()
+        if arguments.value("--rules") != nil || FileManager.default.fileExists(atPath: "Rules") {
+            let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
+            guard let loaded = loadedRules else { return status }
+            mapping = InputMapping(loaded.ruleSet)
+        }
+        let interpreter = FlowEventInterpreter(mapping: mapping, timeZone: timeZone)
+        for path in arguments.positionals where !FileManager.default.isReadableFile(atPath: path) {
+            io.err("error: cannot read `\(path)`\n")
+            return ExitStatus.inputError
+        }
+
+        let storePath = arguments.value("--store") ?? "profiles.jsonl"
+        guard let lock = FileLock(protecting: storePath, onWait: { io.err("waiting for another ingest to release `\(storePath)`…\n") }) else {
+            io.err("error: cannot lock `\(storePath)` (is its directory writable?)\n")
+            return ExitStatus.inputError
+        }
+        defer { lock.release() }
+        var store: ProfileStore
+        do {
+            store = try ProfileStore.open(storePath)
+        } catch let error as StoreError {
+            io.err("error: \(error.message); the store was not changed\n")
+            return ExitStatus.inputError
+        }
+
+        var summary = Summary()
+        for path in arguments.positionals {
+            guard var reader = LineReader(path: path) else {
+                io.err("error: cannot read `\(path)`\n")
+                return ExitStatus.inputError
+            }
+            while let line = reader.next() {
+                let location = "\(path):\(line.number)"
+                guard let bytes = line.bytes else {
+                    summary.rejected += 1
+                    io.err("\(location): error: line is longer than 1 MiB\n")
+                    continue
+                }
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                summary.events += 1
+                if let problem = ingest(bytes, interpreter: interpreter, store: &store, summary: &summary, location: location, io: io) {
+                    summary.rejected += 1
+                    io.err("\(location): error: \(problem)\n")
+                }
+            }
+        }
+        if store.isModified || !FileManager.default.fileExists(atPath: storePath) {
+            do {
+                try store.save()
+            } catch let error as StoreError {
+                io.err("error: \(error.message)\n")
+                return ExitStatus.inputError
+            }
+        }
+        printSummary(summary, store: storePath, format: format, io: io)
+        return summary.rejected > 0 ? ExitStatus.inputError : ExitStatus.success
+    }
+
+    /// Handles one event line; returns a rejection reason.
+    static func ingest(_ bytes: [UInt8], interpreter: FlowEventInterpreter, store: inout ProfileStore,
+                       summary: inout Summary, location: String, io: CommandIO) -> String? {
+        let event: JSONValue
+        switch JSONParser.parse(bytes) {
+        case .failure(let error): return "invalid JSON at column \(error.column): \(error.message)"
+        case .success(let value): event = value
+        }
+        guard case .object = event else { return "an event must be a JSON object, found \(event.typeName)" }
+        guard let idValue = event["profile_id"] else { return "missing `profile_id`" }
+        guard case .string(let profileID) = idValue, !profileID.isEmpty else {
+            return "`profile_id` must be a non-empty string, found \(idValue.typeName)"
+        }
+        guard let nameValue = event["name"] else { return "missing `name`" }
+        guard case .string(let name) = nameValue else { return "`name` must be a string, found \(nameValue.typeName)" }
+        if name == "flow_did_disappear" {
+            if summary.openSessions.remove(profileID) != nil { summary.sessionsClosed += 1 }
+            return nil
+        }
+        summary.openSessions.insert(profileID)
+        switch interpreter.interpret(name: name, params: event) {
+        case .ignored(let reason):
+            summary.ignored[reason, default: 0] += 1
+            return nil
+        case .rejected(let reason):
+            return reason
+        case .answer(let answer, let warnings):
+            for warning in warnings {
+                summary.warnings += 1
+                io.err("\(location): warning: \(warning)\n")
+            }
+            var rejection: ApplyRejection?
+            let created = store.update(id: profileID) { profile in rejection = profile.apply(answer) }
+            if created { summary.created += 1 }
+            if let rejection { return rejection.message }
+            summary.applied += 1
+            summary.updatedIDs.insert(profileID)
+            return nil
+        }
+    }
+
+    static func printSummary(_ summary: Summary, store: String, format: OutputFormat, io: CommandIO) {
+        let ignoredTotal = summary.ignored.values.reduce(0, +)
+        let open = summary.openSessions.sorted()
+        switch format {
+        case .json:
+            let json = JSONValue.object([
+                JSONMember(key: "store", value: .string(store)),
+                JSONMember(key: "events", value: .number(Double(summary.events))),
+                JSONMember(key: "applied", value: .number(Double(summary.applied))),
+                JSONMember(key: "ignored", value: .object(summary.ignored.sorted { $0.key < $1.key }.map { JSONMember(key: $0.key, value: .number(Double($0.value))) })),
+                JSONMember(key: "rejected", value: .number(Double(summary.rejected))),
+                JSONMember(key: "warnings", value: .number(Double(summary.warnings))),
+                JSONMember(key: "profiles_created", value: .number(Double(summary.created))),
+                JSONMember(key: "profiles_updated", value: .number(Double(summary.updatedIDs.count))),
+                JSONMember(key: "sessions_closed", value: .number(Double(summary.sessionsClosed))),
+                JSONMember(key: "sessions_open", value: .array(open.map(JSONValue.string))),
+            ])
+            io.out(JSONWriter.write(json) + "\n")
+        case .text:
+            var text = "events read: \(summary.events)\n"
+            text += "inputs applied: \(summary.applied)\n"
+            text += "ignored: \(ignoredTotal)"
+            if ignoredTotal > 0 {
+                text += " (" + summary.ignored.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")"
+            }
+            text += "\nrejected: \(summary.rejected)\n"
+            if summary.warnings > 0 { text += "warnings: \(summary.warnings)\n" }
+            text += "profiles: \(summary.updatedIDs.count) updated, \(summary.created) created\n"
+            text += "sessions: \(summary.sessionsClosed) closed, \(open.count) still open"
+            if !open.isEmpty { text += " (" + open.joined(separator: ", ") + ")" }
+            text += "\nstore: \(store)\n"
+            io.out(text)
+        }
+    }
+}

@@ -1,0 +1,307 @@
+import Foundation
+import XCTest
+@testable import Targeting
+
+final class JSONWriterTests: XCTestCase {
+    private func object(_ pairs: [(String, JSONValue)]) -> JSONValue {
+        .object(pairs.map { JSONMember(key: $0.0, value: $0.1) })
+    }
+
+    // MARK: Scalars
+
+    func testLiterals() {
+        XCTAssertEqual(JSONWriter.write(.null), "null")
+        XCTAssertEqual(JSONWriter.write(.bool(true)), "true")
+        XCTAssertEqual(JSONWriter.write(.bool(false)), "false")
+    }
+
+    func testIntegralNumbers() {
+        XCTAssertEqual(JSONWriter.write(.number(3)), "3")
+        XCTAssertEqual(JSONWriter.write(.number(0)), "0")
+        XCTAssertEqual(JSONWriter.write(.number(-0.0)), "0")
+        XCTAssertEqual(JSONWriter.write(.number(-42)), "-42")
+        XCTAssertEqual(JSONWriter.write(.number(1e15)), "1000000000000000")
+        XCTAssertEqual(JSONWriter.write(.number(9_007_199_254_740_991)), "9007199254740991")
+        XCTAssertEqual(JSONWriter.write(.number(-9_007_199_254_740_991)), "-9007199254740991")
+    }
+
+    func testOtherNumbers() {
+        XCTAssertEqual(JSONWriter.write(.number(0.1)), "0.1")
+        XCTAssertEqual(JSONWriter.write(.number(-1.5)), "-1.5")
+        XCTAssertEqual(JSONWriter.write(.number(1e20)), "1e+20")
+        XCTAssertEqual(JSONWriter.write(.number(1e-7)), "1e-07")
+        XCTAssertEqual(JSONWriter.write(.number(.leastNonzeroMagnitude)), "5e-324")
+        XCTAssertEqual(JSONWriter.write(.number(.greatestFiniteMagnitude)), "1.7976931348623157e+308")
+        XCTAssertEqual(JSONWriter.write(.number(9_007_199_254_740_992)), "9007199254740992.0")
+        XCTAssertEqual(JSONWriter.write(.number(0.1 + 0.2)), "0.30000000000000004")
+    }
+
+    func testNonFiniteNumbersBecomeNull() {
+        XCTAssertEqual(JSONWriter.write(.number(.nan)), "null")
+        XCTAssertEqual(JSONWriter.write(.number(.infinity)), "null")
+        XCTAssertEqual(JSONWriter.write(.array([.number(-.infinity), .number(1)])), "[null,1]")
+    }
+
+    func testNumbersAreValidJSONAndRoundTrip() {
+        var generator = SplitMix64(seed: 0x5EED)
+        var samples: [Double] = [0.1, 1.0 / 3, 123.456, 1e300, -2.5e-300, .leastNonzeroMagnitude, 2.2250738585072014e-308,
+                                 9_007_199_254_740_994, 1e16, 1e21, 1e22, 1e23, 65536.5]
+        for _ in 0..<2000 {
+            let candidate = Double(bitPattern: generator.next())
+            if candidate.isFinite { samples.append(candidate) }
+        }
+        for sample in samples {
+            let text = JSONWriter.write(.number(sample))
+            XCTAssertEqual(try JSONParser.parse(text).get(), .number(sample), text)
+        }
+    }
+
+    // MARK: Strings
+
+    func testStringEscaping() {
+        XCTAssertEqual(JSONWriter.write(.string("plain")), #""plain""#)
+        XCTAssertEqual(JSONWriter.write(.string("")), #""""#)
+        XCTAssertEqual(JSONWriter.write(.string("say \"hi\"")), #""say \"hi\"""#)
+        XCTAssertEqual(JSONWriter.write(.string("back\\slash")), #""back\\slash""#)
+        XCTAssertEqual(JSONWriter.write(.string("a/b")), #""a/b""#)
+        XCTAssertEqual(JSONWriter.write(.string("\n\t\r\u{08}\u{0C}")), #""\n\t\r\b\f""#)
+        XCTAssertEqual(JSONWriter.write(.string("\u{0}\u{1}\u{1F}")), #""\u0000\u0001\u001f""#)
+        XCTAssertEqual(JSONWriter.write(.string("\u{0B}x\u{1B}")), #""\u000bx\u001b""#)
+        XCTAssertEqual(JSONWriter.write(.string("\u{7F}")), "\"\u{7F}\"")
+    }
+
+    func testNonASCIIIsWrittenAsUTF8() {
+        XCTAssertEqual(JSONWriter.write(.string("héllo 😀 ключ")), "\"héllo 😀 ключ\"")
+        XCTAssertEqual(JSONWriter.write(.string("\u{2028}\u{FEFF}")), "\"\u{2028}\u{FEFF}\"")
+        XCTAssertEqual(Array(JSONWriter.write(.string("é")).utf8), [0x22, 0xC3, 0xA9, 0x22])
+    }
+
+    func testBridgedStringIsEscaped() {
+        let bridged = NSString(string: "line\nbreak") as String
+        XCTAssertEqual(JSONWriter.write(.string(bridged)), #""line\nbreak""#)
+    }
+
+    // MARK: Containers
+
+    func testCompactContainers() {
+        XCTAssertEqual(JSONWriter.write(.array([])), "[]")
+        XCTAssertEqual(JSONWriter.write(.object([])), "{}")
+        XCTAssertEqual(JSONWriter.write(.array([.number(1), .bool(true), .null, .string("x")])), #"[1,true,null,"x"]"#)
+        XCTAssertEqual(
+            JSONWriter.write(object([("a", .array([.array([]), .object([])])), ("b", object([("c", .number(2))]))])),
+            #"{"a":[[],{}],"b":{"c":2}}"#)
+        XCTAssertEqual(JSONWriter.write(object([("k\"1", .string("v\n"))])), #"{"k\"1":"v\n"}"#)
+    }
+
+    func testStoredMemberOrderIsKept() {
+        let value = object([("z", .number(1)), ("a", .number(2)), ("m", object([("y", .null), ("b", .null)]))])
+        XCTAssertEqual(JSONWriter.write(value), #"{"z":1,"a":2,"m":{"y":null,"b":null}}"#)
+    }
+
+    func testSortedWritingSortsEveryLevel() {
+        let value = object([
+            ("z", .array([object([("b", .number(1)), ("a", .number(2))])])),
+            ("a", object([("y", .null), ("x", object([("2", .bool(true)), ("10", .bool(false))]))])),
+        ])
+        XCTAssertEqual(JSONWriter.writeSorted(value), #"{"a":{"x":{"10":false,"2":true},"y":null},"z":[{"a":2,"b":1}]}"#)
+        // The stored order is untouched by sorted writing.
+        XCTAssertEqual(value.objectMembers?.map(\.key), ["z", "a"])
+    }
+
+    func testSortedWritingUsesUTF8ByteOrder() {
+        let keys = ["😀", "é", "a", "Z", "", "aa", "\u{FFFF}", "e\u{301}", "B"]
+        let value = JSONValue.object(keys.map { JSONMember(key: $0, value: .null) })
+        let written = JSONWriter.writeSorted(value)
+        let parsed = try? JSONParser.parse(written).get()
+        // UTF-16 order would put "😀" before U+FFFF; UTF-8 byte order puts it last.
+        XCTAssertEqual(parsed?.objectMembers?.map(\.key), ["", "B", "Z", "a", "aa", "e\u{301}", "é", "\u{FFFF}", "😀"])
+    }
+
+    func testSortedWritingKeepsEqualKeysInOrder() {
+        let value = object([("b", .number(1)), ("a", .number(2)), ("b", .number(3))])
+        XCTAssertEqual(JSONWriter.writeSorted(value), #"{"a":2,"b":1,"b":3}"#)
+    }
+
+    func testVeryDeepValueIsWrittenWithoutRecursion() {
+        var value = JSONValue.number(7)
+        for _ in 0..<10_000 {
+            value = .array([value])
+        }
+        let text = JSONWriter.write(value)
+        XCTAssertEqual(text, String(repeating: "[", count: 10_000) + "7" + String(repeating: "]", count: 10_000))
+    }
+
+    // MARK: Round trips
+
+    func testParseOfWriteReturnsTheSameValue() throws {
+        let values: [JSONValue] = [
+            .null, .bool(true), .bool(false), .number(0), .number(-0.5), .number(1e100), .number(123_456_789),
+            .string(""), .string("quote \" backslash \\ slash / tab \t nul \u{0} bell \u{7} emoji 😀 combining e\u{301}"),
+            .array([]), .object([]),
+            .array([.bool(true), .number(1), .string("1"), .null]),
+            object([("b", .number(1)), ("a", .array([.object([]), object([("", .string("empty key"))])])),
+                    ("c", object([("d", object([("e", .bool(false))]))]))]),
+            .array((0..<100).map { .number(Double($0) / 7) }),
+        ]
+        for value in values {
+            XCTAssertEqual(try JSONParser.parse(JSONWriter.write(value)).get(), value)
+        }
+    }
+
+    func testWriteOfParseReturnsCanonicalText() throws {
+        let texts = [
+            #"{"z":[1,2.5,-3,1e+20,0.001],"a":{"b":null,"c":[true,false]},"s":"\"\\\n\u0001é"}"#,
+            "[]", "{}", "[[],[[]],{}]", #""\u001f""#, "-1.5", "123",
+        ]
+        for text in texts {
+            XCTAssertEqual(JSONWriter.write(try JSONParser.parse(text).get()), text)
+        }
+    }
+
+    func testRoundTripOfStringsWithAllControlCharacters() throws {
+        let text = String(String.UnicodeScalarView((0..<0x80).compactMap(Unicode.Scalar.init)))
+        let written = JSONWriter.write(.string(text))
+        XCTAssertEqual(try JSONParser.parse(written).get(), .string(text))
+        XCTAssertFalse(written.unicodeScalars.dropFirst().dropLast().contains { $0.value < 0x20 })
+    }
+}
+
+/// A small deterministic generator so number samples are reproducible.
+private struct SplitMix64 {
+    var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
+
+final class JSONValueSDKTests: XCTestCase {
+    private struct Custom: Sendable {
+        var field = 1
+    }
+
+    func testScalars() {
+        XCTAssertEqual(JSONValue(sdkValue: "text"), .string("text"))
+        XCTAssertEqual(JSONValue(sdkValue: true), .bool(true))
+        XCTAssertEqual(JSONValue(sdkValue: false), .bool(false))
+        XCTAssertEqual(JSONValue(sdkValue: 1), .number(1))
+        XCTAssertEqual(JSONValue(sdkValue: 0), .number(0))
+        XCTAssertEqual(JSONValue(sdkValue: 2.5), .number(2.5))
+        XCTAssertEqual(JSONValue(sdkValue: -7), .number(-7))
+    }
+
+    func testBoolAndIntStayApart() {
+        let flag: any Sendable = true
+        let one: any Sendable = 1
+        XCTAssertEqual(JSONValue(sdkValue: flag), .bool(true))
+        XCTAssertEqual(JSONValue(sdkValue: one), .number(1))
+        XCTAssertEqual(JSONValue(sdkValue: [true, false]), .array([.bool(true), .bool(false)]))
+        XCTAssertEqual(JSONValue(sdkValue: [1, 0]), .array([.number(1), .number(0)]))
+    }
+
+    func testAllIntegerAndFloatingPointTypes() {
+        let values: [any Sendable] = [
+            Int8(-8), Int16(16), Int32(-32), Int64(64), UInt(1), UInt8(8), UInt16(16), UInt32(32), UInt64(64),
+            Double(0.5), Float(0.25),
+        ]
+        let expected: [Double] = [-8, 16, -32, 64, 1, 8, 16, 32, 64, 0.5, 0.25]
+        for (value, number) in zip(values, expected) {
+            XCTAssertEqual(JSONValue(sdkValue: value), .number(number), "\(type(of: value))")
+        }
+        XCTAssertEqual(JSONValue(sdkValue: Int64.max), .number(Double(Int64.max)))
+        XCTAssertEqual(JSONValue(sdkValue: UInt64.max), .number(Double(UInt64.max)))
+        // A Float goes through its shortest decimal form.
+        XCTAssertEqual(JSONValue(sdkValue: Float(0.1)), .number(0.1))
+        XCTAssertEqual(JSONValue(sdkValue: CGFloat(1.5)), .number(1.5))
+    }
+
+    func testNonFiniteNumbersAreRejected() {
+        XCTAssertNil(JSONValue(sdkValue: Double.nan))
+        XCTAssertNil(JSONValue(sdkValue: Double.infinity))
+        XCTAssertNil(JSONValue(sdkValue: Float.infinity))
+        XCTAssertNil(JSONValue(sdkValue: NSNumber(value: Double.nan)))
+    }
+
+    func testNilAndNull() {
+        let missing: Int? = nil
+        let present: Int? = 5
+        let nestedMissing: String?? = .some(nil)
+        XCTAssertEqual(JSONValue(sdkValue: missing), .null)
+        XCTAssertEqual(JSONValue(sdkValue: present), .number(5))
+        XCTAssertEqual(JSONValue(sdkValue: nestedMissing), .null)
+        XCTAssertEqual(JSONValue(sdkValue: NSNull()), .null)
+        let optionals: [Bool?] = [true, nil]
+        XCTAssertEqual(JSONValue(sdkValue: optionals), .array([.bool(true), .null]))
+    }
+
+    func testArrays() {
+        XCTAssertEqual(JSONValue(sdkValue: ["a", "b"]), .array([.string("a"), .string("b")]))
+        XCTAssertEqual(JSONValue(sdkValue: [1.5, 2]), .array([.number(1.5), .number(2)]))
+        let mixed: [any Sendable] = [true, 1, "1", 1.5, NSNull()]
+        XCTAssertEqual(JSONValue(sdkValue: mixed), .array([.bool(true), .number(1), .string("1"), .number(1.5), .null]))
+        XCTAssertEqual(JSONValue(sdkValue: [[1, 2], [3]]), .array([.array([.number(1), .number(2)]), .array([.number(3)])]))
+        XCTAssertEqual(JSONValue(sdkValue: [Int]()), .array([]))
+    }
+
+    func testNestedDictionariesAreSortedByKey() {
+        let inner: [String: any Sendable] = ["y": [1, 2], "x": ["deep": true] as [String: any Sendable]]
+        let params: [String: any Sendable] = ["b": true, "a": 1, "c": "x", "n": inner, "list": [inner, 3] as [any Sendable]]
+        let value = JSONValue(sdkParams: params)
+        XCTAssertEqual(value?.objectMembers?.map(\.key), ["a", "b", "c", "list", "n"])
+        XCTAssertEqual(value?["n"]?.objectMembers?.map(\.key), ["x", "y"])
+        XCTAssertEqual(value?["a"], .number(1))
+        XCTAssertEqual(value?["b"], .bool(true))
+        XCTAssertEqual(
+            value.map(JSONWriter.write),
+            #"{"a":1,"b":true,"c":"x","list":[{"x":{"deep":true},"y":[1,2]},3],"n":{"x":{"deep":true},"y":[1,2]}}"#)
+        XCTAssertEqual(JSONValue(sdkValue: inner), value?["n"])
+    }
+
+    func testParamsAreSortedByUTF8Bytes() {
+        let params: [String: any Sendable] = ["é": 1, "z": 2, "Z": 3, "😀": 4]
+        XCTAssertEqual(JSONValue(sdkParams: params)?.objectMembers?.map(\.key), ["Z", "z", "é", "😀"])
+        XCTAssertEqual(JSONValue(sdkParams: [:]), .object([]))
+    }
+
+    func testUnsupportedValues() {
+        XCTAssertNil(JSONValue(sdkValue: Date()))
+        XCTAssertNil(JSONValue(sdkValue: Data([1, 2])))
+        XCTAssertNil(JSONValue(sdkValue: Custom()))
+        XCTAssertNil(JSONValue(sdkValue: URL(string: "https://example.com")!))
+        XCTAssertNil(JSONValue(sdkValue: [1: "one"]))
+        XCTAssertNil(JSONValue(sdkValue: [Date()]))
+        XCTAssertNil(JSONValue(sdkParams: ["ok": 1, "bad": Date()]))
+        XCTAssertNil(JSONValue(sdkParams: ["nested": ["bad": Custom()] as [String: any Sendable]]))
+    }
+
+    func testNSNumberBooleansAndNumbers() {
+        // Observed on this platform: NSNumber(value: true) has objCType "c" and a boolean class;
+        // NSNumber(value: 1) does not, so the two convert differently.
+        XCTAssertEqual(JSONValue(sdkValue: NSNumber(value: true)), .bool(true))
+        XCTAssertEqual(JSONValue(sdkValue: NSNumber(value: false)), .bool(false))
+        XCTAssertEqual(JSONValue(sdkValue: NSNumber(value: 1)), .number(1))
+        XCTAssertEqual(JSONValue(sdkValue: NSNumber(value: 0)), .number(0))
+        XCTAssertEqual(JSONValue(sdkValue: NSNumber(value: Int8(1))), .number(1))
+        XCTAssertEqual(JSONValue(sdkValue: NSNumber(value: UInt8(0))), .number(0))
+        XCTAssertEqual(JSONValue(sdkValue: NSNumber(value: 2.5)), .number(2.5))
+        XCTAssertEqual(JSONValue(sdkValue: NSNumber(value: Int64(-3))), .number(-3))
+        XCTAssertTrue(JSONValue.isBooleanNumber(NSNumber(value: true)))
+        XCTAssertFalse(JSONValue.isBooleanNumber(NSNumber(value: 1)))
+        XCTAssertFalse(JSONValue.isBooleanNumber(NSNumber(value: Int8(1))))
+    }
+
+    func testNSNumbersInsideCollections() {
+        let values: [any Sendable] = [NSNumber(value: true), NSNumber(value: 1), NSNumber(value: 0.5)]
+        XCTAssertEqual(JSONValue(sdkValue: values), .array([.bool(true), .number(1), .number(0.5)]))
+        let params: [String: any Sendable] = ["flag": NSNumber(value: false), "count": NSNumber(value: 0)]
+        XCTAssertEqual(JSONValue(sdkParams: params).map(JSONWriter.write), #"{"count":0,"flag":false}"#)
+    }
+}
