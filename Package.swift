@@ -12,6 +12,7 @@ let package = Package(
         .target(name: "Targeting"),
         .target(name: "TargetingCLI", dependencies: ["Targeting"]),
         .executableTarget(name: "targeting", dependencies: ["TargetingCLI"]),
+        .executableTarget(name: "sdk-example", dependencies: ["Targeting"], path: "Examples/SDKExample"),
         .testTarget(name: "TargetingTests", dependencies: ["Targeting"]),
         .testTarget(name: "TargetingCLITests", dependencies: ["TargetingCLI", "Targeting"]),
     ],

@@ -23,7 +23,7 @@ struct DecisionPrinter {
                     let mark = row.decided ? "decided" : row.matched ? "matched" : "not matched"
                     io.out("  \(index + 1). \(row.audience) -> \(row.destination): \(mark)\n")
                     if let failure = row.failure {
-                        io.out("       segment `\(failure.segment)`: \(failure.attribute) is \(failure.actual), so `\(failure.comparison)` is false (\(failure.range.file):\(failure.range.start.line):\(failure.range.start.column))\n")
+                        io.out("       segment `\(failure.segment)`: \(failure.attribute) is \(failure.actual), so `\(failure.comparison)` is \(failure.holds) (\(failure.range.file):\(failure.range.start.line):\(failure.range.start.column))\n")
                     }
                 }
                 io.out("  decision: " + DecisionPrinter.outcomeText(decision) + "\n")
@@ -55,6 +55,7 @@ struct DecisionPrinter {
                 JSONMember(key: "attribute", value: .string(failure.attribute)),
                 JSONMember(key: "actual", value: .string(failure.actual)),
                 JSONMember(key: "comparison", value: .string(failure.comparison)),
+                JSONMember(key: "holds", value: .bool(failure.holds)),
             ])))
         }
         return .object(members)

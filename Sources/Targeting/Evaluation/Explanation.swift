@@ -24,8 +24,10 @@ public struct Explanation: Hashable, Sendable {
         public var attribute: String
         /// The actual value as text, or "missing".
         public var actual: String
-        /// The comparison as written, prefixed with `not ` when it failed by being true.
+        /// The comparison as written.
         public var comparison: String
+        /// The comparison's actual truth value (false, or true where the row needed it false).
+        public var holds: Bool
         /// Where the comparison is written.
         public var range: SourceRange
     }
@@ -93,7 +95,7 @@ extension Evaluator {
             case .attribute(let reference): attribute = reference.displayName
             }
             return Explanation.Failure(segment: segment, attribute: attribute, actual: actualText(test, profile: profile),
-                                       comparison: (expected ? "" : "not ") + Evaluator.text(of: source), range: source.range)
+                                       comparison: Evaluator.text(of: source), holds: !expected, range: source.range)
         }
     }
 

@@ -59,3 +59,28 @@ extension Profile {
         answers.answers.compactMap { apply($0) }
     }
 }
+
+extension Answer: CustomStringConvertible {
+    /// `scr_quiz/experience -> experience = "pro"`, or `… removed` for a cleared answer.
+    public var description: String {
+        let source = (screen.map { $0 + "/" } ?? "") + element
+        let target: String
+        switch self.target {
+        case .custom(let key): target = key
+        case .builtin(let field): target = "profile." + field
+        }
+        return "\(source) -> \(target) " + (value.map { "= " + JSONWriter.write($0) } ?? "removed")
+    }
+}
+
+extension EventOutcome: CustomStringConvertible {
+    /// A one-line summary: `answer …`, `ignored (…)` or `rejected: …`.
+    public var description: String {
+        switch self {
+        case .answer(let answer, let warnings):
+            "answer \(answer)" + warnings.map { " (warning: \($0))" }.joined()
+        case .ignored(let reason): "ignored (\(reason))"
+        case .rejected(let reason): "rejected: \(reason)"
+        }
+    }
+}
