@@ -10,7 +10,7 @@ enum ExitStatus {
 }
 
 /// One subcommand of `targeting`.
-protocol Command {
+protocol Command: Sendable {
     /// The subcommand name.
     static var name: String { get }
     /// One-line summary.

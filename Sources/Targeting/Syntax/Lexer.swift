@@ -3,7 +3,7 @@
 /// Works over UTF-8 bytes (so CRLF is two line-break bytes, not one character), tracks line and
 /// column incrementally, and reports malformed input as diagnostics instead of stopping: a bad
 /// character is skipped, a bad string literal still yields a string token.
-public struct Lexer {
+public final class Lexer {
     /// The tokens, ending with `.endOfFile`.
     public private(set) var tokens: [Token] = []
     /// The comments, in order.
@@ -19,7 +19,7 @@ public struct Lexer {
 
     /// Lexes a whole file.
     public static func lex(_ file: SourceFile) -> Lexer {
-        var lexer = Lexer(file: file)
+        let lexer = Lexer(file: file)
         lexer.run()
         return lexer
     }
@@ -37,7 +37,7 @@ public struct Lexer {
     }
 
     /// Moves forward `count` bytes that hold no line break.
-    private mutating func advance(_ count: Int = 1) {
+    private func advance(_ count: Int = 1) {
         let end = min(offset + count, bytes.count)
         while offset < end {
             if bytes[offset] & 0xC0 != 0x80 { column += 1 }
@@ -49,12 +49,12 @@ public struct Lexer {
         String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
-    private mutating func emit(_ kind: TokenKind, from start: SourcePosition, value: String? = nil) {
-        let raw = text(start.offset, offset)
+    private func emit(_ kind: TokenKind, from start: SourcePosition, value: String? = nil, raw known: String? = nil) {
+        let raw = known ?? text(start.offset, offset)
         tokens.append(Token(kind: kind, text: raw, value: value ?? raw, range: SourceRange(file: file.path, start: start, end: here)))
     }
 
-    private mutating func run() {
+    private func run() {
         if let bad = UTF8Validation.firstInvalidByte(in: bytes) {
             let position = file.position(ofOffset: bad)
             diagnostics.append(.invalidUTF8(byte: bytes[bad], at: SourceRange(file: file.path, start: position, end: position)))
@@ -108,20 +108,20 @@ public struct Lexer {
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    private mutating func lexName() {
+    private func lexName() {
         let start = here
         var end = offset
         while end < bytes.count, Lexer.isNameContinue(bytes[end]) { end += 1 }
         advance(end - offset)
         let name = text(start.offset, offset)
-        if let keyword = Keyword(rawValue: name) {
-            emit(.keyword(keyword), from: start)
+        if let keyword = Keyword.byName[name] {
+            emit(.keyword(keyword), from: start, raw: name)
         } else {
-            emit(.identifier, from: start)
+            emit(.identifier, from: start, raw: name)
         }
     }
 
-    private mutating func lexPunctuation(_ byte: UInt8) -> Bool {
+    private func lexPunctuation(_ byte: UInt8) -> Bool {
         let start = here
         let next = peek(1)
         let two: Punctuation?
@@ -169,7 +169,7 @@ public struct Lexer {
         return end
     }
 
-    private mutating func lexNumberLike() {
+    private func lexNumberLike() {
         let start = here
         let digitsEnd = digitRun(from: offset)
         // A date: YYYY-MM-DD, optionally followed by THH:MM:SS[.fff](Z|±HH:MM).
@@ -221,7 +221,7 @@ public struct Lexer {
         return index + 10 == bytes.count || !Lexer.isNameStart(bytes[index + 10]) || bytes[index + 10] == UInt8(ascii: "T") || bytes[index + 10] == UInt8(ascii: "t")
     }
 
-    private mutating func lexString() {
+    private func lexString() {
         let start = here
         advance()
         var value: [UInt8] = []
@@ -257,7 +257,7 @@ public struct Lexer {
         }
     }
 
-    private mutating func lexEscape(into value: inout [UInt8]) {
+    private func lexEscape(into value: inout [UInt8]) {
         let start = here
         advance()
         guard let byte = peek(), byte != 0x0A, byte != 0x0D else {
@@ -302,7 +302,7 @@ public struct Lexer {
         isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
     }
 
-    private mutating func lexQuotedName() {
+    private func lexQuotedName() {
         let start = here
         advance()
         var end = offset

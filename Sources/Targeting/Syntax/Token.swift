@@ -3,6 +3,9 @@ public enum Keyword: String, Hashable, Sendable, CaseIterable {
     case attribute, input, segment, audience, placement, test, split, everyone, flow, paywall, nothing
     case and, or, not, `in`, has, any, all, none, contains, starts, ends, with, between, `is`, set
     case one, of, ignoring, `case`, `true`, `false`, now, profile, given, events, expect
+
+    /// Every keyword by its spelling.
+    static let byName: [String: Keyword] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 }
 
 /// Punctuation and operator tokens.
