@@ -1,14 +1,17 @@
 import Targeting
 
-/// `targeting check [PATH…]`: parse and check rules, print diagnostics and a summary.
+/// `targeting check [PATH…]`: parse and check rules and tests, print diagnostics and a summary.
 enum CheckCommand: Command {
     static let name = "check"
-    static let overview = "Parse and check rule files; report errors and warnings"
+    static let overview = "Parse and check rule and test files; report errors and warnings"
     static let usage = "check [PATH…] [--rules PATH] [--format text|json]"
     static let discussion = """
     ARGUMENTS:
       PATH                        Directories or .rules files, checked together as one rule set
-                                  (default: the --rules path, else Rules)
+                                  (default: the --rules path, else Rules); the .tests files
+                                  under directories, and .tests files given, are checked
+                                  against it (given only .tests files, the rules come from
+                                  the --rules path)
 
     Text diagnostics go to stderr and the closing `N errors, N warnings` line to stdout;
     with --format json each diagnostic is one JSON object per line on stdout.
@@ -20,7 +23,7 @@ enum CheckCommand: Command {
         let format = try OutputFormat.from(arguments)
         let roots = arguments.positionals.isEmpty ? [arguments.value("--rules") ?? "Rules"] : arguments.positionals
         var sources: [SourceFile] = []
-        for root in roots {
+        for root in TestSources.ruleRoots(of: roots, fallback: arguments.value("--rules") ?? "Rules") {
             switch SourceLoader.files(at: root, extension: "rules") {
             case .failure(let error):
                 io.err("error: \(error.message)\n")
@@ -38,14 +41,22 @@ enum CheckCommand: Command {
             }
         }
         let loaded = LoadedRules(sources: sources)
-        let renderer = DiagnosticRenderer(files: loaded.sources)
+        let tests: LoadedTests
+        switch TestSources.loadForCheck(roots: roots, rules: loaded) {
+        case .failure(let error):
+            io.err("error: \(error.message)\n")
+            return ExitStatus.inputError
+        case .success(let value): tests = value
+        }
+        let diagnostics = Diagnostic.sorted(loaded.diagnostics + tests.diagnostics)
+        let renderer = DiagnosticRenderer(files: loaded.sources + tests.sources)
         switch format {
         case .text:
-            for diagnostic in loaded.diagnostics { io.err(renderer.text(diagnostic)) }
-            io.out(DiagnosticRenderer.summary(loaded.diagnostics) + "\n")
+            for diagnostic in diagnostics { io.err(renderer.text(diagnostic)) }
+            io.out(DiagnosticRenderer.summary(diagnostics) + "\n")
         case .json:
-            for diagnostic in loaded.diagnostics { io.out(JSONWriter.write(renderer.json(diagnostic)) + "\n") }
+            for diagnostic in diagnostics { io.out(JSONWriter.write(renderer.json(diagnostic)) + "\n") }
         }
-        return loaded.hasErrors ? ExitStatus.no : ExitStatus.success
+        return diagnostics.contains(where: \.isError) ? ExitStatus.no : ExitStatus.success
     }
 }

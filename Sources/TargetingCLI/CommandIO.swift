@@ -7,7 +7,8 @@ public final class CommandIO: @unchecked Sendable {
     private let writeErr: (String) -> Void
     /// Reads all of standard input.
     public let readStandardInput: () -> [UInt8]
-    /// The working directory relative paths resolve against.
+    /// The working directory of the run, for callers that need it; commands open file paths
+    /// as given (relative paths are relative to the process's working directory).
     public let currentDirectory: String
 
     /// Creates streams from closures.

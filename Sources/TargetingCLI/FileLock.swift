@@ -36,6 +36,18 @@ final class FileLock {
 
 /// Writes a file atomically: a temporary file beside it, flushed to disk, renamed over it.
 enum AtomicFile {
+    /// Removes temporary files left beside `path` by writers that were killed; call it only
+    /// while holding the lock that serialises writers.
+    static func removeLeftovers(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let folder = directory.isEmpty ? "." : directory
+        let prefix = "." + (path as NSString).lastPathComponent + ".tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+    }
+
     static func replace(_ path: String, with bytes: [UInt8]) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = (directory.isEmpty ? "." : directory) + "/." + (path as NSString).lastPathComponent + ".tmp-\(getpid())"

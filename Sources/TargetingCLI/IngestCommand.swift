@@ -59,6 +59,7 @@ enum IngestCommand: Command {
             return ExitStatus.inputError
         }
         defer { lock.release() }
+        AtomicFile.removeLeftovers(of: storePath)
         var store: ProfileStore
         do {
             store = try ProfileStore.open(storePath)
@@ -125,7 +126,7 @@ enum IngestCommand: Command {
             summary.ignored[reason, default: 0] += 1
             return nil
         case .rejected(let reason):
-            return reason
+            return "profile `\(profileID)`: " + reason
         case .answer(let answer, let warnings):
             for warning in warnings {
                 summary.warnings += 1
@@ -134,7 +135,7 @@ enum IngestCommand: Command {
             var rejection: ApplyRejection?
             let created = store.update(id: profileID) { profile in rejection = profile.apply(answer) }
             if created { summary.created += 1 }
-            if let rejection { return rejection.message }
+            if let rejection { return "profile `\(profileID)`: " + rejection.message }
             summary.applied += 1
             summary.updatedIDs.insert(profileID)
             return nil

@@ -24,6 +24,8 @@ struct LineReader {
 
     /// Opens `path` for reading, or returns nil.
     init?(path: String, maxLineBytes: Int = LineReader.defaultMaxLineBytes) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         self.handle = handle
         self.maxLineBytes = maxLineBytes

@@ -16,8 +16,18 @@ public enum ProfileReader {
         }
     }
 
-    /// Reads one profile from a parsed JSON value.
+    /// Reads one profile from a parsed JSON value; a rejection names the profile (its `id`),
+    /// the key and the rule.
     public static func read(_ value: JSONValue) -> Result<Profile, ProfileError> {
+        switch readUnnamed(value) {
+        case .success(let profile): return .success(profile)
+        case .failure(let error):
+            guard case .string(let id)? = value["id"] else { return .failure(error) }
+            return .failure(ProfileError(message: "profile `\(id)`: " + error.message))
+        }
+    }
+
+    static func readUnnamed(_ value: JSONValue) -> Result<Profile, ProfileError> {
         guard case .object(let members) = value else {
             return .failure(ProfileError(message: "a profile must be a JSON object, found \(value.typeName)"))
         }

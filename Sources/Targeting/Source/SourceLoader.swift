@@ -34,6 +34,10 @@ public enum SourceLoader {
 
     /// Reads a file's bytes.
     public static func read(_ path: String) -> Result<[UInt8], LoadError> {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return .failure(LoadError(message: "cannot read `\(path)`: it is a directory"))
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             return .failure(LoadError(message: "cannot read `\(path)`"))
         }

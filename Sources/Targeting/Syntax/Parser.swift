@@ -18,13 +18,14 @@ public struct Parser {
         var parser = Parser(tokens: lexed.tokens, file: file)
         var declarations: [Declaration] = []
         while !parser.atEnd {
+            let start = parser.index
             do {
                 if let declaration = try parser.parseDeclaration() { declarations.append(declaration) }
             } catch let error as ParseFailure {
                 parser.diagnostics.append(error.diagnostic)
-                parser.recover()
+                parser.recover(from: start)
             } catch {
-                parser.recover()
+                parser.recover(from: start)
             }
         }
         let all = lexed.diagnostics + parser.diagnostics
@@ -82,10 +83,11 @@ public struct Parser {
 
     static let declarationKeywords: Set<Keyword> = [.attribute, .input, .segment, .audience, .placement, .test]
 
-    /// Skips to the next token that starts a declaration.
-    mutating func recover() {
+    /// Skips to the next token that starts a declaration (after the one that failed, which
+    /// started at token `start`).
+    mutating func recover(from start: Int) {
         depth = 0
-        if !atEnd { advance() }
+        if index == start, !atEnd { advance() }
         while !atEnd {
             if case .keyword(let keyword) = current.kind, Parser.declarationKeywords.contains(keyword) { return }
             advance()

@@ -52,6 +52,8 @@ final class LexerTests: XCTestCase {
         let lexed = lex(#"x == "a\qb" or y == "\u{110000}" or z == "\u{}""#)
         XCTAssertEqual(lexed.diagnostics.map(\.code), ["invalid-escape", "invalid-escape", "invalid-escape"], describe(lexed.diagnostics))
         XCTAssertEqual(lexed.diagnostics.first.map { "\($0.range.start.line):\($0.range.start.column)" }, "1:8")
+        XCTAssertEqual(lex(#""\u{D800}""#).diagnostics.map(\.code), ["invalid-escape"], "a surrogate is not a scalar")
+        XCTAssertEqual(lex(#""\u{1234567}""#).diagnostics.map(\.code), ["invalid-escape"], "at most six hex digits")
     }
 
     func testNumbers() {
@@ -276,6 +278,13 @@ final class LexerTests: XCTestCase {
         let utf8 = loaded.diagnostics.filter { $0.code == "invalid-utf8" }
         XCTAssertEqual(utf8.count, 1, describe(loaded.diagnostics))
         XCTAssertEqual(utf8.first.map { "\($0.range.file):\($0.range.start.line):\($0.range.start.column)" }, "bad.rules:2:13")
+    }
+
+    func testRuleFileOver16MiBIsAnError() {
+        let source = SourceFile(path: "big.rules", bytes: [UInt8](repeating: 0x20, count: 16 * 1024 * 1024 + 1))
+        let loaded = LoadedRules(sources: [source])
+        XCTAssertEqual(loaded.diagnostics.map(\.code), ["file-too-large"], describe(loaded.diagnostics))
+        XCTAssertEqual(loaded.diagnostics.first?.range.file, "big.rules")
     }
 
     func testUnterminatedString() {

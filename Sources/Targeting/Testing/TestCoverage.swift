@@ -1,0 +1,69 @@
+/// How much of the rules a test run exercised: each placement row that decided some
+/// `expect PLACEMENT -> …`, and each segment that came out true for some test's profile and
+/// false for another's.
+public struct TestCoverage: Hashable, Sendable {
+    /// One thing to cover.
+    public struct Item: Hashable, Sendable {
+        /// What kind of item.
+        public enum Kind: String, Hashable, Sendable {
+            /// A placement row: covered when it decided some `expect PLACEMENT -> …`.
+            case row
+            /// A segment: covered when it was true for some test's profile and false for another's.
+            case segment
+        }
+
+        /// A row or a segment.
+        public var kind: Kind
+        /// For a row: `placement row N: audience -> destination`; for a segment: its name.
+        public var name: String
+        /// Where it is written.
+        public var range: SourceRange
+        /// Whether the tests covered it.
+        public var covered: Bool
+        /// For a segment that is not covered: which value no test saw (`never true`, `never false`).
+        public var detail: String?
+    }
+
+    /// Rows (in placement and row order), then segments (in declaration order).
+    public var items: [Item]
+
+    /// How many items are covered.
+    public var coveredCount: Int { items.filter(\.covered).count }
+
+    /// The covered share in tenths of a percent (1000 when there is nothing to cover).
+    public var permille: Int {
+        items.isEmpty ? 1000 : Int((Double(coveredCount) * 1000 / Double(items.count)).rounded(.down))
+    }
+
+    /// The closing line: `coverage: N of M (P%)`, with one decimal.
+    public var summary: String {
+        "coverage: \(coveredCount) of \(items.count) (\(permille / 10).\(permille % 10)%)"
+    }
+
+    /// Computes coverage from the results of a run over `program`.
+    public init(program: Program, results: [TestResult]) {
+        var decided: Set<PlacementRowKey> = []
+        var seenTrue = Array(repeating: false, count: program.segments.count)
+        var seenFalse = Array(repeating: false, count: program.segments.count)
+        for trace in results.compactMap(\.trace) {
+            decided.formUnion(trace.decidedRows)
+            for (index, value) in trace.segmentValues.enumerated() where index < seenTrue.count {
+                if value { seenTrue[index] = true } else { seenFalse[index] = true }
+            }
+        }
+        var items: [Item] = []
+        for (placementIndex, placement) in program.placements.enumerated() {
+            for (rowIndex, row) in placement.rows.enumerated() {
+                let name = "\(placement.name) row \(rowIndex + 1): \(row.source.audience.name) -> " + Expectation.describe(row.source.destination)
+                let covered = decided.contains(PlacementRowKey(placement: placementIndex, row: rowIndex))
+                items.append(Item(kind: .row, name: name, range: row.source.range, covered: covered, detail: nil))
+            }
+        }
+        for (index, segment) in program.ruleSet.segments.enumerated() {
+            let covered = seenTrue[index] && seenFalse[index]
+            let detail: String? = covered ? nil : !seenTrue[index] && !seenFalse[index] ? "never evaluated" : seenTrue[index] ? "never false" : "never true"
+            items.append(Item(kind: .segment, name: segment.name.text, range: segment.name.range, covered: covered, detail: detail))
+        }
+        self.items = items
+    }
+}

@@ -1,0 +1,67 @@
+import Targeting
+
+/// `targeting test [PATH…]`: run `.tests` files against the rules.
+enum TestCommand: Command {
+    static let name = "test"
+    static let overview = "Run .tests files against the rules"
+    static let usage = "test [PATH…] [--rules PATH] [--run SUBSTRING] [--now TIME] [--format text|json] [--coverage]"
+    static let discussion = """
+    ARGUMENTS:
+      PATH                        .tests files or directories searched for them (default: the
+                                  .tests files under the --rules directory, or beside the
+                                  --rules file)
+
+    Each test builds a profile from its `given` lines in order and checks every `expect`
+    against it; a test without a `now` line runs at --now. Prints one line per test, PASS or
+    FAIL with its file and line; under a FAIL, each failing `expect` with its position, what
+    was expected, what came out and the deciding audience. The last line is
+    `N passed, N failed`; a test that cannot run (an unreadable input file, a split for a
+    profile without an id) counts as failed. With --format json each test is one JSON
+    object per line, then {"passed":N,"failed":N}. --coverage adds, before that line, every
+    placement row (covered when it decided some `expect`) and every segment (covered when it
+    was true for some test and false for another), then `coverage: N of M (P%)`.
+    Exit status: 0 all passed, 1 some failed, 2 rules or tests with errors, or an unreadable path.
+    """
+    static let options = [
+        CommonOptions.rules, CommonOptions.now, CommonOptions.format,
+        OptionSpec(names: ["--run"], takesValue: true, valueName: "SUBSTRING", help: "Run only tests whose name contains SUBSTRING"),
+        OptionSpec(names: ["--coverage"], takesValue: false, valueName: "", help: "Report which rows and segments the tests cover"),
+    ]
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        let format = try OutputFormat.from(arguments)
+        let now = try CommandSupport.now(arguments)
+        let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
+        guard let rules = loadedRules else { return status }
+        let roots = arguments.positionals.isEmpty
+            ? [TestSources.defaultTestRoot(rulesPath: arguments.value("--rules") ?? "Rules")]
+            : arguments.positionals
+        let tests: LoadedTests
+        switch LoadedTests.load(paths: roots, ruleSet: rules.ruleSet) {
+        case .failure(let error):
+            io.err("error: \(error.message)\n")
+            return ExitStatus.inputError
+        case .success(let value): tests = value
+        }
+        let renderer = DiagnosticRenderer(files: tests.sources)
+        if tests.hasErrors {
+            for diagnostic in tests.diagnostics { io.err(renderer.text(diagnostic)) }
+            io.err(DiagnosticRenderer.summary(tests.diagnostics) + "\n")
+            return ExitStatus.inputError
+        }
+        for diagnostic in tests.diagnostics { io.err(renderer.text(diagnostic)) }
+        if tests.files.isEmpty {
+            io.err("warning: no .tests files in " + roots.map { "`\($0)`" }.joined(separator: ", ") + "\n")
+        }
+
+        let program = Program(rules.ruleSet)
+        let runner = TestRunner(program: program, defaultNow: now)
+        let results = runner.run(tests.files, filter: arguments.value("--run"))
+        let printer = TestReportPrinter(format: format, io: io)
+        for result in results { printer.print(result) }
+        if arguments.has("--coverage") { printer.print(TestCoverage(program: program, results: results)) }
+        let passed = results.filter(\.status.isPassed).count
+        printer.printSummary(passed: passed, failed: results.count - passed)
+        return passed == results.count ? ExitStatus.success : ExitStatus.no
+    }
+}

@@ -1,0 +1,121 @@
+import Targeting
+
+/// Prints test results, coverage and the closing counts as text or JSON lines.
+struct TestReportPrinter {
+    let format: OutputFormat
+    let io: CommandIO
+
+    static func place(_ range: SourceRange) -> String { "\(range.file):\(range.start.line):\(range.start.column)" }
+
+    func print(_ result: TestResult) {
+        switch format {
+        case .text: io.out(TestReportPrinter.text(result))
+        case .json: io.out(JSONWriter.write(TestReportPrinter.json(result)) + "\n")
+        }
+    }
+
+    func print(_ coverage: TestCoverage) {
+        switch format {
+        case .text:
+            var text = "coverage:\n"
+            for item in coverage.items {
+                let what = item.kind == .row ? item.name : "segment \(item.name)"
+                text += "  \(item.range.file):\(item.range.start.line) \(what): " + (item.covered ? "yes" : "no") + (item.detail.map { " (\($0))" } ?? "") + "\n"
+            }
+            io.out(text + coverage.summary + "\n")
+        case .json:
+            let items = coverage.items.map { item in
+                JSONValue.object([
+                    JSONMember(key: "kind", value: .string(item.kind.rawValue)),
+                    JSONMember(key: "name", value: .string(item.name)),
+                    JSONMember(key: "file", value: .string(item.range.file)),
+                    JSONMember(key: "line", value: .number(Double(item.range.start.line))),
+                    JSONMember(key: "covered", value: .bool(item.covered)),
+                ])
+            }
+            let json = JSONValue.object([JSONMember(key: "coverage", value: .object([
+                JSONMember(key: "covered", value: .number(Double(coverage.coveredCount))),
+                JSONMember(key: "total", value: .number(Double(coverage.items.count))),
+                JSONMember(key: "percent", value: .number(Double(coverage.permille) / 10)),
+                JSONMember(key: "items", value: .array(items)),
+            ]))])
+            io.out(JSONWriter.write(json) + "\n")
+        }
+    }
+
+    func printSummary(passed: Int, failed: Int) {
+        switch format {
+        case .text: io.out("\(passed) passed, \(failed) failed\n")
+        case .json:
+            io.out(JSONWriter.write(.object([
+                JSONMember(key: "passed", value: .number(Double(passed))),
+                JSONMember(key: "failed", value: .number(Double(failed))),
+            ])) + "\n")
+        }
+    }
+
+    static func text(_ result: TestResult) -> String {
+        let head = "\(result.range.file):\(result.range.start.line) \(result.name)\n"
+        switch result.status {
+        case .passed:
+            return "PASS " + head
+        case .failed(let failures):
+            var text = "FAIL " + head
+            for failure in failures {
+                text += "  \(place(failure.range)): \(failure.message)\n"
+                if let reason = failure.reason { text += "    because \(reason)\n" }
+            }
+            return text + notes(result)
+        case .error(let error):
+            return "FAIL " + head + "  \(place(error.range)): error: \(error.message)\n" + notes(result)
+        }
+    }
+
+    static func notes(_ result: TestResult) -> String {
+        result.notes.map { "  note: \($0)\n" }.joined()
+    }
+
+    static func json(_ result: TestResult) -> JSONValue {
+        var members: [JSONMember] = [
+            JSONMember(key: "name", value: .string(result.name)),
+            JSONMember(key: "file", value: .string(result.range.file)),
+            JSONMember(key: "line", value: .number(Double(result.range.start.line))),
+        ]
+        switch result.status {
+        case .passed:
+            members.append(JSONMember(key: "status", value: .string("passed")))
+        case .failed(let failures):
+            members.append(JSONMember(key: "status", value: .string("failed")))
+            members.append(JSONMember(key: "failure", value: json(failures[0])))
+            members.append(JSONMember(key: "failures", value: .array(failures.map(json))))
+        case .error(let error):
+            members.append(JSONMember(key: "status", value: .string("error")))
+            members.append(JSONMember(key: "error", value: .object(position(error.range) + [
+                JSONMember(key: "message", value: .string(error.message)),
+            ])))
+        }
+        if !result.status.isPassed, !result.notes.isEmpty {
+            members.append(JSONMember(key: "notes", value: .array(result.notes.map(JSONValue.string))))
+        }
+        return .object(members)
+    }
+
+    static func position(_ range: SourceRange) -> [JSONMember] {
+        [
+            JSONMember(key: "file", value: .string(range.file)),
+            JSONMember(key: "line", value: .number(Double(range.start.line))),
+            JSONMember(key: "column", value: .number(Double(range.start.column))),
+        ]
+    }
+
+    static func json(_ failure: TestFailure) -> JSONValue {
+        func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+        return .object(position(failure.range) + [
+            JSONMember(key: "expected", value: .string(failure.expected)),
+            JSONMember(key: "actual", value: .string(failure.actual)),
+            JSONMember(key: "audience", value: string(failure.audience)),
+            JSONMember(key: "split", value: string(failure.split)),
+            JSONMember(key: "reason", value: string(failure.reason)),
+        ])
+    }
+}

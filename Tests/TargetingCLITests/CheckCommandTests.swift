@@ -1,0 +1,206 @@
+import Foundation
+import XCTest
+import Targeting
+
+/// `targeting check` (SPEC §4.6, §6, §8, §9 "Diagnostics and exit status").
+final class CheckCommandTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+
+    override func setUp() {
+        super.setUp()
+        directory = TemporaryDirectory()
+    }
+
+    override func tearDown() {
+        directory.remove()
+        directory = nil
+        super.tearDown()
+    }
+
+    /// `audience pro_adults = prso` puts the unknown name at column 23, as in SPEC §8.
+    private let unknownSegmentRules = """
+    segment pros = experience == "pro"
+    audience pro_adults = prso
+    placement p {
+      pro_adults -> flow "f"
+      everyone -> flow "g"
+    }
+
+    """
+
+    private let summaryPattern = try! NSRegularExpression(pattern: "^(\\d+) errors, (\\d+) warnings$")
+
+    /// The error and warning counts of a summary line, or nil when the line is not one.
+    private func summary(_ line: String?) -> (errors: Int, warnings: Int)? {
+        guard let line else { return nil }
+        let range = NSRange(line.startIndex..., in: line)
+        guard let match = summaryPattern.firstMatch(in: line, range: range),
+              let errors = Range(match.range(at: 1), in: line), let warnings = Range(match.range(at: 2), in: line) else { return nil }
+        return (Int(line[errors])!, Int(line[warnings])!)
+    }
+
+    func testShippedRulesHaveNoErrors() {
+        let result = CLIHarness.run(["check", CLIHarness.rulesPath])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertFalse(result.err.contains(": error:"), result.err)
+        XCTAssertEqual(result.outLines.count, 1, result.out)
+        XCTAssertEqual(summary(result.outLines.last)?.errors, 0, result.out)
+    }
+
+    func testShippedRulesThroughRulesOption() {
+        let result = CLIHarness.run(["check", "--rules", CLIHarness.rulesPath])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(summary(result.outLines.last)?.errors, 0, result.out)
+    }
+
+    func testErrorsExitOneWithLocatedDiagnosticsAndSummary() {
+        let path = directory.write("bad.rules", unknownSegmentRules)
+        let result = CLIHarness.run(["check", path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.err.contains("\(path):2:23: error: unknown segment `prso`"), result.err)
+        XCTAssertTrue(result.err.contains("did you mean `pros`?"), result.err)
+        XCTAssertTrue(result.err.contains("2 | audience pro_adults = prso"), result.err)
+        XCTAssertTrue(result.err.contains("^~~~"), result.err)
+        // The summary is the only line on stdout.
+        XCTAssertEqual(result.outLines.count, 1, result.out)
+        let counts = summary(result.outLines.first)
+        XCTAssertNotNil(counts, result.out)
+        XCTAssertEqual(counts?.errors, 1, result.out)
+    }
+
+    func testWarningsAloneExitZero() {
+        let path = directory.write("warn.rules", """
+        segment pros = experience == "pro"
+        segment unused = experience == "amateur"
+        audience pro_users = pros
+        placement p {
+          pro_users -> flow "f"
+          everyone -> flow "g"
+        }
+
+        """)
+        let result = CLIHarness.run(["check", path])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.err.contains(": warning:"), result.err)
+        XCTAssertFalse(result.err.contains(": error:"), result.err)
+        let counts = summary(result.outLines.last)
+        XCTAssertEqual(counts?.errors, 0)
+        XCTAssertGreaterThanOrEqual(counts?.warnings ?? 0, 1)
+    }
+
+    func testJSONFormatPrintsOneObjectPerDiagnosticOnStdout() {
+        let path = directory.write("bad.rules", unknownSegmentRules)
+        let result = CLIHarness.run(["check", "--format", "json", path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertFalse(result.err.contains("error: unknown segment"), "json diagnostics go to stdout: \(result.err)")
+        XCTAssertFalse(result.outLines.isEmpty)
+        var sawError = false
+        for line in result.outLines {
+            guard let keys = CLIHarness.keys(line) else {
+                XCTFail("not a JSON object: \(line)")
+                continue
+            }
+            for key in ["file", "line", "column", "severity", "message"] {
+                XCTAssertTrue(keys.contains(key), "missing `\(key)` in \(line)")
+            }
+            if CLIHarness.member(line, "severity") == .string("error") {
+                sawError = true
+                XCTAssertEqual(CLIHarness.member(line, "file"), .string(path))
+                XCTAssertEqual(CLIHarness.member(line, "line"), .number(2))
+                XCTAssertEqual(CLIHarness.member(line, "column"), .number(23))
+                XCTAssertEqual(CLIHarness.member(line, "message"), .string("unknown segment `prso`"))
+            }
+        }
+        XCTAssertTrue(sawError, result.out)
+    }
+
+    func testJSONFormatOnCleanRulesExitsZero() {
+        let result = CLIHarness.run(["check", "--format", "json", CLIHarness.rulesPath])
+        XCTAssertEqual(result.status, 0, result.err)
+        for line in result.outLines {
+            XCTAssertNotNil(CLIHarness.keys(line), "not a JSON object: \(line)")
+            XCTAssertNotEqual(CLIHarness.member(line, "severity"), .string("error"), line)
+        }
+    }
+
+    func testDiagnosticsFromSeveralFilesAreSortedByFileAndPosition() {
+        let first = directory.write("rules/a.rules", """
+        segment pros = experience == "pro"
+        audience one = prso
+        audience two = pross
+
+        """)
+        let second = directory.write("rules/b.rules", """
+        audience three = nope
+
+        """)
+        let result = CLIHarness.run(["check", "--format", "json", directory.file("rules")])
+        XCTAssertEqual(result.status, 1)
+        let errors = result.outLines.filter { CLIHarness.member($0, "severity") == .string("error") }
+        let places = errors.map { line -> String in
+            guard case .string(let file)? = CLIHarness.member(line, "file"), case .number(let number)? = CLIHarness.member(line, "line") else { return "?" }
+            return "\(file):\(Int(number))"
+        }
+        XCTAssertEqual(places, ["\(first):2", "\(first):3", "\(second):1"])
+    }
+
+    func testMissingPathExitsTwo() {
+        let missing = directory.file("does-not-exist")
+        let result = CLIHarness.run(["check", missing])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.err.contains("error:"), result.err)
+        XCTAssertTrue(result.err.contains(missing), result.err)
+    }
+
+    func testUnknownOptionIsAUsageError() {
+        let result = CLIHarness.run(["check", "--frobnicate", CLIHarness.rulesPath])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.err.contains("error:"), result.err)
+        XCTAssertTrue(result.err.contains("--frobnicate"), result.err)
+        XCTAssertTrue(result.err.contains("USAGE:"), result.err)
+        XCTAssertEqual(result.out, "")
+    }
+
+    func testInvalidFormatIsAUsageError() {
+        let result = CLIHarness.run(["check", "--format", "yaml", CLIHarness.rulesPath])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.err.contains("yaml"), result.err)
+    }
+
+    func testHelpPrintsOverviewUsageAndOptions() {
+        for flag in ["--help", "-h"] {
+            let result = CLIHarness.run(["check", flag])
+            XCTAssertEqual(result.status, 0)
+            XCTAssertTrue(result.out.contains("OVERVIEW:"), result.out)
+            XCTAssertTrue(result.out.contains("USAGE: targeting check"), result.out)
+            XCTAssertTrue(result.out.contains("OPTIONS:"), result.out)
+            XCTAssertTrue(result.out.contains("--format"), result.out)
+            XCTAssertTrue(result.out.contains("-h, --help"), result.out)
+            XCTAssertEqual(result.err, "")
+        }
+    }
+
+    func testTopLevelHelpAndUnknownSubcommand() {
+        let help = CLIHarness.run(["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.out.contains("OVERVIEW:"))
+        XCTAssertTrue(help.out.contains("USAGE:"))
+        for command in ["check", "resolve", "ingest"] {
+            XCTAssertTrue(help.out.contains(command), "help lists `\(command)`")
+        }
+
+        let unknown = CLIHarness.run(["chekc"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.err.contains("chekc"), unknown.err)
+
+        let none = CLIHarness.run([])
+        XCTAssertEqual(none.status, 64)
+    }
+
+    func testInvalidUTF8IsACheckError() {
+        let path = directory.write("latin1.rules", bytes: Array("segment s = name == \"caf".utf8) + [0xE9] + Array("\"\n".utf8))
+        let result = CLIHarness.run(["check", path])
+        XCTAssertEqual(result.status, 1, result.err)
+        XCTAssertTrue(result.err.contains("\(path):1:"), result.err)
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import XCTest
+import Targeting
+
+/// `targeting test` (SPEC §5, §6) and `.tests` files in `targeting check`.
+final class TestCommandTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+
+    override func setUp() {
+        super.setUp()
+        directory = TemporaryDirectory()
+    }
+
+    override func tearDown() {
+        directory.remove()
+        directory = nil
+        super.tearDown()
+    }
+
+    private let rules = """
+    attribute experience: string one of ["beginner", "pro"]
+    segment pros = experience == "pro"
+    segment adults = profile.age >= 18
+    audience pro_adults = pros and adults
+    placement onboarding_followup {
+      pro_adults -> flow "flow_pro_v2"
+      everyone   -> flow "flow_default"
+    }
+
+    """
+
+    private let passing = """
+    test "pro adults see the pro flow" {
+      now 2026-11-29T12:00:00Z
+      given {
+        profile.id = "u1"
+        profile.birthday = 1990-06-15
+        experience = "pro"
+      }
+      expect onboarding_followup -> flow "flow_pro_v2"
+      expect pro_adults
+    }
+
+    """
+
+    private let failing = """
+    test "teens see the pro flow" {
+      now 2026-11-29T12:00:00Z
+      given {
+        profile.birthday = 2010-01-01
+        experience = "pro"
+      }
+      expect onboarding_followup -> flow "flow_pro_v2"
+    }
+
+    """
+
+    /// Writes the rules and the given tests files into `Rules/` of the temporary directory.
+    private func project(_ tests: [String: String]) -> String {
+        let rulesPath = directory.write("Rules/main.rules", rules)
+        for (name, text) in tests { directory.write("Rules/" + name, text) }
+        return (rulesPath as NSString).deletingLastPathComponent
+    }
+
+    func testAllPassingExitsZero() {
+        let rulesDir = project(["a.tests": passing])
+        let result = CLIHarness.run(["test", "--rules", rulesDir])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.outLines, ["PASS \(rulesDir)/a.tests:1 pro adults see the pro flow", "1 passed, 0 failed"])
+        XCTAssertEqual(result.err, "")
+    }
+
+    func testFailureExitsOneWithPositionExpectedActualAndAudience() {
+        let rulesDir = project(["a.tests": passing, "b.tests": failing])
+        let result = CLIHarness.run(["test", "--rules", rulesDir])
+        XCTAssertEqual(result.status, 1, result.err)
+        XCTAssertEqual(result.outLines, [
+            "PASS \(rulesDir)/a.tests:1 pro adults see the pro flow",
+            "FAIL \(rulesDir)/b.tests:1 teens see the pro flow",
+            "  \(rulesDir)/b.tests:7:3: expected onboarding_followup -> flow \"flow_pro_v2\", got flow \"flow_default\" (audience `everyone`)",
+            "1 passed, 1 failed",
+        ])
+    }
+
+    func testPathsAndRunFilter() {
+        let rulesDir = project(["a.tests": passing, "b.tests": failing])
+        let only = CLIHarness.run(["test", "\(rulesDir)/a.tests", "--rules", rulesDir])
+        XCTAssertEqual(only.status, 0, only.err)
+        XCTAssertEqual(only.outLines.last, "1 passed, 0 failed")
+        let filtered = CLIHarness.run(["test", "--rules", rulesDir, "--run", "teens"])
+        XCTAssertEqual(filtered.status, 1)
+        XCTAssertEqual(filtered.outLines.first, "FAIL \(rulesDir)/b.tests:1 teens see the pro flow")
+        XCTAssertEqual(filtered.outLines.last, "0 passed, 1 failed")
+    }
+
+    func testNowOptionIsUsedWithoutANowLine() {
+        let unpinned = """
+        test "adult by --now" {
+          given {
+            profile.birthday = 2008-12-01
+            experience = "pro"
+          }
+          expect pro_adults
+        }
+
+        """
+        let rulesDir = project(["a.tests": unpinned])
+        let before = CLIHarness.run(["test", "--rules", rulesDir, "--now", "2026-11-30"])
+        XCTAssertEqual(before.status, 1, before.out)
+        XCTAssertTrue(before.err.contains("warning: test depends on the clock without pinning `now`"), before.err)
+        let after = CLIHarness.run(["test", "--rules", rulesDir, "--now", "2026-12-01"])
+        XCTAssertEqual(after.status, 0, after.out)
+        XCTAssertEqual(after.outLines.last, "1 passed, 0 failed")
+    }
+
+    func testJSONFormat() {
+        let rulesDir = project(["a.tests": passing, "b.tests": failing])
+        let result = CLIHarness.run(["test", "--rules", rulesDir, "--format", "json"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.outLines.count, 3, result.out)
+        XCTAssertEqual(CLIHarness.canonical(result.outLines[0]),
+                       CLIHarness.canonical(#"{"name":"pro adults see the pro flow","file":"\#(rulesDir)/a.tests","line":1,"status":"passed"}"#))
+        let failure = CLIHarness.member(result.outLines[1], "failure")
+        XCTAssertEqual(CLIHarness.member(result.outLines[1], "status"), .string("failed"))
+        XCTAssertEqual(failure?["line"], .number(7))
+        XCTAssertEqual(failure?["column"], .number(3))
+        XCTAssertEqual(failure?["expected"], .string("onboarding_followup -> flow \"flow_pro_v2\""))
+        XCTAssertEqual(failure?["actual"], .string("flow \"flow_default\""))
+        XCTAssertEqual(failure?["audience"], .string("everyone"))
+        XCTAssertEqual(result.outLines[2], #"{"passed":1,"failed":1}"#)
+    }
+
+    func testErroringTestCountsAsFailed() {
+        let rulesDir = project(["a.tests": """
+        test "a profile file with a duplicate key" {
+          now 2026-11-29T12:00:00Z
+          given profile "p.json"
+          expect onboarding_followup -> flow "flow_default"
+        }
+
+        """])
+        directory.write("Rules/p.json", "{\"custom_attributes\": {\"experience\": \"x\", \"experience \": \"y\"}}")
+        let result = CLIHarness.run(["test", "--rules", rulesDir])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.outLines.count, 3, result.out)
+        XCTAssertTrue(result.outLines[1].hasPrefix("  \(rulesDir)/a.tests:3:17: error: `p.json`: custom attribute key `experience` appears twice"), result.out)
+        XCTAssertEqual(result.outLines.last, "0 passed, 1 failed")
+    }
+
+    func testCheckErrorsInTestsExitTwo() {
+        let rulesDir = project(["a.tests": "test \"t\" {\n  expect onboarding_folowup -> nothing\n}\n"])
+        let result = CLIHarness.run(["test", "--rules", rulesDir])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.out, "")
+        XCTAssertTrue(result.err.contains("\(rulesDir)/a.tests:2:10: error: unknown placement `onboarding_folowup`"), result.err)
+        XCTAssertTrue(result.err.contains("did you mean `onboarding_followup`?"), result.err)
+    }
+
+    func testRuleErrorsAndUnreadablePathsExitTwo() {
+        let broken = directory.write("broken/main.rules", "segment x = \n")
+        let rules = CLIHarness.run(["test", "--rules", broken])
+        XCTAssertEqual(rules.status, 2)
+        XCTAssertTrue(rules.err.contains("error:"), rules.err)
+        let rulesDir = project([:])
+        let missing = CLIHarness.run(["test", directory.file("nope.tests"), "--rules", rulesDir])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.err.contains("cannot read"), missing.err)
+    }
+
+    func testUsageErrors() {
+        XCTAssertEqual(CLIHarness.run(["test", "--now", "yesterday"]).status, 64)
+        XCTAssertEqual(CLIHarness.run(["test", "--format", "xml"]).status, 64)
+        let help = CLIHarness.run(["test", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.out.contains("USAGE: targeting test"), help.out)
+    }
+
+    func testCoverage() {
+        let rulesDir = project(["a.tests": passing])
+        let result = CLIHarness.run(["test", "--rules", rulesDir, "--coverage"])
+        XCTAssertEqual(result.status, 0, result.err)
+        // Rows: pro_adults (covered), everyone (not). Segments: pros and adults were only true.
+        XCTAssertTrue(result.outLines.contains("  \(rulesDir)/main.rules:6 onboarding_followup row 1: pro_adults -> flow \"flow_pro_v2\": yes"), result.out)
+        XCTAssertTrue(result.outLines.contains("  \(rulesDir)/main.rules:7 onboarding_followup row 2: everyone -> flow \"flow_default\": no"), result.out)
+        XCTAssertTrue(result.outLines.contains("  \(rulesDir)/main.rules:2 segment pros: no (never false)"), result.out)
+        XCTAssertEqual(result.outLines.suffix(2), ["coverage: 1 of 4 (25.0%)", "1 passed, 0 failed"])
+    }
+
+    func testCheckReportsTestDiagnostics() {
+        let rulesDir = project(["a.tests": "test \"t\" {\n  now 2026-11-29\n  expect prso\n}\n"])
+        let result = CLIHarness.run(["check", rulesDir])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.err.contains("\(rulesDir)/a.tests:3:10: error: unknown audience or segment `prso`"), result.err)
+        XCTAssertEqual(result.outLines.last, "1 errors, 0 warnings")
+        let single = CLIHarness.run(["check", "\(rulesDir)/a.tests", "--rules", rulesDir])
+        XCTAssertEqual(single.status, 1)
+        XCTAssertEqual(single.outLines.last, "1 errors, 0 warnings")
+    }
+
+    func testShippedTestsPass() {
+        let result = CLIHarness.run(["test", "--rules", CLIHarness.rulesPath, "--coverage"])
+        XCTAssertEqual(result.status, 0, result.out + result.err)
+        XCTAssertEqual(result.err, "")
+        XCTAssertFalse(result.out.contains("FAIL"), result.out)
+        XCTAssertTrue(result.outLines.contains { $0.hasPrefix("coverage: ") && $0.hasSuffix("(100.0%)") }, result.out)
+        XCTAssertTrue(result.outLines.last?.hasSuffix(" passed, 0 failed") ?? false, result.out)
+    }
+}
