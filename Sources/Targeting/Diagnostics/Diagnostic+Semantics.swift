@@ -171,4 +171,9 @@ extension Diagnostic {
     static func unusedName(_ name: String, kind: String, at range: SourceRange) -> Diagnostic {
         Diagnostic(.warning, "unused", "\(kind) `\(name)` is never used", at: range)
     }
+
+    static func analysisSkipped(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.note, "analysis-skipped", "rule set too large for the reachability analysis; unreachable rows and fall-through are not reported", at: range,
+                   help: "the analysis runs for up to 500 placement rows, 5,000 comparisons and 5,000 literals")
+    }
 }

@@ -28,9 +28,29 @@ public struct LoadedRules: Sendable {
         diagnostics += checkDiagnostics
         self.ruleSet = ruleSet
         if !diagnostics.contains(where: { $0.isError }) {
-            diagnostics += Analyzer.analyze(ruleSet)
+            if LoadedRules.isSmallEnoughToAnalyze(ruleSet) {
+                diagnostics += Analyzer.analyze(ruleSet)
+            } else if let first = ruleSet.placements.first {
+                diagnostics.append(.analysisSkipped(at: first.name.range))
+            }
         }
         self.diagnostics = Diagnostic.sorted(diagnostics)
+    }
+
+    /// Whether the reachability analysis runs: it searches over representative profiles, so
+    /// very large rule sets (thousands of rows or comparisons) are left out to keep `check`
+    /// fast; they get a note instead.
+    static func isSmallEnoughToAnalyze(_ ruleSet: RuleSet) -> Bool {
+        let rows = ruleSet.placements.reduce(0) { $0 + $1.rows.count }
+        var comparisons = 0
+        var literals = 0
+        for segment in ruleSet.segments {
+            for comparison in segment.expression.comparisons {
+                comparisons += 1
+                literals += comparison.literals.count
+            }
+        }
+        return rows <= 500 && comparisons <= 5_000 && literals <= 5_000
     }
 
     /// Reads every `.rules` file under `path` (a directory or a file) and loads them.
