@@ -104,24 +104,18 @@ enum IngestCommand: Command {
     /// Handles one event line; returns a rejection reason.
     static func ingest(_ bytes: [UInt8], interpreter: FlowEventInterpreter, store: inout ProfileStore,
                        summary: inout Summary, location: String, io: CommandIO) -> String? {
-        let event: JSONValue
-        switch JSONParser.parse(bytes) {
-        case .failure(let error): return "invalid JSON at column \(error.column): \(error.message)"
-        case .success(let value): event = value
+        let event: EventLine
+        switch EventLine.parse(bytes) {
+        case .failure(let error): return error.message
+        case .success(let line): event = line
         }
-        guard case .object = event else { return "an event must be a JSON object, found \(event.typeName)" }
-        guard let idValue = event["profile_id"] else { return "missing `profile_id`" }
-        guard case .string(let profileID) = idValue, !profileID.isEmpty else {
-            return "`profile_id` must be a non-empty string, found \(idValue.typeName)"
-        }
-        guard let nameValue = event["name"] else { return "missing `name`" }
-        guard case .string(let name) = nameValue else { return "`name` must be a string, found \(nameValue.typeName)" }
-        if name == "flow_did_disappear" {
+        let profileID = event.profileID
+        if event.closesSession {
             if summary.openSessions.remove(profileID) != nil { summary.sessionsClosed += 1 }
             return nil
         }
         summary.openSessions.insert(profileID)
-        switch interpreter.interpret(name: name, params: event) {
+        switch interpreter.interpret(name: event.name, params: event.params) {
         case .ignored(let reason):
             summary.ignored[reason, default: 0] += 1
             return nil
