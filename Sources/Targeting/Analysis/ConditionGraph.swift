@@ -162,7 +162,12 @@ struct ConditionGraph {
             } else {
                 variable = variables.count
                 variableIndex[field] = variable
-                variables.append(SearchVariable(field: field))
+                let allowed: [String]?
+                switch slot.target {
+                case .custom: allowed = program.ruleSet.attributeTypes[slot.target]?.allowed
+                case .builtin(let name): allowed = BuiltinField.all[name]?.allowed
+                }
+                variables.append(SearchVariable(field: field, allowed: allowed ?? []))
             }
             atoms.append(Atom(slot: slot, test: test, node: node, variable: variable, local: variables[variable].atoms.count))
             variables[variable].atoms.append(id)

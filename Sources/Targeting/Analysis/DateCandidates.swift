@@ -48,14 +48,14 @@ enum DateCandidates {
         var result = sorted
         result.append(first &- msPerDay)
         for (low, high) in zip(sorted, sorted.dropFirst()) {
-            let middle = low + (high - low) / 2
-            let midnight = middle - Timestamp.floorMod(middle, msPerDay)
+            let middle = low / 2 + high / 2
+            let midnight = middle &- Timestamp.floorMod(middle, msPerDay)
             if low < midnight, midnight < high { result.append(midnight) } else if low < middle, middle < high { result.append(middle) }
         }
         result.append(last &+ msPerDay)
         for point in sorted { result += [point &- 1, point &+ 1] }
         let limit: Int64 = 8_000_000_000_000_000
-        return result.filter { abs($0) < limit }
+        return result.filter { $0 > -limit && $0 < limit }
     }
 
     /// Birthdays (midnights) where `age` steps between the whole numbers `ages` at `now`: around

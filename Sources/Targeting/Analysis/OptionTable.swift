@@ -24,6 +24,8 @@ struct OptionTable {
     var truth: [Bool]
     /// Whether every vector a real profile can produce is among the options.
     var isComplete: Bool
+    /// How much evaluation building the table took (values offered times comparisons).
+    var cost: Int
 
     /// The truth value of comparison `local` under option `option`.
     @inline(__always)
@@ -43,14 +45,28 @@ struct OptionTableBuilder {
     private var concrete: [(ExampleValue, [Bool])] = []
     private var abstract: [[Bool]] = []
     private var seen: Set<[Bool]> = []
+    private var offers = 0
     /// Whether every vector a real profile can produce has been offered.
     var isComplete = true
+    /// Most comparisons to evaluate; offers beyond it are refused and the table is incomplete.
+    let budget: Int
+    /// The distinct slots read, and which of them each test reads.
+    private let slots: [Slot]
+    private let slotOfTest: [Int]
 
     /// Starts an empty table.
-    init(field: FieldKey, tests: [(slot: Slot, test: CompiledTest)], now: Int64) {
+    init(field: FieldKey, tests: [(slot: Slot, test: CompiledTest)], now: Int64, budget: Int) {
         self.field = field
         self.tests = tests
         self.now = now
+        self.budget = budget
+        var slots: [Slot] = []
+        slotOfTest = tests.map { test in
+            if let index = slots.firstIndex(of: test.slot) { return index }
+            slots.append(test.slot)
+            return slots.count - 1
+        }
+        self.slots = slots
     }
 
     /// Whether some option already has `vector`.
@@ -59,8 +75,14 @@ struct OptionTableBuilder {
     /// Offers a value; returns its vector, or nil when no profile can hold it as given.
     @discardableResult
     mutating func offer(_ value: ExampleValue) -> [Bool]? {
+        guard (offers + 1) * max(1, tests.count) <= budget else {
+            isComplete = false
+            return nil
+        }
+        offers += 1
         guard let profile = OptionTableBuilder.profile(field, value) else { return nil }
-        let vector = tests.map { AtomTruth.holds($0.test, $0.slot.read(from: profile, now: now), now: now) }
+        let values = slots.map { $0.read(from: profile, now: now) }
+        let vector = tests.indices.map { AtomTruth.holds(tests[$0].test, values[slotOfTest[$0]], now: now) }
         if seen.insert(vector).inserted { concrete.append((value, vector)) }
         return vector
     }
@@ -77,7 +99,8 @@ struct OptionTableBuilder {
         for (_, vector) in concrete { truth += vector }
         for vector in abstract { truth += vector }
         return OptionTable(values: concrete.map(\.0) + abstract.map { _ in nil }, concreteCount: concrete.count,
-                           atomCount: tests.count, truth: truth, isComplete: isComplete)
+                           atomCount: tests.count, truth: truth, isComplete: isComplete,
+                           cost: (offers + abstract.count) * max(1, tests.count))
     }
 
     /// A profile holding only `value` in `field`, or nil when a profile cannot hold it as given

@@ -47,16 +47,18 @@ struct PlacementAnalysis {
         }
         guard case .found(let witness) = search.solve(goals, concreteOnly: true) else { return nil }
         var values: [(FieldKey, ExampleValue)] = []
+        var dependsOnTime = witness.usesClock
         for (variable, option) in witness.choices {
             guard let value = search.value(of: variable, option: option, instant: witness.instant) else { return nil }
             values.append((search.graph.variables[variable].field, value))
+            if case .json = value, search.isTimeDependent(variable) { dependsOnTime = true }
         }
         let json = ExampleProfile.json(values)
         let now = search.instants[witness.instant]
         guard ExampleProfile.fallsThrough(json, program: program, placement: index, now: now) else { return nil }
         let declaration = program.ruleSet.placements[index]
         return .placementFallsThrough(placement.name, example: JSONWriter.write(json),
-                                      now: witness.dependsOnTime ? Timestamp.format(now) : nil, at: declaration.name.range)
+                                      now: dependsOnTime ? Timestamp.format(now) : nil, at: declaration.name.range)
     }
 
     /// The rows among `rows` that take profiles of the audience at `node`: one row that takes

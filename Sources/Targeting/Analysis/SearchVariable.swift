@@ -25,4 +25,7 @@ struct SearchVariable {
     var atoms: [Int] = []
     /// The slots those atoms read (one, or a date field and the number derived from it).
     var slots: [Slot] = []
+    /// The values the field is declared to hold (`one of`, `set of`, a built-in enumeration),
+    /// tried before unrelated values so examples look like real profiles.
+    var allowed: [String] = []
 }

@@ -10,8 +10,9 @@ enum SetOptions {
     static let factLimit = 12
 
     /// Offers the options of a set field whose comparisons are `builder.tests`; `custom` when
-    /// the set is stored as a comma-separated custom attribute (which cannot be empty).
-    static func fill(_ builder: inout OptionTableBuilder, custom: Bool) {
+    /// the set is stored as a comma-separated custom attribute (which cannot be empty, so it gets
+    /// a member no test asks about, an `allowed` one if possible).
+    static func fill(_ builder: inout OptionTableBuilder, custom: Bool, allowed: [String]) {
         let tests = builder.tests.map(\.test)
         var exact: [[UInt8]] = []
         var classes: [[UInt8]] = []
@@ -26,7 +27,7 @@ enum SetOptions {
                 if fold { if !classes.contains(text) { classes.append(text) } } else if !exact.contains(text) { exact.append(text) }
             }
         }
-        let filler = TextOptions.fillers.first { name in
+        let filler = (allowed + TextOptions.fillers).first { name in
             !exact.contains(Array(name.utf8)) && !classes.contains(Array(name.lowercased().utf8))
         } ?? "other-member"
 

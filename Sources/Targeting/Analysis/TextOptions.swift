@@ -8,11 +8,12 @@
 /// (2) and (3) are offered as abstract vectors over the pattern tests, limited only by
 /// `TextPatternRules`, so the options cover every string.
 enum TextOptions {
-    /// Most pattern assignments enumerated per case before giving up on completeness.
-    static let assignmentLimit = 2_048
+    /// Most pattern assignments enumerated per field before giving up on completeness.
+    static let assignmentLimit = 512
 
-    /// Offers the options of a string field whose comparisons are `builder.tests`.
-    static func fill(_ builder: inout OptionTableBuilder) {
+    /// Offers the options of a string field whose comparisons are `builder.tests`; `allowed`
+    /// values are tried before unrelated ones.
+    static func fill(_ builder: inout OptionTableBuilder, allowed: [String]) {
         let tests = builder.tests.map(\.test)
         var exact: [[UInt8]] = []
         var folded: [[UInt8]] = []
@@ -38,24 +39,35 @@ enum TextOptions {
             builder.offer(string(pattern.literal))
             if pattern.fold { builder.offer(.json(.string(pattern.text.uppercased()))) }
         }
-        for filler in fillers { builder.offer(.json(.string(filler))) }
+        for value in allowed + fillers { builder.offer(.json(.string(value))) }
 
         let rules = TextPatternRules(patterns)
+        let patternOfTest = tests.map { TextPattern($0.kind).flatMap { patterns.firstIndex(of: $0) } }
+        let classesOfTest = tests.map { test -> [[UInt8]] in
+            switch test.kind {
+            case .stringEquals(let text, true): return [Array(text.utf8)]
+            case .stringIn(let texts, true): return texts.map { Array($0.utf8) }
+            default: return []
+            }
+        }
         func vector(_ foldClass: [UInt8]?, _ facts: [Bool]) -> [Bool] {
-            tests.map { test in
+            tests.indices.map { index in
                 let raw: Bool
-                switch test.kind {
-                case .stringEquals(let text, let fold): raw = fold && foldClass == Array(text.utf8)
-                case .stringIn(let texts, let fold): raw = fold && texts.contains { foldClass == Array($0.utf8) }
-                case .isSet: raw = true
-                default: raw = TextPattern(test.kind).flatMap { patterns.firstIndex(of: $0) }.map { facts[$0] } ?? false
+                if let pattern = patternOfTest[index] {
+                    raw = facts[pattern]
+                } else if case .isSet = tests[index].kind {
+                    raw = true
+                } else {
+                    raw = foldClass.map { classesOfTest[index].contains($0) } ?? false
                 }
-                return raw != test.negated
+                return raw != tests[index].negated
             }
         }
 
         // Case (3): no literal matches, every pattern test free.
-        let free = rules.forEachAssignment(fixed: patterns.map { _ in nil }, limit: assignmentLimit) { facts in
+        var budget = assignmentLimit
+        let free = rules.forEachAssignment(fixed: patterns.map { _ in nil }, limit: budget) { facts in
+            budget -= 1
             let target = vector(nil, facts)
             if builder.has(target) { return }
             for candidate in realizations(patterns, facts) {
@@ -67,9 +79,10 @@ enum TextOptions {
         if !free { builder.isComplete = false }
 
         // Case (2): lowercases to an `ignoring case` literal, exact pattern tests free.
-        for text in classes {
+        for text in classes where builder.isComplete {
             let fixed: [Bool?] = patterns.map { $0.fold ? $0.holds(text) : nil }
-            let within = rules.forEachAssignment(fixed: fixed, limit: assignmentLimit) { facts in
+            let within = rules.forEachAssignment(fixed: fixed, limit: budget) { facts in
+                budget -= 1
                 builder.offerAbstract(vector(text, facts))
             }
             if !within { builder.isComplete = false }
@@ -85,18 +98,15 @@ enum TextOptions {
     /// parts, the longest required suffix, joined directly or with a separator, in the case of
     /// the literals and then in upper case for the case-insensitive ones.
     static func realizations(_ patterns: [TextPattern], _ facts: [Bool]) -> [String] {
+        let holding = patterns.indices.filter { facts[$0] }.map { patterns[$0] }
         var result: [String] = []
-        for upper in [false, true] {
+        for upper in holding.contains(where: \.fold) ? [false, true] : [false] {
             func text(_ pattern: TextPattern) -> String { upper && pattern.fold ? pattern.text.uppercased() : pattern.text }
-            let holding = patterns.indices.filter { facts[$0] }.map { patterns[$0] }
             let prefix = holding.filter { $0.kind == .startsWith }.max { $0.literal.count < $1.literal.count }.map(text) ?? ""
             let suffix = holding.filter { $0.kind == .endsWith }.max { $0.literal.count < $1.literal.count }.map(text) ?? ""
             let parts = holding.filter { $0.kind == .contains }.map(text)
-            for separator in ["", "_", "x"] {
-                let middle = parts.joined(separator: separator)
-                result.append([prefix, middle, suffix].filter { !$0.isEmpty }.joined(separator: separator))
-                result.append(([prefix] + (middle.isEmpty ? [] : [middle]) + ["x", suffix]).joined(separator: separator))
-            }
+            result.append(([prefix] + parts + [suffix]).joined())
+            result.append(([prefix] + parts + [suffix]).joined(separator: "x"))
         }
         return result.filter { !$0.isEmpty }
     }

@@ -1,25 +1,26 @@
 /// Builds the option table of one variable at one instant, by the type its comparisons read.
 ///
-/// Every table starts with the field absent and ends with a value of the wrong type, so the
-/// "missing" and "does not fit" classes of SPEC §4.4 are always covered.
+/// Every table starts with the field absent and, where the field has a type, ends with a value
+/// that does not fit it, so the "missing" and "does not fit" classes of SPEC §4.4 are covered.
 enum VariableOptions {
-    /// The options of `variable` with `now` at `now`.
-    static func table(_ variable: SearchVariable, graph: ConditionGraph, now: Int64) -> OptionTable {
+    /// The options of `variable` with `now` at `now`, evaluating at most `budget` comparisons.
+    static func table(_ variable: SearchVariable, graph: ConditionGraph, now: Int64, budget: Int) -> OptionTable {
         let tests = variable.atoms.compactMap { id -> (slot: Slot, test: CompiledTest)? in
             graph.atoms[id].slot.map { ($0, graph.atoms[id].test) }
         }
-        var builder = OptionTableBuilder(field: variable.field, tests: tests, now: now)
+        var builder = OptionTableBuilder(field: variable.field, tests: tests, now: now, budget: budget)
         builder.offer(.missing)
         let kinds = tests.map(\.test.kind)
         switch variable.field {
         case .custom:
             let type = variable.slots.first?.type
-            fillCustom(&builder, type: type, kinds: kinds, now: now)
+            fillCustom(&builder, type: type, kinds: kinds, allowed: variable.allowed, now: now)
         case .builtin(let name) where name == "birthday" || name == "installed_at":
             fillDerived(&builder, name: name, now: now)
             builder.offer(.json(.bool(true)))
         case .builtin(let name):
-            fillBuiltin(&builder, type: BuiltinField.all[name]?.type ?? .string, kinds: kinds, now: now)
+            let type = variable.slots.first?.type ?? BuiltinField.all[name]?.type ?? .string
+            fillBuiltin(&builder, type: type, kinds: kinds, allowed: variable.allowed, now: now)
             builder.offer(.json(.bool(true)))
         }
         return builder.table()
@@ -35,12 +36,12 @@ enum VariableOptions {
         }
     }
 
-    static func fillCustom(_ builder: inout OptionTableBuilder, type: ValueType?, kinds: [CompiledTest.Kind], now: Int64) {
+    static func fillCustom(_ builder: inout OptionTableBuilder, type: ValueType?, kinds: [CompiledTest.Kind], allowed: [String], now: Int64) {
         switch type {
         case nil:
             builder.offer(.json(.string("x")))
         case .string:
-            TextOptions.fill(&builder)
+            TextOptions.fill(&builder, allowed: allowed)
             builder.offer(.json(.number(0)))
         case .number:
             for number in NumberCandidates.values(around: NumberCandidates.literals(kinds)) { builder.offer(.json(.number(number))) }
@@ -60,15 +61,15 @@ enum VariableOptions {
             }
             builder.offer(.json(.number(0)))
         case .set:
-            SetOptions.fill(&builder, custom: true)
+            SetOptions.fill(&builder, custom: true, allowed: allowed)
             builder.offer(.json(.number(0)))
         }
     }
 
-    static func fillBuiltin(_ builder: inout OptionTableBuilder, type: ValueType, kinds: [CompiledTest.Kind], now: Int64) {
+    static func fillBuiltin(_ builder: inout OptionTableBuilder, type: ValueType, kinds: [CompiledTest.Kind], allowed: [String], now: Int64) {
         switch type {
         case .string:
-            TextOptions.fill(&builder)
+            TextOptions.fill(&builder, allowed: allowed)
         case .number:
             for number in NumberCandidates.values(around: NumberCandidates.literals(kinds)) { builder.offer(.json(.number(number))) }
         case .bool:
@@ -81,7 +82,7 @@ enum VariableOptions {
         case .version:
             for text in VersionCandidates.texts(around: VersionCandidates.literals(kinds)) { builder.offer(.json(.string(text))) }
         case .set:
-            SetOptions.fill(&builder, custom: false)
+            SetOptions.fill(&builder, custom: false, allowed: allowed)
         }
     }
 

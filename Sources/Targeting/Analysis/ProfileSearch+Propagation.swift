@@ -1,0 +1,81 @@
+/// Three-valued evaluation of the graph, updated incrementally inside the current cone and
+/// undone through the trail.
+extension ProfileSearch {
+    /// Marks the cone of the goals (every node below them) and returns the variables and
+    /// whether a clock comparison is in it.
+    mutating func markCone(_ goals: [Goal]) -> (variables: [Int], clock: Bool) {
+        stamp &+= 1
+        if stamp == 0 {
+            cone = [UInt32](repeating: 0, count: cone.count)
+            stamp = 1
+        }
+        var variables: [Int] = []
+        var seenVariables: Set<Int> = []
+        var clock = false
+        var stack = goals.map(\.node)
+        while let node = stack.popLast() {
+            guard cone[node] != stamp else { continue }
+            cone[node] = stamp
+            workLeft -= 1
+            if kind[node] == ProfileSearch.atomKind {
+                let variable = variableOfAtom[atomOfNode[node]]
+                if variable < 0 { clock = true } else if seenVariables.insert(variable).inserted { variables.append(variable) }
+            }
+            for index in childStart[node]..<childStart[node + 1] where cone[childList[index]] != stamp {
+                stack.append(childList[index])
+            }
+        }
+        return (variables, clock)
+    }
+
+    /// Gives every cone atom of `variable` its value under option `option`.
+    mutating func assign(_ variable: Int, option: Int, instant: Int) {
+        let table = self.table(variable, instant)
+        let atoms = coneAtoms[variable] ?? []
+        workLeft -= atoms.count
+        for (local, node) in atoms where value[node] == ProfileSearch.unknown {
+            set(node, table.holds(option: option, atom: local) ? ProfileSearch.yes : ProfileSearch.no)
+        }
+    }
+
+    /// Gives an unknown node a value and updates every undecided parent in the cone.
+    mutating func set(_ start: Int, _ startValue: UInt8) {
+        value[start] = startValue
+        trail.append(start << 1)
+        worklist.append(start)
+        while let node = worklist.popLast() {
+            let known = value[node]
+            for index in parentStart[node]..<parentStart[node + 1] {
+                let parent = parentList[index]
+                guard cone[parent] == stamp, value[parent] == ProfileSearch.unknown else { continue }
+                workLeft -= 1
+                let result: UInt8
+                switch kind[parent] {
+                case ProfileSearch.notKind:
+                    result = known == ProfileSearch.yes ? ProfileSearch.no : ProfileSearch.yes
+                default:
+                    let deciding = kind[parent] == ProfileSearch.andKind ? ProfileSearch.no : ProfileSearch.yes
+                    if known == deciding {
+                        result = deciding
+                    } else {
+                        pending[parent] -= 1
+                        trail.append(parent << 1 | 1)
+                        guard pending[parent] == 0 else { continue }
+                        result = deciding == ProfileSearch.no ? ProfileSearch.yes : ProfileSearch.no
+                    }
+                }
+                value[parent] = result
+                trail.append(parent << 1)
+                worklist.append(parent)
+            }
+        }
+    }
+
+    /// Takes back every change made after the trail held `mark` entries.
+    mutating func undo(to mark: Int) {
+        while trail.count > mark {
+            let entry = trail.removeLast()
+            if entry & 1 == 0 { value[entry >> 1] = ProfileSearch.unknown } else { pending[entry >> 1] += 1 }
+        }
+    }
+}
