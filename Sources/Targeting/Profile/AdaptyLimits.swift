@@ -32,6 +32,8 @@ public enum AdaptyLimits {
         return String(view)
     }
 
-    /// The length Adapty counts for a value (characters).
-    public static func length(_ text: String) -> Int { text.count }
+    /// The length counted against the 50-character limit: Unicode code points, as JSON
+    /// Schema's `maxLength` and server-side validators count them (so `"é"` spelled with a
+    /// combining accent counts two).
+    public static func length(_ text: String) -> Int { text.unicodeScalars.count }
 }
