@@ -19,19 +19,53 @@ public final class CommandIO: @unchecked Sendable {
         self.readStandardInput = stdin
     }
 
-    /// The process's own standard streams.
+    /// The process's own standard streams. Standard output is buffered (large batches print
+    /// millions of lines); it is flushed before anything goes to standard error, so the two
+    /// stay in order, and by `flush()` at the end of a run.
     public static var standard: CommandIO {
         let outHandle = FileHandle.standardOutput
         let errHandle = FileHandle.standardError
-        return CommandIO(currentDirectory: FileManager.default.currentDirectoryPath,
-                         out: { outHandle.write(Data($0.utf8)) },
-                         err: { errHandle.write(Data($0.utf8)) },
-                         stdin: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) })
+        let io = CommandIO(currentDirectory: FileManager.default.currentDirectoryPath,
+                           out: { outHandle.write(Data($0.utf8)) },
+                           err: { errHandle.write(Data($0.utf8)) },
+                           stdin: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) })
+        io.buffersOutput = true
+        return io
     }
 
-    /// Writes to standard output.
-    public func out(_ text: String) { lock.lock(); writeOut(text); lock.unlock() }
+    private var buffersOutput = false
+    private var pending = ""
 
-    /// Writes to standard error.
-    public func err(_ text: String) { lock.lock(); writeErr(text); lock.unlock() }
+    /// Writes to standard output.
+    public func out(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard buffersOutput else { return writeOut(text) }
+        pending += text
+        if pending.utf8.count >= 1 << 16 {
+            writeOut(pending)
+            pending = ""
+        }
+    }
+
+    /// Writes to standard error (after flushing buffered output).
+    public func err(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        flushLocked()
+        writeErr(text)
+    }
+
+    /// Writes out anything buffered.
+    public func flush() {
+        lock.lock()
+        defer { lock.unlock() }
+        flushLocked()
+    }
+
+    private func flushLocked() {
+        guard !pending.isEmpty else { return }
+        writeOut(pending)
+        pending = ""
+    }
 }

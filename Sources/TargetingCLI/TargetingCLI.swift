@@ -24,6 +24,7 @@ public enum TargetingCLI {
 
     /// Runs the command line; `arguments[0]` is the program name.
     public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+        defer { io.flush() }
         let rest = Array(arguments.dropFirst())
         guard let name = rest.first else {
             io.err("error: missing subcommand\n\n" + help)

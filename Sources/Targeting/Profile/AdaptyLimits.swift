@@ -21,6 +21,9 @@ public enum AdaptyLimits {
 
     /// Text trimmed of white space and line breaks at both ends, as Adapty trims keys and values.
     public static func trimmed(_ text: String) -> String {
+        let all = text.unicodeScalars
+        guard let first = all.first, let last = all.last else { return text }
+        if !first.properties.isWhitespace, !last.properties.isWhitespace { return text }
         let scalars = Array(text.unicodeScalars)
         var start = 0
         var end = scalars.count
