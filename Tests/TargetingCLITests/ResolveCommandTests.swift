@@ -57,7 +57,8 @@ final class ResolveCommandTests: XCTestCase {
     //   r = int.from_bytes(hashlib.md5(f"sporty_beginners_v1-{id}".encode()).digest()[8:], "big") % 100
     // computed with Python's hashlib: u_beginner_sport_1 -> 20, u_beginner_sport_2 -> 32,
     // u_beginner_sport_3 -> 40 (all in 10..<50: flow_sport_start_b); s1 -> 57 (flow_sport_start_a);
-    // s3 -> 9, s12 -> 7 (nothing); s11 -> 40 (flow_sport_start_b).
+    // s3 -> 9, s12 -> 7 (nothing); s11 -> 40 (flow_sport_start_b); u_beginner_sport_7 -> 93
+    // (flow_sport_start_a); u_beginner_sport_holdout -> 4 (nothing).
 
     private var expectedOnboarding: [String] {
         let p = "onboarding_followup"
@@ -70,6 +71,8 @@ final class ResolveCommandTests: XCTestCase {
             row("u_beginner_sport_1", p, "sporty_beginners", "flow", "flow_sport_start_b", split: "sporty_beginners_v1"),
             row("u_beginner_sport_2", p, "sporty_beginners", "flow", "flow_sport_start_b", split: "sporty_beginners_v1"),
             row("u_beginner_sport_3", p, "sporty_beginners", "flow", "flow_sport_start_b", split: "sporty_beginners_v1"),
+            row("u_beginner_sport_7", p, "sporty_beginners", "flow", "flow_sport_start_a", split: "sporty_beginners_v1"),
+            row("u_beginner_sport_holdout", p, "sporty_beginners", nil, nil, split: "sporty_beginners_v1"),
             row("u_beginner_music", p, "other_beginners", "flow", "flow_beginner"),
             row("u_skipped_quiz", p, "quiz_skippers", "flow", "flow_quiz_reminder"),
             row("u_premium", p, "everyone", "flow", "flow_default"),
@@ -88,6 +91,8 @@ final class ResolveCommandTests: XCTestCase {
             row("u_beginner_sport_1", p, "everyone", "paywall", "pw_standard"),
             row("u_beginner_sport_2", p, "everyone", "paywall", "pw_standard"),
             row("u_beginner_sport_3", p, "everyone", "paywall", "pw_standard"),
+            row("u_beginner_sport_7", p, "everyone", "paywall", "pw_standard"),
+            row("u_beginner_sport_holdout", p, "everyone", "paywall", "pw_standard"),
             row("u_beginner_music", p, "everyone", "paywall", "pw_standard"),
             row("u_skipped_quiz", p, "outdated_app", "paywall", "pw_update_first"),
             row("u_premium", p, "premium_members", nil, nil),
