@@ -1,0 +1,115 @@
+import Foundation
+import Targeting
+
+/// `targeting fmt [--check | -w] [PATH…]`: write rules and tests files in canonical form.
+enum FmtCommand: Command {
+    static let name = "fmt"
+    static let overview = "Format rule and test files canonically, keeping comments"
+    static let usage = "fmt [--check | -w] [PATH…] [--rules PATH]"
+    static let discussion = """
+    ARGUMENTS:
+      PATH                        .rules or .tests files, or directories searched for them
+                                  (default: the --rules path, else Rules)
+
+    Without --check or -w, prints the formatted text of each file on stdout (with several
+    files, each after a `==> PATH <==` line). -w rewrites the files that change and lists
+    them; --check lists the files that would change. A file is written only when its
+    formatted text parses to the same rules, keeps every comment and formats to itself.
+    Exit status: 0 done (with --check: nothing would change), 1 --check found files that
+    would change, 2 syntax errors, an unreadable path or a file that cannot be formatted
+    safely, 64 usage error.
+    """
+    static let options = [
+        OptionSpec(names: ["--check"], takesValue: false, valueName: "", help: "List files that would change; exit 1 if any"),
+        OptionSpec(names: ["-w", "--write"], takesValue: false, valueName: "", help: "Rewrite files that change and list them"),
+        CommonOptions.rules,
+    ]
+
+    private enum Mode { case print, check, write }
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        let mode: Mode
+        switch (arguments.has("--check"), arguments.has("--write")) {
+        case (true, true): throw UsageError(message: "`--check` and `-w` cannot be used together")
+        case (true, false): mode = .check
+        case (false, true): mode = .write
+        case (false, false): mode = .print
+        }
+        let roots = arguments.positionals.isEmpty ? [arguments.value("--rules") ?? "Rules"] : arguments.positionals
+        var status = ExitStatus.success
+        var paths: [String] = []
+        for root in roots {
+            switch files(at: root) {
+            case .failure(let error):
+                io.err("error: \(error.message)\n")
+                status = ExitStatus.inputError
+            case .success(let found):
+                paths.append(contentsOf: found.filter { !paths.contains($0) })
+            }
+        }
+        var changed = false
+        for path in paths {
+            let bytes: [UInt8]
+            switch SourceLoader.read(path) {
+            case .failure(let error):
+                io.err("error: \(error.message)\n")
+                status = ExitStatus.inputError
+                continue
+            case .success(let value):
+                bytes = value
+            }
+            let source = SourceFile(path: path, bytes: bytes)
+            let formatted: String
+            switch Targeting.Formatter.format(source) {
+            case .failure(.syntax(let diagnostics)):
+                let renderer = DiagnosticRenderer(files: [source])
+                for diagnostic in diagnostics { io.err(renderer.text(diagnostic)) }
+                status = ExitStatus.inputError
+                continue
+            case .failure(let error):
+                io.err("error: cannot format `\(path)`: \(error.message)\n")
+                status = ExitStatus.inputError
+                continue
+            case .success(let text):
+                formatted = text
+            }
+            let output = Array(formatted.utf8)
+            switch mode {
+            case .print:
+                if paths.count > 1 { io.out("==> \(path) <==\n") }
+                io.out(formatted)
+            case .check:
+                if output != bytes {
+                    changed = true
+                    io.out(path + "\n")
+                }
+            case .write:
+                guard output != bytes else { continue }
+                do {
+                    try AtomicFile.replace(path, with: output)
+                    io.out(path + "\n")
+                } catch let error as StoreError {
+                    io.err("error: \(error.message)\n")
+                    status = ExitStatus.inputError
+                }
+            }
+        }
+        if status != ExitStatus.success { return status }
+        return mode == .check && changed ? ExitStatus.no : ExitStatus.success
+    }
+
+    /// The `.rules` and `.tests` files under a directory (sorted by path), or a file itself.
+    private static func files(at root: String) -> Result<[String], LoadError> {
+        guard TestSources.isDirectory(root) else {
+            return SourceLoader.files(at: root, extension: "rules")
+        }
+        var found: [String] = []
+        for ext in ["rules", "tests"] {
+            switch SourceLoader.files(at: root, extension: ext) {
+            case .failure(let error): return .failure(error)
+            case .success(let paths): found.append(contentsOf: paths)
+            }
+        }
+        return .success(found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+}
