@@ -69,6 +69,18 @@ public enum Destination: Hashable, Sendable {
     }
 }
 
+extension Destination: CustomStringConvertible {
+    /// As written in rules: `flow "ID"`, `paywall "ID"`, `nothing` or `split "ID"`.
+    public var description: String {
+        switch self {
+        case .flow(let id, _): "flow \"\(id)\""
+        case .paywall(let id, _): "paywall \"\(id)\""
+        case .nothing: "nothing"
+        case .split(let split): "split \"\(split.id)\""
+        }
+    }
+}
+
 /// One variant of a split: `50% -> flow "a"`.
 public struct SplitVariant: Hashable, Sendable {
     /// The weight literal (a number).

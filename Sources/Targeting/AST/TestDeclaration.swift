@@ -87,18 +87,9 @@ public enum Expectation: Hashable, Sendable {
     public var description: String {
         switch self {
         case .placement(let name, let destination, _):
-            return "\(name.text) -> " + Expectation.describe(destination)
+            return "\(name.text) -> " + destination.description
         case .membership(let name, let negated, _):
             return (negated ? "not " : "") + name.text
-        }
-    }
-
-    static func describe(_ destination: Destination) -> String {
-        switch destination {
-        case .flow(let id, _): "flow \"\(id)\""
-        case .paywall(let id, _): "paywall \"\(id)\""
-        case .nothing: "nothing"
-        case .split(let split): "split \"\(split.id)\""
         }
     }
 }

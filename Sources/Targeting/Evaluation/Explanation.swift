@@ -50,19 +50,10 @@ extension Evaluator {
                     failure = firstFailure(program.audiences[audience].condition, expected: true, segment: program.audiences[audience].name, profile: profile)
                 }
             }
-            rows.append(Explanation.Row(audience: row.source.audience.name, destination: Evaluator.describe(row.source.destination),
+            rows.append(Explanation.Row(audience: row.source.audience.name, destination: row.source.destination.description,
                                         matched: matched, decided: rowIndex == decidedRow, failure: failure, range: row.source.range))
         }
         return Explanation(rows: rows)
-    }
-
-    static func describe(_ destination: Destination) -> String {
-        switch destination {
-        case .flow(let id, _): "flow \"\(id)\""
-        case .paywall(let id, _): "paywall \"\(id)\""
-        case .nothing: "nothing"
-        case .split(let split): "split \"\(split.id)\""
-        }
     }
 
     /// The leaf comparison that made `condition` differ from `expected`.

@@ -54,7 +54,7 @@ public struct TestCoverage: Hashable, Sendable {
         var items: [Item] = []
         for (placementIndex, placement) in program.placements.enumerated() {
             for (rowIndex, row) in placement.rows.enumerated() {
-                let name = "\(placement.name) row \(rowIndex + 1): \(row.source.audience.name) -> " + Expectation.describe(row.source.destination)
+                let name = "\(placement.name) row \(rowIndex + 1): \(row.source.audience.name) -> " + row.source.destination.description
                 let covered = decided.contains(PlacementRowKey(placement: placementIndex, row: rowIndex))
                 items.append(Item(kind: .row, name: name, range: row.source.range, covered: covered, detail: nil))
             }
