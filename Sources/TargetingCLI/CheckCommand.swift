@@ -22,25 +22,13 @@ enum CheckCommand: Command {
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let format = try OutputFormat.from(arguments)
         let roots = arguments.positionals.isEmpty ? [arguments.value("--rules") ?? "Rules"] : arguments.positionals
-        var sources: [SourceFile] = []
-        for root in TestSources.ruleRoots(of: roots, fallback: arguments.value("--rules") ?? "Rules") {
-            switch SourceLoader.files(at: root, extension: "rules") {
-            case .failure(let error):
-                io.err("error: \(error.message)\n")
-                return ExitStatus.inputError
-            case .success(let paths):
-                for path in paths {
-                    switch SourceLoader.read(path) {
-                    case .failure(let error):
-                        io.err("error: \(error.message)\n")
-                        return ExitStatus.inputError
-                    case .success(let bytes):
-                        sources.append(SourceFile(path: path, bytes: bytes))
-                    }
-                }
-            }
+        let loaded: LoadedRules
+        switch LoadedRules.load(paths: TestSources.ruleRoots(of: roots, fallback: arguments.value("--rules") ?? "Rules")) {
+        case .failure(let error):
+            io.err("error: \(error.message)\n")
+            return ExitStatus.inputError
+        case .success(let value): loaded = value
         }
-        let loaded = LoadedRules(sources: sources)
         let tests: LoadedTests
         switch TestSources.loadForCheck(roots: roots, rules: loaded) {
         case .failure(let error):

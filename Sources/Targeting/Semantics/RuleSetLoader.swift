@@ -55,17 +55,24 @@ public struct LoadedRules: Sendable {
 
     /// Reads every `.rules` file under `path` (a directory or a file) and loads them.
     public static func load(path: String) -> Result<LoadedRules, LoadError> {
-        switch SourceLoader.files(at: path, extension: "rules") {
-        case .failure(let error): return .failure(error)
-        case .success(let paths):
-            var sources: [SourceFile] = []
-            for file in paths {
-                switch SourceLoader.read(file) {
-                case .failure(let error): return .failure(error)
-                case .success(let bytes): sources.append(SourceFile(path: file, bytes: bytes))
+        load(paths: [path])
+    }
+
+    /// Reads every `.rules` file under each of `paths` and loads them together as one rule set.
+    public static func load(paths roots: [String]) -> Result<LoadedRules, LoadError> {
+        var sources: [SourceFile] = []
+        for root in roots {
+            switch SourceLoader.files(at: root, extension: "rules") {
+            case .failure(let error): return .failure(error)
+            case .success(let paths):
+                for file in paths {
+                    switch SourceLoader.read(file) {
+                    case .failure(let error): return .failure(error)
+                    case .success(let bytes): sources.append(SourceFile(path: file, bytes: bytes))
+                    }
                 }
             }
-            return .success(LoadedRules(sources: sources))
         }
+        return .success(LoadedRules(sources: sources))
     }
 }
