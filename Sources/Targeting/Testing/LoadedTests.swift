@@ -28,7 +28,7 @@ public struct LoadedTests: Sendable {
             diagnostics += fileDiagnostics
             files.append(file)
         }
-        if let ruleSet { diagnostics += TestChecker.check(files, ruleSet: ruleSet, fileExists: fileExists) }
+        if let ruleSet, !files.isEmpty { diagnostics += TestChecker.check(files, ruleSet: ruleSet, fileExists: fileExists) }
         self.files = files
         self.diagnostics = Diagnostic.sorted(diagnostics)
     }
