@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+@testable import TargetingCLI
+
+/// The chunked line reader behind every JSON Lines input.
+final class LineReaderTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+
+    override func setUp() {
+        super.setUp()
+        directory = TemporaryDirectory()
+    }
+
+    override func tearDown() {
+        directory = nil
+        super.tearDown()
+    }
+
+    private func lines(_ bytes: [UInt8], maxLineBytes: Int = LineReader.defaultMaxLineBytes) -> [(Int, String?)] {
+        let path = directory.write("input.jsonl", bytes: bytes)
+        guard var reader = LineReader(path: path, maxLineBytes: maxLineBytes) else {
+            XCTFail("cannot open \(path)")
+            return []
+        }
+        var result: [(Int, String?)] = []
+        while let line = reader.next() {
+            result.append((line.number, line.bytes.map { String(decoding: $0, as: UTF8.self) }))
+        }
+        return result
+    }
+
+    func testLFCRLFAndLoneCREndLinesAndNumbersCountEveryLine() {
+        let got = lines(Array("a\nb\r\nc\rd\n\ne".utf8))
+        XCTAssertEqual(got.map(\.0), [1, 2, 3, 4, 5, 6])
+        XCTAssertEqual(got.map(\.1), ["a", "b", "c", "d", "", "e"])
+    }
+
+    func testBOMIsSkippedOnlyAtTheStart() {
+        let got = lines([0xEF, 0xBB, 0xBF] + Array("x\n".utf8) + [0xEF, 0xBB, 0xBF] + Array("y".utf8))
+        XCTAssertEqual(got.map(\.1), ["x", "\u{FEFF}y"])
+    }
+
+    func testEmptyFileHasNoLinesAndAFinalNewlineAddsNone() {
+        XCTAssertTrue(lines([]).isEmpty)
+        XCTAssertEqual(lines(Array("only\n".utf8)).map(\.1), ["only"])
+    }
+
+    func testATooLongLineIsReportedWithoutItsBytesAndTheNextLineSurvives() {
+        let long = String(repeating: "x", count: 100)
+        let got = lines(Array("short\n\(long)\nafter\n".utf8), maxLineBytes: 50)
+        XCTAssertEqual(got.count, 3)
+        XCTAssertEqual(got[0].1, "short")
+        XCTAssertEqual(got[1].0, 2)
+        XCTAssertNil(got[1].1)
+        XCTAssertEqual(got[2].1, "after")
+    }
+
+    func testLinesSpanningReadChunksAreJoined() {
+        // Chunks are 1 MiB: put a CRLF exactly across the boundary and a line across it.
+        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: (1 << 20) - 1)
+        bytes += [0x0D, 0x0A]
+        bytes += Array("tail-one\n".utf8)
+        bytes += [UInt8](repeating: UInt8(ascii: "b"), count: 10)
+        let got = lines(bytes, maxLineBytes: 2 << 20)
+        XCTAssertEqual(got.count, 3)
+        XCTAssertEqual(got[0].1?.count, (1 << 20) - 1)
+        XCTAssertEqual(got[1].1, "tail-one")
+        XCTAssertEqual(got[2].1, "bbbbbbbbbb")
+    }
+
+    func testADirectoryOrAMissingFileCannotBeOpened() {
+        XCTAssertNil(LineReader(path: directory.path))
+        XCTAssertNil(LineReader(path: directory.file("absent.jsonl")))
+    }
+}
