@@ -20,7 +20,7 @@ enum SetOptions {
             let (texts, fold): ([String], Bool)
             switch test.kind {
             case .has(let text, let flag): (texts, fold) = ([text], flag)
-            case .hasAny(let list, let flag), .hasAll(let list, let flag), .hasNone(let list, let flag): (texts, fold) = (list, flag)
+            case .hasAny(let list, let flag), .hasAll(let list, let flag), .hasNone(let list, let flag): (texts, fold) = (list.items, flag)
             default: continue
             }
             for text in texts.map({ Array($0.utf8) }) {

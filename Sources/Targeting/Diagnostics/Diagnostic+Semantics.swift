@@ -174,6 +174,6 @@ extension Diagnostic {
 
     static func analysisSkipped(at range: SourceRange) -> Diagnostic {
         Diagnostic(.note, "analysis-skipped", "rule set too large for the reachability analysis; unreachable rows and fall-through are not reported", at: range,
-                   help: "the analysis runs for up to 500 placement rows, 5,000 comparisons and 5,000 literals")
+                   help: "the analysis runs for up to 1,000 placement rows, 10,000 comparisons and 100,000 literals")
     }
 }

@@ -16,26 +16,41 @@ public struct DiagnosticRenderer: Sendable {
         let range = diagnostic.range
         var out = "\(range.file):\(range.start.line):\(range.start.column): \(diagnostic.severity.rawValue): \(diagnostic.message)\n"
         if let file = files[range.file], range.start.line <= file.lineStarts.count {
-            let lineText = file.lineText(range.start.line)
+            let excerpt = DiagnosticRenderer.excerpt(of: Array(file.lineText(range.start.line).unicodeScalars), range: range)
             let number = String(range.start.line)
             let pad = String(repeating: " ", count: number.count)
-            var caretLine = ""
-            var column = 1
-            for scalar in lineText.unicodeScalars {
-                if column >= range.start.column { break }
-                caretLine.append(scalar == "\t" ? "\t" : " ")
-                column += 1
-            }
-            let lineLength = lineText.unicodeScalars.count
-            let spanEnd = range.end.line == range.start.line ? range.end.column : lineLength + 1
-            let width = max(1, min(spanEnd, lineLength + 1) - range.start.column)
-            caretLine += "^" + String(repeating: "~", count: width - 1)
-            out += "\(pad) |\n\(number) | \(lineText)\n\(pad) | \(caretLine)\n"
+            out += "\(pad) |\n\(number) | \(excerpt.line)\n\(pad) | \(excerpt.caret)\n"
             if let help = diagnostic.help { out += "\(pad) = help: \(help)\n" }
         } else if let help = diagnostic.help {
             out += "  = help: \(help)\n"
         }
         return out
+    }
+
+    /// The widest source excerpt shown, in Unicode scalars; longer lines are cut around the
+    /// column with `…` on the cut sides.
+    static let maxExcerptWidth = 160
+
+    /// The source line to show and the caret line under it (tabs kept so the caret lines up).
+    static func excerpt(of scalars: [Unicode.Scalar], range: SourceRange) -> (line: String, caret: String) {
+        let column = max(1, min(range.start.column, scalars.count + 1))
+        let spanEnd = range.end.line == range.start.line ? range.end.column : scalars.count + 1
+        var width = max(1, min(spanEnd, scalars.count + 1) - column)
+        var first = 0
+        var last = scalars.count
+        if scalars.count > maxExcerptWidth {
+            first = max(0, column - 1 - maxExcerptWidth / 3)
+            last = min(scalars.count, first + maxExcerptWidth)
+            width = min(width, max(1, last - (column - 1)))
+        }
+        var line = String.UnicodeScalarView()
+        if first > 0 { line.append("…") }
+        line.append(contentsOf: scalars[first..<last])
+        if last < scalars.count { line.append("…") }
+        var caret = first > 0 ? " " : ""
+        for scalar in scalars[first..<min(column - 1, last)] { caret.append(scalar == "\t" ? "\t" : " ") }
+        caret += "^" + String(repeating: "~", count: width - 1)
+        return (String(line), caret)
     }
 
     /// The JSON form of one diagnostic: `file`, `line`, `column`, `end_line`, `end_column`,

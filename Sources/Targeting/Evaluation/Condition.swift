@@ -35,7 +35,7 @@ public struct CompiledTest: Hashable, Sendable {
     /// The typed test.
     public enum Kind: Hashable, Sendable {
         case stringEquals(String, fold: Bool)
-        case stringIn([String], fold: Bool)
+        case stringIn(ExactStringSet, fold: Bool)
         case contains(String, fold: Bool)
         case startsWith(String, fold: Bool)
         case endsWith(String, fold: Bool)
@@ -52,9 +52,9 @@ public struct CompiledTest: Hashable, Sendable {
         case versionBetween(SemanticVersion, SemanticVersion)
         case versionIn(Set<SemanticVersion>)
         case has(String, fold: Bool)
-        case hasAny([String], fold: Bool)
-        case hasAll([String], fold: Bool)
-        case hasNone([String], fold: Bool)
+        case hasAny(ExactStringSet, fold: Bool)
+        case hasAll(ExactStringSet, fold: Bool)
+        case hasNone(ExactStringSet, fold: Bool)
         case isSet
     }
 

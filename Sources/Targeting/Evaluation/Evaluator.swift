@@ -74,8 +74,7 @@ public struct Evaluator {
         case (.stringEquals(let literal, let fold), .string(let text)):
             return TextMatching.equals(fold ? text.lowercased() : text, literal)
         case (.stringIn(let literals, let fold), .string(let text)):
-            let probe = fold ? text.lowercased() : text
-            return literals.contains { TextMatching.equals(probe, $0) }
+            return literals.containsExactly(fold ? text.lowercased() : text)
         case (.contains(let literal, let fold), .string(let text)):
             return TextMatching.contains(fold ? text.lowercased() : text, literal)
         case (.startsWith(let literal, let fold), .string(let text)):
@@ -109,14 +108,12 @@ public struct Evaluator {
         case (.has(let literal, let fold), .set(let members)):
             return members.contains { TextMatching.equals(fold ? $0.lowercased() : $0, literal) }
         case (.hasAny(let literals, let fold), .set(let members)):
-            let folded = fold ? members.map { $0.lowercased() } : members
-            return literals.contains { literal in folded.contains { TextMatching.equals($0, literal) } }
+            return members.contains { literals.containsExactly(fold ? $0.lowercased() : $0) }
         case (.hasAll(let literals, let fold), .set(let members)):
             let folded = fold ? members.map { $0.lowercased() } : members
             return literals.allSatisfy { literal in folded.contains { TextMatching.equals($0, literal) } }
         case (.hasNone(let literals, let fold), .set(let members)):
-            let folded = fold ? members.map { $0.lowercased() } : members
-            return !literals.contains { literal in folded.contains { TextMatching.equals($0, literal) } }
+            return !members.contains { literals.containsExactly(fold ? $0.lowercased() : $0) }
         default:
             return nil
         }

@@ -204,15 +204,15 @@ public struct Program: Sendable {
             switch type {
             case .number: kind = .numberIn(Set(literals.map(number)))
             case .version: kind = .versionIn(Set(literals.map(version)))
-            default: kind = .stringIn(literals.map(text), fold: fold)
+            default: kind = .stringIn(ExactStringSet(literals.map(text)), fold: fold)
             }
         case .contains: kind = .contains(text(literals[0]), fold: fold)
         case .startsWith: kind = .startsWith(text(literals[0]), fold: fold)
         case .endsWith: kind = .endsWith(text(literals[0]), fold: fold)
         case .has: kind = .has(text(literals[0]), fold: fold)
-        case .hasAny: kind = .hasAny(literals.map(text), fold: fold)
-        case .hasAll: kind = .hasAll(literals.map(text), fold: fold)
-        case .hasNone: kind = .hasNone(literals.map(text), fold: fold)
+        case .hasAny: kind = .hasAny(ExactStringSet(literals.map(text)), fold: fold)
+        case .hasAll: kind = .hasAll(ExactStringSet(literals.map(text)), fold: fold)
+        case .hasNone: kind = .hasNone(ExactStringSet(literals.map(text)), fold: fold)
         }
         return CompiledTest(slot: slotNumber, kind: kind, negated: negated, source: comparison)
     }

@@ -50,7 +50,7 @@ public struct LoadedRules: Sendable {
                 literals += comparison.literals.count
             }
         }
-        return rows <= 500 && comparisons <= 5_000 && literals <= 5_000
+        return rows <= 1_000 && comparisons <= 10_000 && literals <= 100_000
     }
 
     /// Reads every `.rules` file under `path` (a directory or a file) and loads them.
