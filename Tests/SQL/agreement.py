@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Agreement test: `targeting sql --dialect postgres` against `targeting resolve` (SPEC §7).
+
+Generates profiles deterministically (messy data included), loads them into a temporary table
+`profiles(profile jsonb)` on a running PostgreSQL server through psql, and for every placement
+of each rule set compares the query's rows with `resolve --format json`, per profile id.
+
+A profile without `id` whose deciding row is a split is rejected by `resolve` (its line is
+reported on stderr); a query cannot reject a row, so such profiles are left out of the table
+for that placement. Python 3 standard library only; starts no server.
+"""
+
+import argparse
+import collections
+import json
+import os
+import random
+import shlex
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+NOW = "2026-11-29T12:00:00Z"
+NOW_MS = 1796040000000
+DAY = 86_400_000
+
+STRINGS = ["low", "mid", "high", " low ", "HIGH", "High", "", "  ", "\tmid\n", "\u00a0high\u3000", 5, True, ["low"], [], None,
+           "beginner", "amateur", "pro", "PRO", " pro"]
+NICKS = ["o'brien", "Al\\b", "Al\\bert", "Albert", "ÉCOLE primaire", "une école", "Straße 5", "STRASSE", "FOÖR", "föör",
+         "ÄLPHA", "älpha", "BETA", "BOB", "bob", "x%_", "x%", "100%_", "ΟΔΟΣ", "İstanbul", " padded ", "o'b", "al", "",
+         "Ǆemal", "ﬁne", 7, ["Al", "x"]]
+NUMBERS = [10, 10.0, 5.5, 5.4999, 0, -0.0, -3, -3.0001, 100, 100.5, 1, 2.5, 3, 20, 20.000001, "10", " 10", True, False,
+           1e2, 2.50, 1e-400, 12345678901234567890, 0.1, -1e300, None]
+BOOLS = [True, False, 1, 0, 2, "true", 1.0, -1, None, "1"]
+DATES = [NOW_MS, NOW_MS + 5 * DAY, NOW_MS + 30 * DAY, NOW_MS + 30 * DAY + 1, NOW_MS - 7 * DAY, NOW_MS - 7 * DAY - 1,
+         1767225600000, 1767225600000.7, 1780223400500, 1780223400499, "2026-01-01", 9.1e15, -5, True, None, 0]
+VERSIONS = ["2.0", "2", "v2.0.0", "2.0.0-rc.1", "2.0.0-rc.0", "2.0.0-rc.1.0", "1.10.0-alpha.beta", "1.10.0-alpha.1",
+            "1.10.0-alpha", "1.10.0-alpha.Beta", "2.0.0-alpha.10", "2.0.0-alpha.9", "2.0.0-alpha.a", "10.0.0",
+            "9.99.99", "1.2.3-beta.2", "1.2.3-beta.10", "1.2.3-beta", "3.0.0", "3.0.0+build.7", "1.0.0", "2.0.0-beta.11",
+            "3", "v1.2", "1.02.3", "4.2.0.1", "V4", "", "1.0.0-01", "99999999999999999999.0.0", "1.0.0-x-y.-",
+            "2.0.0-rc.1+b.2", "v", "1..2", "1.0.0-", "1.0.0+", " 2.0", 2.0, None, "4.2.0", "4.2", "4.2.0-beta.11",
+            "4.1.99", "17.0.0-beta.1", "17.0.0-beta.2", "17.0.0-beta.10", "17", "17.4.0", "17.4.1", "15", "14.9",
+            "17.0.0-beta", "17.0.0-alpha.2"]
+SETS = ["a,b", "a", "b,c", "Ünï", "ünï", "x y", "a, b", "A,B", "", ["a", "b"], ["x y", "c"], [], 5, ["Ünï"], "c,,a",
+        [" a", "b "], [""], ["", ""], "A", True, None, "sports,music", ["sports"], "music"]
+BIRTHDAYS = ["2000-02-29", "2008-11-29", "2008-11-30", "2008-11-28", "2013-11-29", "2013-11-30", "1996-11-29T23:30:00-05:00",
+             "1996-11-30T01:00:00+02:00", "2026-02-30", "yesterday", 19900101, None, "1990-13-01", "0000-01-01",
+             "1990-06-15", "2004-02-29", "2008-02-29", "1999-12-31T23:59:59.999999Z", "2026-11-29", "2030-01-01", "1990-6-15",
+             "1990-06-15 ", "1990-06-15t10:00:00z", "2012-02-29T12:00:00Z", "1900-02-29", "2000-02-30"]
+INSTANTS = ["2026-11-22T12:00:00Z", "2026-11-22T11:59:59.999Z", "2026-11-29T12:00:00Z", "2026-11-29T12:00:00.000000001Z",
+            "2026-11-28T12:00:00.5Z", "2026-11-28T12:00:00.123456789+00:00", "2026-11-29t06:00:00z", "2026-11-29T17:30:00+05:30",
+            "2026-11-29T12:00:00-00:01", "2026-12-01T00:00:00Z", "2026-11-29T24:00:00Z", "2026-11-29 12:00:00Z",
+            "2026-11-29T12:00:00", "2026-11-29", "2026-02-30", "yesterday", 1796040000000, None, "2026-01-01",
+            "2026-06-30T23:59:59.999Z", "2026-06-30T23:59:59.9991Z", "2026-11-01T00:00:00+01:00", "2026-10-31T23:59:59Z",
+            "2026-11-29T13:00:00Z", "2026-11-29T13:00:00.001Z", "2026-11-29T12:00:60Z", "2026-11-29T12:00:00+24:00",
+            "2026-11-29T12:00:00.Z", "2024-02-29T00:00:00Z", "2025-02-29T00:00:00Z", "0000-03-01T00:00:00Z", True]
+ACCESS = [["premium"], ["pro", "premium"], [], ["PREMIUM"], "premium", [1], None, ["premium", 1], ["pro"], ["Premium", "x"]]
+REVENUE = [9.99, 10, 0, 4.99, "4.99", -1, 1e-400, 0.1, 9.990000001, None, True]
+COUNTRIES = ["US", "DE", "FR", "us", 5, None, "GB", " US", ""]
+PLATFORMS = ["ios", "android", "IOS", None, 1]
+GENDERS = ["f", "m", "o", "F", None]
+EMAILS = ["A@GMAIL.COM", "x@gmail.com", "y@yahoo.com", 5, None, "@gmail.com"]
+NAMES = ["john", "Jürgen", "jane", "İlker", "Ĵ", "Ann", None, ["j"]]
+DEVICES = ["iPhone Pro", "pro", "iPad Pro Max", None, "PRO"]
+CUSTOM = {
+    "level": STRINGS, "nick": NICKS, "score": NUMBERS, "opted_in": BOOLS, "goal_date": DATES, "sdk": VERSIONS,
+    "tags": SETS, "odd-key": STRINGS + NUMBERS, "flag": BOOLS, "visits": NUMBERS, "experience": STRINGS,
+    "interests": SETS, "reminders": BOOLS, "weekly_hours": NUMBERS,
+}
+BUILTIN = {
+    "birthday": BIRTHDAYS, "installed_at": INSTANTS, "created_at": INSTANTS, "last_seen_at": INSTANTS,
+    "subscription_expires_at": INSTANTS + ["2026-11-29T13:00:00Z"] * 3, "app_version": VERSIONS, "os_version": VERSIONS,
+    "install_app_version": VERSIONS, "access_levels": ACCESS, "total_revenue_usd": REVENUE, "country": COUNTRIES,
+    "platform": PLATFORMS, "gender": GENDERS, "email": EMAILS, "first_name": NAMES, "device": DEVICES,
+    "customer_user_id": ["c1", None, 5],
+}
+SPACES = ["", "", "", " ", "\t", "\u00a0", "\u2003"]
+
+
+def profiles(count, seed):
+    rng = random.Random(seed)
+    out = []
+    for index in range(count):
+        profile = {}
+        if rng.random() > 0.04:
+            profile["id"] = "u%d" % index if rng.random() > 0.1 else "ü-'\\%d" % index
+        for field, pool in BUILTIN.items():
+            if rng.random() < 0.6:
+                profile[field] = rng.choice(pool)
+        custom = {}
+        for key, pool in CUSTOM.items():
+            if rng.random() < 0.55:
+                custom[rng.choice(SPACES) + key + rng.choice(SPACES)] = rng.choice(pool)
+        roll = rng.random()
+        if roll < 0.85:
+            profile["custom_attributes"] = custom
+        elif roll < 0.9:
+            profile["custom_attributes"] = None
+        keys = list(profile)
+        rng.shuffle(keys)
+        out.append({key: profile[key] for key in keys})
+    return out
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, capture_output=True, text=True, **kwargs)
+
+
+def placements(binary, rules):
+    result = run([binary, "resolve", "--all", "--rules", rules, "--now", NOW, "--format", "json", "--profile", "-"],
+                 input="{\"id\":\"x\"}")
+    names = [json.loads(line)["placement"] for line in result.stdout.splitlines() if line.strip()]
+    if not names:
+        sys.exit("error: cannot list placements of `%s`: %s" % (rules, result.stderr.strip()))
+    return names
+
+
+def key(row):
+    return (row["audience"], row["kind"], row["id"], row["split"])
+
+
+def check(args, rules, placement, lines, workdir):
+    source = os.path.join(workdir, "all.jsonl")
+    with open(source, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+    resolved = run([args.bin, "resolve", placement, "--rules", rules, "--now", NOW, "--format", "json", "--profiles", source])
+    rejected = set()
+    for line in resolved.stderr.splitlines():
+        prefix = source + ":"
+        if line.startswith(prefix) and "cannot choose a variant" in line:
+            rejected.add(int(line[len(prefix):].split(":")[0]) - 1)
+        elif line.strip():
+            sys.exit("error: resolve failed: " + line)
+    kept = [line for number, line in enumerate(lines) if number not in rejected]
+    expected = collections.defaultdict(list)
+    for line in resolved.stdout.splitlines():
+        row = json.loads(line)
+        expected[row["profile_id"]].append(key(row))
+
+    table = os.path.join(workdir, "table.jsonl")
+    with open(table, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(kept) + "\n")
+    os.chmod(table, 0o644)
+    query = run([args.bin, "sql", placement, "--dialect", "postgres", "--rules", rules, "--now", NOW])
+    if query.returncode != 0:
+        sys.exit("error: targeting sql failed: " + query.stderr)
+    script = os.path.join(workdir, "query.sql")
+    with open(script, "w", encoding="utf-8") as handle:
+        handle.write("\\set ON_ERROR_STOP on\nCREATE TEMP TABLE profiles(profile jsonb);\n")
+        handle.write("\\copy profiles(profile) FROM '%s' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')\n" % table)
+        handle.write("SELECT row_to_json(q) FROM (\n%s) AS q;\n" % query.stdout.rstrip().rstrip(";"))
+    os.chmod(script, 0o644)
+    result = run(shlex.split(args.psql) + ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-f", script], cwd="/")
+    if result.returncode != 0:
+        sys.exit("error: psql failed:\n" + result.stderr)
+    actual = collections.defaultdict(list)
+    for line in result.stdout.splitlines():
+        if line.strip():
+            row = json.loads(line)
+            if row.get("placement") != placement:
+                sys.exit("error: wrong placement in row: " + line)
+            actual[row["profile_id"]].append(key(row))
+
+    by_id = collections.defaultdict(list)
+    for line in kept:
+        profile = json.loads(line)
+        identifier = profile.get("id") if isinstance(profile.get("id"), str) else None
+        by_id[identifier].append(line)
+    passed = failed = 0
+    for identifier in sorted(set(expected) | set(actual), key=lambda value: (value is None, value or "")):
+        want = collections.Counter(expected.get(identifier, []))
+        got = collections.Counter(actual.get(identifier, []))
+        count = max(sum(want.values()), sum(got.values()))
+        if want == got:
+            passed += count
+            continue
+        failed += count
+        if failed <= args.show * max(1, count):
+            print("mismatch in `%s` for profile `%s`" % (placement, identifier))
+            for line in by_id.get(identifier, [])[:3]:
+                print("  profile: " + line)
+            print("  resolve: %s" % sorted(want.elements(), key=str))
+            print("  sql:     %s" % sorted(got.elements(), key=str))
+    print("%s %s: %d passed, %d failed (%d profiles rejected by resolve left out)" % (os.path.basename(rules), placement, passed, failed, len(rejected)))
+    return failed
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin", required=True, help="path to the `targeting` executable")
+    parser.add_argument("--psql", default="runuser -u postgres -- psql", help="psql command prefix (default: %(default)s)")
+    parser.add_argument("--count", type=int, default=3000, help="number of profiles (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=7, help="random seed (default: %(default)s)")
+    parser.add_argument("--show", type=int, default=5, help="mismatches printed per placement (default: %(default)s)")
+    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/stress.rules)")
+    args = parser.parse_args()
+    args.bin = os.path.abspath(args.bin)
+    rule_sets = args.rules or [os.path.join(ROOT, "Rules"), os.path.join(HERE, "stress.rules")]
+    lines = [json.dumps(profile, ensure_ascii=False) for profile in profiles(args.count, args.seed)]
+    failed = 0
+    with tempfile.TemporaryDirectory() as workdir:
+        os.chmod(workdir, 0o755)
+        for rules in rule_sets:
+            rules = os.path.abspath(rules)
+            for placement in placements(args.bin, rules):
+                failed += check(args, rules, placement, lines, workdir)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+import Foundation
+import XCTest
+
+/// `targeting sql` (SPEC §6, §7): output and exit statuses.
+final class SqlCommandTests: XCTestCase {
+    private func sql(_ arguments: [String]) -> CLIResult {
+        CLIHarness.run(["sql", "--rules", CLIHarness.rulesPath, "--now", "2026-11-29T12:00:00Z"] + arguments)
+    }
+
+    func testPrintsOneQuery() {
+        let result = sql(["main_paywall", "--dialect", "postgres"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.hasPrefix("WITH\n"), result.out)
+        XCTAssertTrue(result.out.contains("'main_paywall' AS placement"), result.out)
+        XCTAssertEqual(result.err, "")
+    }
+
+    func testSparkDialect() {
+        let result = sql(["onboarding_followup", "--dialect", "spark"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("conv(substr(md5(concat('sporty_beginners_v1-', profile_id)), 17, 16), 16, 10)"), result.out)
+    }
+
+    func testUnknownPlacementSuggestsAName() {
+        let result = sql(["main_paywal", "--dialect", "postgres"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.err, "error: unknown placement `main_paywal`; did you mean `main_paywall`?\n")
+        XCTAssertEqual(result.out, "")
+    }
+
+    func testMissingOrBadDialectIsAUsageError() {
+        let missing = sql(["main_paywall"])
+        XCTAssertEqual(missing.status, 64)
+        XCTAssertTrue(missing.err.hasPrefix("error: missing `--dialect`"), missing.err)
+        let bad = sql(["main_paywall", "--dialect", "mysql"])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.err.hasPrefix("error: unknown dialect `mysql`"), bad.err)
+        XCTAssertEqual(sql(["--dialect", "spark"]).status, 64)
+    }
+
+    func testRulesWithErrorsExitTwo() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sql-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("bad.rules")
+        try "audience a = prso\nplacement p { a -> flow \"f\" }\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = CLIHarness.run(["sql", "p", "--dialect", "postgres", "--rules", file.path])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.err.contains("error:"), result.err)
+        XCTAssertEqual(result.out, "")
+    }
+}
