@@ -25,6 +25,14 @@ public struct Program: Sendable {
         public var audience: Int?
         /// The row as written.
         public var source: PlacementRow
+        /// The prepared split, when the row's destination is one.
+        public var split: SplitPlan?
+
+        init(audience: Int?, source: PlacementRow) {
+            self.audience = audience
+            self.source = source
+            if case .split(let split) = source.destination { self.split = SplitPlan(split) }
+        }
     }
 
     /// A compiled placement.

@@ -7,7 +7,7 @@ extension Evaluator {
             if let audience = row.audience, !audienceMatches(audience) { continue }
             decision.row = rowIndex
             decision.audience = row.source.audience.name
-            switch Evaluator.outcome(of: row.source.destination, profileID: profileID) {
+            switch Evaluator.outcome(of: row.source.destination, split: row.split, profileID: profileID) {
             case .failure(let error): return .failure(error)
             case .success(let (outcome, split)):
                 decision.outcome = outcome
@@ -18,28 +18,23 @@ extension Evaluator {
         return .success(decision)
     }
 
-    /// The outcome of a destination, drawing a split variant by Adapty's algorithm.
-    static func outcome(of destination: Destination, profileID: String?) -> Result<(Outcome, String?), ResolveError> {
+    /// The outcome of a row's destination; a split draws its variant from the row's prepared plan.
+    static func outcome(of destination: Destination, split: SplitPlan?, profileID: String?) -> Result<(Outcome, String?), ResolveError> {
         switch destination {
         case .flow(let id, _): return .success((.flow(id), nil))
         case .paywall(let id, _): return .success((.paywall(id), nil))
         case .nothing: return .success((.nothing, nil))
-        case .split(let split):
+        case .split(let source):
             guard let profileID else {
-                return .failure(ResolveError(message: "profile has no `id`, so split `\(split.id)` cannot choose a variant"))
+                return .failure(ResolveError(message: "profile has no `id`, so split `\(source.id)` cannot choose a variant"))
             }
-            let variants = split.variants.map { (weight: Evaluator.weight($0), sortKey: Checker.destinationKey($0.destination)) }
-            let chosen = SplitDraw.chooseVariant(splitID: split.id, profileID: profileID, variants: variants)
-            switch outcome(of: split.variants[chosen].destination, profileID: profileID) {
-            case .success(let (outcome, _)): return .success((outcome, split.id))
-            case .failure(let error): return .failure(error)
+            let plan = split ?? SplitPlan(source)
+            switch plan.destination(forProfileID: profileID) {
+            case .flow(let id, _): return .success((.flow(id), plan.id))
+            case .paywall(let id, _): return .success((.paywall(id), plan.id))
+            default: return .success((.nothing, plan.id))
             }
         }
-    }
-
-    static func weight(_ variant: SplitVariant) -> Int {
-        if case .number(let value) = variant.weight.value, value.isFinite, value >= 0, value <= 100 { return Int(value) }
-        return 0
     }
 }
 

@@ -97,12 +97,9 @@ public struct SQLCompiler {
         }
         let decided = rowCases.isEmpty ? "CAST(NULL AS INT)" : "CASE " + rowCases.joined(separator: " ") + " END"
         var decidedColumns: [(name: String, expression: String)] = [(name: "r", expression: decided)]
-        var splits: [Int: SQLSplit] = [:]
         for (number, row) in placement.rows.enumerated() {
-            if case .split(let split) = row.source.destination {
-                let compiled = SQLSplit(split)
-                splits[number] = compiled
-                decidedColumns.append((name: "b\(number)", expression: "CASE WHEN r = \(number) THEN \(compiled.bucket(profileID: "profile_id", dialect: dialect)) END"))
+            if let split = row.split {
+                decidedColumns.append((name: "b\(number)", expression: "CASE WHEN r = \(number) THEN \(split.sqlBucket(profileID: "profile_id", dialect: dialect)) END"))
             }
         }
         addCTE([decidedColumns[0]])
@@ -127,13 +124,13 @@ public struct SQLCompiler {
             }
         }
         func pick(_ number: Int, _ row: Program.Row, _ value: (Destination) -> String) -> String {
-            guard let split = splits[number] else { return value(row.source.destination) }
-            return split.choose(bucket: "b\(number)", value)
+            guard let split = row.split else { return value(row.source.destination) }
+            return split.sqlChoose(bucket: "b\(number)", value)
         }
         let audience = column { dialect.string($1.source.audience.name) }
         let kindColumn = column { pick($0, $1, kind) }
         let idColumn = column { pick($0, $1, id) }
-        let splitColumn = column { number, _ in splits[number].map { dialect.string($0.split.id) } ?? null }
+        let splitColumn = column { _, row in row.split.map { dialect.string($0.id) } ?? null }
         let select = """
         SELECT
           profile_id,

@@ -42,14 +42,6 @@ extension Checker {
         return [destination]
     }
 
-    /// The sort key and identity of a variant's destination (`nothing` is the empty string).
-    static func destinationKey(_ destination: Destination) -> String {
-        switch destination {
-        case .flow(let id, _), .paywall(let id, _): id
-        default: ""
-        }
-    }
-
     mutating func checkSplit(_ split: SplitDestination) {
         if split.id.isEmpty { report(.emptySplitID(at: split.idRange)) }
         if split.variants.count < 2 || split.variants.count > 20 {
@@ -65,7 +57,7 @@ extension Checker {
                 report(.invalidWeight(variant.weight.text, at: variant.weight.range))
                 weightsValid = false
             }
-            let key = Checker.destinationKey(variant.destination)
+            let key = variant.destination.splitSortKey
             if let first = seen[key] {
                 report(.duplicateVariant(first: first, at: variant.destination.range))
             } else {
