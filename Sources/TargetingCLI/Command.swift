@@ -42,16 +42,6 @@ extension Command {
 
 /// Helpers shared by commands.
 enum CommandSupport {
-    /// Resolves a path against the working directory.
-    static func absolute(_ path: String, io: CommandIO) -> String {
-        path.hasPrefix("/") ? path : (io.currentDirectory as NSString).appendingPathComponent(path)
-    }
-
-    /// The display form of a path: as the user gave it.
-    static func load(rulesPath: String, io: CommandIO) -> Result<LoadedRules, LoadError> {
-        LoadedRules.load(path: rulesPath.hasPrefix("/") ? rulesPath : rulesPath)
-    }
-
     /// Parses `--now`, defaulting to the current time.
     static func now(_ arguments: ParsedArguments) throws -> Int64 {
         guard let text = arguments.value("--now") else {

@@ -64,21 +64,14 @@ enum DiffCommand: Command {
         var report = ImpactReport(oldPlacements: oldNames, newPlacements: newNames, examplesPerTransition: examples)
         let shared = oldNames.filter { newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!, new.placementIndex(named: $0)!) }
 
-        guard var reader = LineReader(path: corpus) else {
+        guard var reader = JSONLinesReader(path: corpus) else {
             io.err("error: cannot read `\(corpus)`\n")
             return ExitStatus.inputError
         }
         var rejected = 0
-        while let line = reader.next() {
-            let location = "\(corpus):\(line.number)"
-            guard let bytes = line.bytes else {
-                io.err("\(location): error: line is longer than 1 MiB\n")
-                rejected += 1
-                continue
-            }
-            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+        while let (location, read) = reader.nextProfile() {
             let profile: Profile
-            switch ProfileReader.read(bytes) {
+            switch read {
             case .failure(let error):
                 io.err("\(location): error: \(error.message)\n")
                 rejected += 1

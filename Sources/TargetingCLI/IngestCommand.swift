@@ -70,22 +70,22 @@ enum IngestCommand: Command {
 
         var summary = Summary()
         for path in arguments.positionals {
-            guard var reader = LineReader(path: path) else {
+            guard var reader = JSONLinesReader(path: path) else {
                 io.err("error: cannot read `\(path)`\n")
                 return ExitStatus.inputError
             }
-            while let line = reader.next() {
-                let location = "\(path):\(line.number)"
-                guard let bytes = line.bytes else {
-                    summary.rejected += 1
-                    io.err("\(location): error: line is longer than 1 MiB\n")
-                    continue
+            while let record = reader.next() {
+                let problem: String?
+                switch record.bytes {
+                case .failure(let error):
+                    problem = error.message
+                case .success(let bytes):
+                    summary.events += 1
+                    problem = ingest(bytes, interpreter: interpreter, store: &store, summary: &summary, location: record.location, io: io)
                 }
-                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                summary.events += 1
-                if let problem = ingest(bytes, interpreter: interpreter, store: &store, summary: &summary, location: location, io: io) {
+                if let problem {
                     summary.rejected += 1
-                    io.err("\(location): error: \(problem)\n")
+                    io.err("\(record.location): error: \(problem)\n")
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Targeting
 
 /// Reads a file line by line in fixed-size chunks, so memory does not grow with the file.
 ///
@@ -92,6 +93,56 @@ struct LineReader {
                 return Line(number: lineNumber, bytes: tooLong ? nil : collected)
             }
             position = end
+        }
+    }
+}
+
+/// The records of a JSON Lines file: non-blank lines, each with its `path:line` location, or
+/// a message for a line too long to read.
+struct JSONLinesReader {
+    /// One record.
+    struct Record {
+        /// `path:line`, for messages.
+        let location: String
+        /// The line's bytes, or why it could not be read.
+        let bytes: Result<[UInt8], LineError>
+    }
+
+    /// Why a line could not be read.
+    struct LineError: Error {
+        let message: String
+    }
+
+    private var lines: LineReader
+    let path: String
+
+    /// Opens `path`, or returns nil when it is missing, a directory or unreadable.
+    init?(path: String) {
+        guard let lines = LineReader(path: path) else { return nil }
+        self.lines = lines
+        self.path = path
+    }
+
+    /// The next non-blank line (spaces and tabs only count as blank).
+    mutating func next() -> Record? {
+        while let line = lines.next() {
+            let location = "\(path):\(line.number)"
+            guard let bytes = line.bytes else {
+                return Record(location: location, bytes: .failure(LineError(message: "line is longer than 1 MiB")))
+            }
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            return Record(location: location, bytes: .success(bytes))
+        }
+        return nil
+    }
+
+    /// The next record read as a profile (SPEC §2 rules applied), or the reason it was rejected.
+    mutating func nextProfile() -> (location: String, profile: Result<Profile, LineError>)? {
+        guard let record = next() else { return nil }
+        switch record.bytes {
+        case .failure(let error): return (record.location, .failure(error))
+        case .success(let bytes):
+            return (record.location, ProfileReader.read(bytes).mapError { LineError(message: $0.message) })
         }
     }
 }

@@ -16,20 +16,23 @@ struct ProfileStore {
     static func open(_ path: String) throws -> ProfileStore {
         var store = ProfileStore(path: path)
         guard FileManager.default.fileExists(atPath: path) else { return store }
-        guard var reader = LineReader(path: path) else { throw StoreError(message: "cannot read store `\(path)`") }
-        while let line = reader.next() {
-            guard let bytes = line.bytes else { throw StoreError(message: "\(path):\(line.number): store line is longer than 1 MiB") }
-            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+        guard var reader = JSONLinesReader(path: path) else { throw StoreError(message: "cannot read store `\(path)`") }
+        while let record = reader.next() {
+            let bytes: [UInt8]
+            switch record.bytes {
+            case .failure(let error): throw StoreError(message: "\(record.location): corrupt store line: \(error.message)")
+            case .success(let read): bytes = read
+            }
             switch ProfileReader.read(bytes) {
             case .failure(let error):
-                throw StoreError(message: "\(path):\(line.number): corrupt store line: \(error.message)")
+                throw StoreError(message: "\(record.location): corrupt store line: \(error.message)")
             case .success(let profile):
                 let index = store.lines.count
                 store.lines.append(bytes)
                 store.profiles[index] = profile
                 if let id = profile.id {
                     if store.indexByID[id] != nil {
-                        throw StoreError(message: "\(path):\(line.number): corrupt store: a second profile with id `\(id)`")
+                        throw StoreError(message: "\(record.location): corrupt store: a second profile with id `\(id)`")
                     }
                     store.indexByID[id] = index
                 }

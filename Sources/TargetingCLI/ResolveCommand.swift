@@ -95,20 +95,13 @@ enum ResolveCommand: Command {
         } else {
             let path = arguments.value("--profiles") ?? arguments.value("--store")!
             let onlyID = arguments.value("--id")
-            guard var reader = LineReader(path: path) else {
+            guard var reader = JSONLinesReader(path: path) else {
                 io.err("error: cannot read `\(path)`\n")
                 return ExitStatus.inputError
             }
             var found = false
-            while let line = reader.next() {
-                let location = "\(path):\(line.number)"
-                guard let bytes = line.bytes else {
-                    io.err("\(location): error: line is longer than 1 MiB\n")
-                    rejected += 1
-                    continue
-                }
-                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                switch ProfileReader.read(bytes) {
+            while let (location, read) = reader.nextProfile() {
+                switch read {
                 case .failure(let error):
                     io.err("\(location): error: \(error.message)\n")
                     rejected += 1
