@@ -86,31 +86,8 @@ extension Evaluator {
             case .attribute(let reference): attribute = reference.displayName
             }
             return Explanation.Failure(segment: segment, attribute: attribute, actual: actualText(test, profile: profile),
-                                       comparison: Evaluator.text(of: source), holds: !expected, range: source.range)
+                                       comparison: source.text(), holds: !expected, range: source.range)
         }
-    }
-
-    /// The comparison as written in the rules (from its literals and operator).
-    static func text(of comparison: Comparison) -> String {
-        var parts: [String] = []
-        switch comparison.subject {
-        case .now: parts.append("now")
-        case .attribute(let reference):
-            switch (reference.target, reference.spelling) {
-            case (.custom(let key), .backticks): parts.append("`\(key)`")
-            default: parts.append(reference.displayName)
-            }
-        }
-        parts.append(comparison.op.rawValue)
-        if comparison.op == .between {
-            parts.append("\(comparison.operands[0].text) and \(comparison.operands[1].text)")
-        } else if let list = comparison.list {
-            parts.append("[" + list.items.map(\.text).joined(separator: ", ") + "]")
-        } else {
-            parts += comparison.operands.map(\.text)
-        }
-        if comparison.ignoringCase { parts.append("ignoring case") }
-        return parts.joined(separator: " ")
     }
 
     /// The actual value a test saw, as text: "missing", the value, or the raw value with "(not a …)".

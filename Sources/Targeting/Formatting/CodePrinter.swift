@@ -6,13 +6,7 @@ struct CodePrinter {
 
     /// `experience`, `` `any-key` `` or `profile.age`, as written.
     func reference(_ reference: AttributeReference) -> String {
-        tokens.spelling(at: reference.range, or: {
-            switch (reference.target, reference.spelling) {
-            case (.builtin(let field), _): return "profile." + field
-            case (.custom(let key), .bare): return key
-            case (.custom(let key), _): return "`" + key + "`"
-            }
-        }())
+        tokens.spelling(at: reference.range, or: reference.sourceText)
     }
 
     /// An input's screen or element name, as written (bare, backticked or a string).
@@ -65,28 +59,12 @@ struct CodePrinter {
         }
     }
 
-    /// `subject op operands [ignoring case]` with single spaces.
+    /// `subject op operands [ignoring case]` with single spaces, the subject as written.
     func comparison(_ comparison: Comparison) -> String {
-        var text: String
         switch comparison.subject {
-        case .now: text = "now"
-        case .attribute(let attribute): text = reference(attribute)
+        case .now: comparison.text()
+        case .attribute(let attribute): comparison.text(subject: reference(attribute))
         }
-        text += " " + comparison.op.rawValue
-        switch comparison.op.arity {
-        case .none:
-            break
-        case .one:
-            if let operand = comparison.operands.first { text += " " + literal(operand) }
-        case .two:
-            if comparison.operands.count == 2 {
-                text += " " + literal(comparison.operands[0]) + " and " + literal(comparison.operands[1])
-            }
-        case .list:
-            if let items = comparison.list { text += " " + list(items) }
-        }
-        if comparison.ignoringCase { text += " ignoring case" }
-        return text
     }
 
     /// A string literal for `value`, with the language's escapes.
