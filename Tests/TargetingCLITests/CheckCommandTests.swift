@@ -3,19 +3,7 @@ import XCTest
 import Targeting
 
 /// `targeting check` (SPEC §4.6, §6, §8, §9 "Diagnostics and exit status").
-final class CheckCommandTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-
-    override func setUp() {
-        super.setUp()
-        directory = TemporaryDirectory()
-    }
-
-    override func tearDown() {
-        directory.remove()
-        directory = nil
-        super.tearDown()
-    }
+final class CheckCommandTests: TemporaryDirectoryTestCase {
 
     /// `audience pro_adults = prso` puts the unknown name at column 23, as in SPEC §8.
     private let unknownSegmentRules = """

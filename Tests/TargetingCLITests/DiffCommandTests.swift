@@ -4,18 +4,7 @@ import XCTest
 @testable import TargetingCLI
 
 /// `targeting diff OLD NEW --profiles FILE` on small, known inputs.
-final class DiffCommandTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-
-    override func setUp() {
-        super.setUp()
-        directory = TemporaryDirectory()
-    }
-
-    override func tearDown() {
-        directory = nil
-        super.tearDown()
-    }
+final class DiffCommandTests: TemporaryDirectoryTestCase {
 
     private let oldRules = """
     segment pros = experience == "pro"

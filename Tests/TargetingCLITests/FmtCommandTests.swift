@@ -3,19 +3,7 @@ import XCTest
 import Targeting
 
 /// `targeting fmt [--check | -w] [PATH…]` (SPEC §6).
-final class FmtCommandTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-
-    override func setUp() {
-        super.setUp()
-        directory = TemporaryDirectory()
-    }
-
-    override func tearDown() {
-        directory.remove()
-        directory = nil
-        super.tearDown()
-    }
+final class FmtCommandTests: TemporaryDirectoryTestCase {
 
     private let messy = """
     segment pros   =   experience=="pro"

@@ -3,19 +3,7 @@ import XCTest
 import Targeting
 
 /// `targeting ingest` in-process (SPEC §3 event streams, §6, §9 "Input handler and store").
-final class IngestCommandTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-
-    override func setUp() {
-        super.setUp()
-        directory = TemporaryDirectory()
-    }
-
-    override func tearDown() {
-        directory.remove()
-        directory = nil
-        super.tearDown()
-    }
+final class IngestCommandTests: TemporaryDirectoryTestCase {
 
     private var onboarding: String { CLIHarness.example("events/onboarding.jsonl") }
 

@@ -3,18 +3,7 @@ import XCTest
 @testable import TargetingCLI
 
 /// The chunked line reader behind every JSON Lines input.
-final class LineReaderTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-
-    override func setUp() {
-        super.setUp()
-        directory = TemporaryDirectory()
-    }
-
-    override func tearDown() {
-        directory = nil
-        super.tearDown()
-    }
+final class LineReaderTests: TemporaryDirectoryTestCase {
 
     private func lines(_ bytes: [UInt8], maxLineBytes: Int = LineReader.defaultMaxLineBytes) -> [(Int, String?)] {
         let path = directory.write("input.jsonl", bytes: bytes)

@@ -3,20 +3,8 @@ import XCTest
 import Targeting
 
 /// `targeting resolve` (SPEC §4.5, §6, §9 "Profiles and batches") over the shipped rules.
-final class ResolveCommandTests: XCTestCase {
-    private var directory: TemporaryDirectory!
+final class ResolveCommandTests: TemporaryDirectoryTestCase {
     private let now = "2026-11-29T12:00:00Z"
-
-    override func setUp() {
-        super.setUp()
-        directory = TemporaryDirectory()
-    }
-
-    override func tearDown() {
-        directory.remove()
-        directory = nil
-        super.tearDown()
-    }
 
     private func resolve(_ arguments: [String], stdin: String = "") -> CLIResult {
         CLIHarness.run(["resolve", "--rules", CLIHarness.rulesPath, "--now", now] + arguments, stdin: stdin)

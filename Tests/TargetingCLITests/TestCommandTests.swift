@@ -3,19 +3,7 @@ import XCTest
 import Targeting
 
 /// `targeting test` (SPEC §5, §6) and `.tests` files in `targeting check`.
-final class TestCommandTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-
-    override func setUp() {
-        super.setUp()
-        directory = TemporaryDirectory()
-    }
-
-    override func tearDown() {
-        directory.remove()
-        directory = nil
-        super.tearDown()
-    }
+final class TestCommandTests: TemporaryDirectoryTestCase {
 
     private let rules = """
     attribute experience: string one of ["beginner", "pro"]

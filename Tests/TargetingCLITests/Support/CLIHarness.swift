@@ -145,3 +145,20 @@ final class TemporaryDirectory {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
     }
 }
+
+/// A test case with a fresh temporary `directory` per test, removed afterwards.
+class TemporaryDirectoryTestCase: XCTestCase {
+    /// The test's scratch directory.
+    var directory: TemporaryDirectory!
+
+    override func setUp() {
+        super.setUp()
+        directory = TemporaryDirectory()
+    }
+
+    override func tearDown() {
+        directory.remove()
+        directory = nil
+        super.tearDown()
+    }
+}
