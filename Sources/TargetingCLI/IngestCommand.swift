@@ -127,7 +127,10 @@ enum IngestCommand: Command {
                 io.err("\(location): warning: \(warning)\n")
             }
             var rejection: ApplyRejection?
-            let created = store.update(id: profileID) { profile in rejection = profile.apply(answer) }
+            let created = store.update(id: profileID) { profile in
+                rejection = profile.apply(answer)
+                return rejection == nil
+            }
             if created { summary.created += 1 }
             if let rejection { return "profile `\(profileID)`: " + rejection.message }
             summary.applied += 1

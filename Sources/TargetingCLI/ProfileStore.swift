@@ -50,23 +50,28 @@ struct ProfileStore {
     /// The profile with `id`.
     func profile(id: String) -> Profile? { indexByID[id].flatMap { profiles[$0] } }
 
-    /// Changes (or creates) the profile with `id`; returns whether it was created.
+    /// Applies `change` to the profile with `id` (a new profile holding only the id when there
+    /// is none); the change is kept only when `change` returns true, so a rejected answer
+    /// neither creates a profile nor rewrites one. Returns whether a profile was created.
     @discardableResult
-    mutating func update(id: String, _ change: (inout Profile) -> Void) -> Bool {
-        if let index = indexByID[id], var profile = profiles[index] {
-            change(&profile)
+    mutating func update(id: String, _ change: (inout Profile) -> Bool) -> Bool {
+        let index = indexByID[id]
+        var profile = index.flatMap { profiles[$0] } ?? {
+            var fresh = Profile()
+            fresh.setField("id", .string(id))
+            return fresh
+        }()
+        guard change(&profile) else { return false }
+        if let index {
             profiles[index] = profile
             changed.insert(index)
             return false
         }
-        var profile = Profile()
-        profile.setField("id", .string(id))
-        change(&profile)
-        let index = lines.count
+        let newIndex = lines.count
         lines.append([])
-        profiles[index] = profile
-        indexByID[id] = index
-        changed.insert(index)
+        profiles[newIndex] = profile
+        indexByID[id] = newIndex
+        changed.insert(newIndex)
         return true
     }
 

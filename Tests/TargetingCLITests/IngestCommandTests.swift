@@ -336,4 +336,20 @@ final class IngestCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(help.out.contains("--time-zone"))
         XCTAssertEqual(CLIHarness.run(["ingest", "--store", directory.file("s.jsonl")]).status, 64)
     }
+
+    func testARejectedAnswerNeitherCreatesNorRewritesAProfile() {
+        let storeText = "{ \"id\" : \"kept\", \"custom_attributes\" : {\"a\": 1} }\n"
+        let store = directory.write("store.jsonl", storeText)
+        let events = directory.write("events.jsonl", """
+        {"profile_id":"kept","name":"flow_user_input","element_id":"push","element_type":"toggle","value":1}
+        {"profile_id":"newcomer","name":"flow_user_input","element_id":"push","element_type":"toggle","value":1}
+
+        """)
+        let rules = directory.write("rules/main.rules", "")
+        let result = CLIHarness.run(["ingest", events, "--store", store, "--rules", rules])
+        XCTAssertEqual(result.status, 2, result.err)
+        XCTAssertTrue(result.err.contains("events.jsonl:1: error: profile `kept`:"), result.err)
+        XCTAssertTrue(result.err.contains("events.jsonl:2: error: profile `newcomer`:"), result.err)
+        XCTAssertEqual(CLIHarness.text(store), storeText)
+    }
 }
