@@ -56,27 +56,29 @@ public final class FlowInputHandler: @unchecked Sendable {
 
     /// The answers so far, without ending the session.
     public var pendingAnswers: AnswerSet {
-        lock.lock()
-        defer { lock.unlock() }
-        return AnswerSet(answers: answers.values.sorted { $0.order < $1.order }.map(\.answer), warnings: warnings)
+        lock.withLock { currentAnswers }
+    }
+
+    /// The answer set held now; the caller holds the lock.
+    private var currentAnswers: AnswerSet {
+        AnswerSet(answers: answers.values.sorted { $0.order < $1.order }.map(\.answer), warnings: warnings)
     }
 
     /// How many events were handled, by outcome (`answers`, `rejected`, `ignored: …`).
     public var eventCounts: [String: Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts
+        lock.withLock { counts }
     }
 
     /// Ends the session: returns the complete answer set (last value per screen and element,
     /// in the order they were last given) and starts afresh.
     public func flowDidDisappear() -> AnswerSet {
-        let result = pendingAnswers
-        lock.lock()
-        answers = [:]
-        warnings = []
-        counts = [:]
-        lock.unlock()
-        return result
+        // One critical section: an answer arriving meanwhile lands in this set or the next, never neither.
+        lock.withLock {
+            let result = currentAnswers
+            answers = [:]
+            warnings = []
+            counts = [:]
+            return result
+        }
     }
 }
