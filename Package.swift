@@ -1,6 +1,31 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Debug builds of this repository optimise the library targets: `swift build` is how most
+/// users run the tool, and rule files of up to 16 MiB must check in seconds, not minutes.
+///
+/// SwiftPM refuses unsafe flags in a versioned dependency, so a package that depends on
+/// Targeting must never see them. They apply only when this manifest is read from a working
+/// copy of its own; never from SwiftPM's or Xcode's dependency folders (`…/checkouts/…`,
+/// `…/registry/…`). `TARGETING_OPTIMIZE_DEBUG=0` or `=1` in the environment decides explicitly.
+let optimizeDebugBuilds: Bool = {
+    if let setting = Context.environment["TARGETING_OPTIMIZE_DEBUG"] { return setting == "1" }
+    let folders = Context.packageDirectory.split(separator: "/")
+    return !folders.contains("checkouts") && !folders.contains("registry")
+}()
+
+let librarySettings: [SwiftSetting] = optimizeDebugBuilds ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
+
+/// A library target of the pipeline; see the layer picture in README.md.
+func layer(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .target(name: name, dependencies: dependencies, swiftSettings: librarySettings)
+}
+
+/// The tests of one target, in `Tests/<target>Tests`.
+func tests(of name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name + "Tests", dependencies: [.target(name: name), "TargetingTestSupport"] + dependencies)
+}
+
 let package = Package(
     name: "Targeting",
     products: [
@@ -9,14 +34,38 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        // The library is optimised in debug builds too: `swift build` is how most users run the
-        // tool, and rule files of up to 16 MiB must check in seconds, not minutes.
-        .target(name: "Targeting", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
-        .target(name: "TargetingCLI", dependencies: ["Targeting"]),
+        // The pipeline, lowest layer first. No target names one above it.
+        layer("TargetingBase", []),
+        layer("TargetingSyntax", ["TargetingBase"]),
+        layer("TargetingProfiles", ["TargetingBase"]),
+        layer("TargetingSemantics", ["TargetingSyntax", "TargetingProfiles"]),
+        layer("TargetingEngine", ["TargetingSemantics"]),
+        // The tools on top.
+        layer("TargetingAnalysis", ["TargetingEngine"]),
+        layer("TargetingFormatting", ["TargetingSyntax"]),
+        layer("TargetingTesting", ["TargetingEngine"]),
+        layer("TargetingImpact", ["TargetingEngine"]),
+        layer("TargetingSQL", ["TargetingEngine"]),
+        // The front door of SPEC §10.
+        layer("Targeting", ["TargetingEngine", "TargetingAnalysis"]),
+        // The command line.
+        .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL"]),
         .executableTarget(name: "targeting", dependencies: ["TargetingCLI"]),
         .executableTarget(name: "sdk-example", dependencies: ["Targeting"], path: "Examples/SDKExample"),
-        .testTarget(name: "TargetingTests", dependencies: ["Targeting"]),
-        .testTarget(name: "TargetingCLITests", dependencies: ["TargetingCLI", "Targeting"]),
+
+        .target(name: "TargetingTestSupport", dependencies: ["Targeting"], path: "Tests/TargetingTestSupport"),
+        tests(of: "TargetingBase", []),
+        tests(of: "TargetingSyntax", []),
+        tests(of: "TargetingProfiles", []),
+        tests(of: "TargetingSemantics", ["Targeting"]),
+        tests(of: "TargetingEngine", ["Targeting"]),
+        tests(of: "TargetingAnalysis", ["Targeting"]),
+        tests(of: "TargetingFormatting", []),
+        tests(of: "TargetingTesting", ["Targeting"]),
+        tests(of: "TargetingImpact", ["Targeting"]),
+        tests(of: "TargetingSQL", ["Targeting"]),
+        tests(of: "Targeting", []),
+        tests(of: "TargetingCLI", ["Targeting"]),
     ],
     swiftLanguageModes: [.v6]
 )

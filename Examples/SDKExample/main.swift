@@ -1,29 +1,24 @@
-// A small app-side example: it plays the SDK's analytics callback for one onboarding flow,
-// feeds the events to `FlowInputHandler` exactly as `didReceiveAnalyticEvent` delivers them,
-// applies the answers when the flow disappears and asks which flow the user gets next.
+// A small app-side example that uses only the library's public API (SPEC §10): it loads the
+// rules, plays the SDK's analytics callback for one onboarding flow, feeds the events to
+// `FlowInputHandler` exactly as `didReceiveAnalyticEvent` delivers them, applies the answers
+// when the flow disappears and asks which flow the user gets next, and why.
 //
 //     swift run sdk-example [RULES_DIR]
 import Foundation
 import Targeting
 
 let rulesPath = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "Rules"
-let loaded: LoadedRules
-switch LoadedRules.load(path: rulesPath) {
-case .failure(let error):
-    print("error: \(error.message)")
-    exit(2)
-case .success(let rules):
-    loaded = rules
-}
-guard !loaded.hasErrors else {
-    let renderer = DiagnosticRenderer(files: loaded.sources)
-    for diagnostic in loaded.diagnostics { print(renderer.text(diagnostic), terminator: "") }
+let rules: RuleSet
+do {
+    rules = try RuleSet(contentsOf: URL(fileURLWithPath: rulesPath))
+} catch {
+    print(error)
     exit(2)
 }
 
-// In an app: `let handler = FlowInputHandler(rules: ruleSet)` once per presented flow, and in
-// `flowController(_:didReceiveAnalyticEvent:params:)` call `handler.handle(name:params:)`.
-let handler = FlowInputHandler(rules: loaded.ruleSet, timeZone: TimeZone(identifier: "UTC")!)
+// In an app: one handler per presented flow; in `flowController(_:didReceiveAnalyticEvent:params:)`
+// call `handler.handle(name:params:)`.
+let handler = FlowInputHandler(rules: rules, timeZone: TimeZone(identifier: "UTC")!)
 
 /// What the SDK would deliver while the user moves through the flow.
 let events: [(String, [String: any Sendable])] = [
@@ -49,22 +44,19 @@ for (name, params) in events {
 }
 
 // When the flow closes, take the complete answer set and store it on the profile.
-let answers = handler.flowDidDisappear()
-var profile = Profile()
-profile.setField("id", .string("jane"))
-let rejected = profile.apply(answers)
+var profile = try Profile(jsonData: Data(#"{"id":"jane","country":"US"}"#.utf8))
+let rejected = profile.apply(handler.flowDidDisappear())
 for rejection in rejected { print("rejected: \(rejection.message)") }
-print("profile: \(JSONWriter.write(profile.json))")
+print("profile: \(String(decoding: profile.jsonData, as: UTF8.self))")
 
-// Which flow does Jane get next?
-let program = Program(loaded.ruleSet)
-let now = Timestamp.parse("2026-11-29T12:00:00Z")!
-var evaluator = Evaluator(program: program, profile: profile, now: now)
-if let placement = program.placementIndex(named: "onboarding_followup") {
-    switch evaluator.resolve(placement: placement, profileID: profile.id) {
-    case .success(let decision):
-        print("onboarding_followup -> \(decision.outcome?.description ?? "no match") (audience \(decision.audience ?? "none"))")
-    case .failure(let error):
-        print("error: \(error.message)")
-    }
+// Which flow does Jane get next, and why?
+let now = ISO8601DateFormatter().date(from: "2026-11-29T12:00:00Z")!
+do {
+    let decision = try rules.resolve("onboarding_followup", for: profile, at: now)
+    print("onboarding_followup -> \(decision.flowID ?? "no flow") (audience \(decision.audience ?? "none"))")
+    print(try rules.explain("onboarding_followup", for: profile, at: now), terminator: "")
+} catch {
+    print("error: \(error)")
+    exit(2)
 }
+for decision in rules.resolveAll(for: profile, at: now) { print(decision) }

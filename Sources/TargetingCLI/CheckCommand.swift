@@ -1,4 +1,6 @@
 import Targeting
+import TargetingBase
+import TargetingTesting
 
 /// `targeting check [PATH…]`: parse and check rules and tests, print diagnostics and a summary.
 enum CheckCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import Targeting
+import TargetingBase
 
 /// Exit statuses of SPEC §6.
 enum ExitStatus {
@@ -61,19 +62,19 @@ enum CommandSupport {
 
     /// Loads rules for a command that needs them error-free: prints errors (and warnings) and
     /// returns nil when they have errors.
-    static func loadCheckedRules(_ arguments: ParsedArguments, io: CommandIO) -> (LoadedRules?, Int32) {
+    static func loadCheckedRules(_ arguments: ParsedArguments, io: CommandIO) -> (RuleSet?, Int32) {
         let path = arguments.value("--rules") ?? "Rules"
         switch LoadedRules.load(path: path) {
         case .failure(let error):
             io.err("error: \(error.message)\n")
             return (nil, ExitStatus.inputError)
         case .success(let loaded):
-            if loaded.hasErrors {
+            guard let rules = try? RuleSet(loaded) else {
                 printDiagnostics(loaded, io: io)
                 io.err(DiagnosticRenderer.summary(loaded.diagnostics) + "\n")
                 return (nil, ExitStatus.inputError)
             }
-            return (loaded, ExitStatus.success)
+            return (rules, ExitStatus.success)
         }
     }
 }

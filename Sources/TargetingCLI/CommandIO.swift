@@ -1,18 +1,18 @@
 import Foundation
 
 /// Where a command writes and reads: real streams, or buffers in tests.
-public final class CommandIO: @unchecked Sendable {
+package final class CommandIO: @unchecked Sendable {
     private let lock = NSLock()
     private let writeOut: (String) -> Void
     private let writeErr: (String) -> Void
     /// Reads all of standard input.
-    public let readStandardInput: () -> [UInt8]
+    package let readStandardInput: () -> [UInt8]
     /// The working directory of the run, for callers that need it; commands open file paths
     /// as given (relative paths are relative to the process's working directory).
-    public let currentDirectory: String
+    package let currentDirectory: String
 
     /// Creates streams from closures.
-    public init(currentDirectory: String, out: @escaping (String) -> Void, err: @escaping (String) -> Void, stdin: @escaping () -> [UInt8]) {
+    package init(currentDirectory: String, out: @escaping (String) -> Void, err: @escaping (String) -> Void, stdin: @escaping () -> [UInt8]) {
         self.currentDirectory = currentDirectory
         self.writeOut = out
         self.writeErr = err
@@ -22,7 +22,7 @@ public final class CommandIO: @unchecked Sendable {
     /// The process's own standard streams. Standard output is buffered (large batches print
     /// millions of lines); it is flushed before anything goes to standard error, so the two
     /// stay in order, and by `flush()` at the end of a run.
-    public static var standard: CommandIO {
+    package static var standard: CommandIO {
         let outHandle = FileHandle.standardOutput
         let errHandle = FileHandle.standardError
         let io = CommandIO(currentDirectory: FileManager.default.currentDirectoryPath,
@@ -37,7 +37,7 @@ public final class CommandIO: @unchecked Sendable {
     private var pending = ""
 
     /// Writes to standard output.
-    public func out(_ text: String) {
+    package func out(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
         guard buffersOutput else { return writeOut(text) }
@@ -49,7 +49,7 @@ public final class CommandIO: @unchecked Sendable {
     }
 
     /// Writes to standard error (after flushing buffered output).
-    public func err(_ text: String) {
+    package func err(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
         flushLocked()
@@ -57,7 +57,7 @@ public final class CommandIO: @unchecked Sendable {
     }
 
     /// Writes out anything buffered.
-    public func flush() {
+    package func flush() {
         lock.lock()
         defer { lock.unlock() }
         flushLocked()

@@ -1,4 +1,6 @@
-import Targeting
+import TargetingBase
+import TargetingEngine
+import TargetingProfiles
 
 /// Prints resolve results as text or JSON lines, with optional explanations.
 struct DecisionPrinter {
@@ -6,8 +8,8 @@ struct DecisionPrinter {
     let explain: Bool
     let io: CommandIO
 
-    func print(_ decision: Decision, profile: Profile, evaluator: inout Evaluator, program: Program) {
-        let explanation = explain ? evaluator.explain(placement: program.placementIndex(named: decision.placement)!, decidedRow: decision.row, profile: profile) : nil
+    func print(_ decision: Decision, profile: Profile, evaluator: inout Evaluator) {
+        let explanation = explain ? evaluator.explain(decision, profile: profile) : nil
         switch format {
         case .json:
             var json = decision.json
@@ -17,29 +19,8 @@ struct DecisionPrinter {
             }
             io.out(JSONWriter.write(json) + "\n")
         case .text:
-            io.out(DecisionPrinter.summary(decision) + "\n")
-            if let explanation {
-                for (index, row) in explanation.rows.enumerated() {
-                    let mark = row.decided ? "decided" : row.matched ? "matched" : "not matched"
-                    io.out("  \(index + 1). \(row.audience) -> \(row.destination): \(mark)\n")
-                    if let failure = row.failure {
-                        io.out("       segment `\(failure.segment)`: \(failure.attribute) is \(failure.actual), so `\(failure.comparison)` is \(failure.holds) (\(failure.range.file):\(failure.range.start.line):\(failure.range.start.column))\n")
-                    }
-                }
-                io.out("  decision: " + DecisionPrinter.outcomeText(decision) + "\n")
-            }
+            io.out(explanation?.description ?? decision.description + "\n")
         }
-    }
-
-    static func outcomeText(_ decision: Decision) -> String {
-        guard let outcome = decision.outcome, let audience = decision.audience else { return "no match (no audience matched)" }
-        var text = outcome.description + " (audience `\(audience)`"
-        if let split = decision.split { text += ", split `\(split)`" }
-        return text + ")"
-    }
-
-    static func summary(_ decision: Decision) -> String {
-        "\(decision.profileID ?? "(no id)") \(decision.placement): " + outcomeText(decision)
     }
 
     static func json(_ row: Explanation.Row) -> JSONValue {

@@ -1,5 +1,9 @@
 import Foundation
 import Targeting
+import TargetingBase
+import TargetingEngine
+import TargetingImpact
+import TargetingProfiles
 
 /// `targeting diff OLD NEW --profiles FILE`: who would see something else after a rule change.
 enum DiffCommand: Command {
@@ -42,12 +46,12 @@ enum DiffCommand: Command {
                 io.err("error: \(error.message)\n")
                 return ExitStatus.inputError
             case .success(let loaded):
-                if loaded.hasErrors {
+                guard let program = loaded.program else {
                     CommandSupport.printDiagnostics(loaded, io: io)
                     io.err(DiagnosticRenderer.summary(loaded.diagnostics) + "\n")
                     return ExitStatus.inputError
                 }
-                programs.append(Program(loaded.ruleSet))
+                programs.append(program)
             }
         }
         let (old, new) = (programs[0], programs[1])

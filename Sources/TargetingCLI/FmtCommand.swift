@@ -1,5 +1,6 @@
 import Foundation
-import Targeting
+import TargetingBase
+import TargetingFormatting
 
 /// `targeting fmt [--check | -w] [PATH…]`: write rules and tests files in canonical form.
 enum FmtCommand: Command {
@@ -60,7 +61,7 @@ enum FmtCommand: Command {
             }
             let source = SourceFile(path: path, bytes: bytes)
             let formatted: String
-            switch Targeting.Formatter.format(source) {
+            switch TargetingFormatting.Formatter.format(source) {
             case .failure(.syntax(let diagnostics)):
                 let renderer = DiagnosticRenderer(files: [source])
                 for diagnostic in diagnostics { io.err(renderer.text(diagnostic)) }

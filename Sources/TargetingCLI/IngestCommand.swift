@@ -1,5 +1,6 @@
 import Foundation
-import Targeting
+import TargetingBase
+import TargetingProfiles
 
 /// `targeting ingest EVENTS.jsonl… [--store FILE]`: the input handler over event streams.
 enum IngestCommand: Command {
@@ -45,7 +46,7 @@ enum IngestCommand: Command {
         if arguments.value("--rules") != nil || FileManager.default.fileExists(atPath: "Rules") {
             let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
             guard let loaded = loadedRules else { return status }
-            mapping = InputMapping(loaded.ruleSet)
+            mapping = InputMapping(loaded.program.ruleSet)
         }
         let interpreter = FlowEventInterpreter(mapping: mapping, timeZone: timeZone)
         for path in arguments.positionals where !FileManager.default.isReadableFile(atPath: path) {

@@ -1,5 +1,5 @@
 import Foundation
-import Targeting
+import TargetingProfiles
 
 /// Reads a file line by line in fixed-size chunks, so memory does not grow with the file.
 ///
@@ -8,7 +8,7 @@ import Targeting
 struct LineReader {
     /// One line: its 1-based number and bytes, or nil bytes when it was too long.
     struct Line {
-        let number: Int
+        package let number: Int
         let bytes: [UInt8]?
     }
 

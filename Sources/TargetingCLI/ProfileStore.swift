@@ -1,5 +1,6 @@
 import Foundation
-import Targeting
+import TargetingBase
+import TargetingProfiles
 
 /// The profile store: a JSON Lines file of profiles (SPEC §3, §9).
 ///

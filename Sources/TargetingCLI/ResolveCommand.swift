@@ -1,5 +1,7 @@
 import Foundation
-import Targeting
+import TargetingBase
+import TargetingEngine
+import TargetingProfiles
 
 /// `targeting resolve PLACEMENT | --all`: which flow or paywall profiles see.
 enum ResolveCommand: Command {
@@ -41,7 +43,7 @@ enum ResolveCommand: Command {
 
         let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
         guard let loaded = loadedRules else { return status }
-        let program = Program(loaded.ruleSet)
+        let program = loaded.program
         var placements: [Int]
         if all {
             placements = Array(program.placements.indices)
@@ -69,7 +71,7 @@ enum ResolveCommand: Command {
                     return
                 }
             }
-            for decision in decisions { printer.print(decision, profile: profile, evaluator: &evaluator, program: program) }
+            for decision in decisions { printer.print(decision, profile: profile, evaluator: &evaluator) }
         }
 
         if let path = arguments.value("--profile") {

@@ -1,5 +1,7 @@
 import Foundation
-import Targeting
+import TargetingBase
+import TargetingEngine
+import TargetingSQL
 
 /// `targeting sql PLACEMENT --dialect postgres|spark`: the placement as one SQL query (SPEC §7).
 enum SqlCommand: Command {
@@ -33,7 +35,7 @@ enum SqlCommand: Command {
         let now = try CommandSupport.now(arguments)
         let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
         guard let loaded = loadedRules else { return status }
-        let program = Program(loaded.ruleSet)
+        let program = loaded.program
         let name = arguments.positionals[0]
         guard program.placementIndex(named: name) != nil else {
             let suggestion = Suggestion.nearest(to: name, in: program.placements.map(\.name))

@@ -1,8 +1,7 @@
 import Foundation
-import Targeting
 
 /// The `targeting` command line as a function from arguments and streams to an exit status.
-public enum TargetingCLI {
+package enum TargetingCLI {
     static let commands: [any Command.Type] = [CheckCommand.self, FmtCommand.self, ResolveCommand.self, IngestCommand.self, DiffCommand.self, TestCommand.self, SqlCommand.self]
 
     static var help: String {
@@ -23,7 +22,7 @@ public enum TargetingCLI {
     }
 
     /// Runs the command line; `arguments[0]` is the program name.
-    public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+    package static func run(_ arguments: [String], io: CommandIO) -> Int32 {
         defer { io.flush() }
         let rest = Array(arguments.dropFirst())
         guard let name = rest.first else {

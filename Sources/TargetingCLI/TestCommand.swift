@@ -1,4 +1,6 @@
-import Targeting
+import TargetingBase
+import TargetingEngine
+import TargetingTesting
 
 /// `targeting test [PATH…]`: run `.tests` files against the rules.
 enum TestCommand: Command {
@@ -37,7 +39,7 @@ enum TestCommand: Command {
             ? [TestSources.defaultTestRoot(rulesPath: arguments.value("--rules") ?? "Rules")]
             : arguments.positionals
         let tests: LoadedTests
-        switch LoadedTests.load(paths: roots, ruleSet: rules.ruleSet) {
+        switch LoadedTests.load(paths: roots, ruleSet: rules.program.ruleSet) {
         case .failure(let error):
             io.err("error: \(error.message)\n")
             return ExitStatus.inputError
@@ -54,7 +56,7 @@ enum TestCommand: Command {
             io.err("warning: no .tests files in " + roots.map { "`\($0)`" }.joined(separator: ", ") + "\n")
         }
 
-        let program = Program(rules.ruleSet)
+        let program = rules.program
         let runner = TestRunner(program: program, defaultNow: now)
         let results = runner.run(tests.files, filter: arguments.value("--run"))
         let printer = TestReportPrinter(format: format, io: io)

@@ -1,4 +1,5 @@
-import Targeting
+import TargetingBase
+import TargetingTesting
 
 /// Prints test results, coverage and the closing counts as text or JSON lines.
 struct TestReportPrinter {

@@ -1,5 +1,7 @@
 import Foundation
 import Targeting
+import TargetingBase
+import TargetingTesting
 
 /// Where `check` and `test` find `.tests` files.
 enum TestSources {
@@ -31,6 +33,6 @@ enum TestSources {
     /// Loads the tests under `roots` for `check`: checked against the rules when they have no
     /// errors, else only parsed.
     static func loadForCheck(roots: [String], rules: LoadedRules) -> Result<LoadedTests, LoadError> {
-        LoadedTests.load(paths: testRoots(of: roots), ruleSet: rules.hasErrors ? nil : rules.ruleSet)
+        LoadedTests.load(paths: testRoots(of: roots), ruleSet: rules.program?.ruleSet)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-import Targeting
 
 /// `targeting check` (SPEC §4.6, §6, §8, §9 "Diagnostics and exit status").
 final class CheckCommandTests: TemporaryDirectoryTestCase {

@@ -1,7 +1,5 @@
 import Foundation
 import XCTest
-@testable import Targeting
-@testable import TargetingCLI
 
 /// `targeting diff OLD NEW --profiles FILE` on small, known inputs.
 final class DiffCommandTests: TemporaryDirectoryTestCase {

@@ -5,7 +5,6 @@ import Darwin
 #endif
 import Foundation
 import XCTest
-import Targeting
 
 /// The real `targeting` executable: events -> ingest -> store -> resolve, and the store's
 /// safety when an ingest is killed or two run at once (SPEC §3, §9 "Input handler and store").

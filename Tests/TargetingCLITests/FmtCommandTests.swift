@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-import Targeting
 
 /// `targeting fmt [--check | -w] [PATH…]` (SPEC §6).
 final class FmtCommandTests: TemporaryDirectoryTestCase {

@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-import Targeting
 
 /// `targeting ingest` in-process (SPEC §3 event streams, §6, §9 "Input handler and store").
 final class IngestCommandTests: TemporaryDirectoryTestCase {

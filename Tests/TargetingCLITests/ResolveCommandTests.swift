@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-import Targeting
 
 /// `targeting resolve` (SPEC §4.5, §6, §9 "Profiles and batches") over the shipped rules.
 final class ResolveCommandTests: TemporaryDirectoryTestCase {

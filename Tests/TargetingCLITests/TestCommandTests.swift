@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-import Targeting
 
 /// `targeting test` (SPEC §5, §6) and `.tests` files in `targeting check`.
 final class TestCommandTests: TemporaryDirectoryTestCase {

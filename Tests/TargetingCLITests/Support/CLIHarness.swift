@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import Targeting
+@testable import TargetingBase
 @testable import TargetingCLI
 
 /// Text collected from one stream, safe to append to from any thread.

@@ -1,0 +1,84 @@
+import TargetingAnalysis
+import TargetingBase
+import TargetingSemantics
+import TargetingSyntax
+/// The result of loading a rule set: parse, check and analyse every `.rules` file.
+package struct LoadedRules: Sendable {
+    /// The source files read.
+    package var sources: [SourceFile]
+    /// The compiled rules; nil when any diagnostic is an error, so nothing downstream can run
+    /// on rules with errors.
+    package var program: Program?
+    /// Every diagnostic, sorted by file and position.
+    package var diagnostics: [Diagnostic]
+
+    /// Whether any diagnostic is an error.
+    package var hasErrors: Bool { diagnostics.contains { $0.isError } }
+
+    /// Parses, checks and (when error-free) analyses rule files already read.
+    package init(sources: [SourceFile]) {
+        self.sources = sources
+        var diagnostics: [Diagnostic] = []
+        var parsed: [RuleFile] = []
+        for source in sources {
+            if source.bytes.count > SourceLoader.maxFileSize {
+                diagnostics.append(.fileTooLarge(limit: SourceLoader.maxFileSize, at: source.range(0, 0)))
+                continue
+            }
+            let (file, fileDiagnostics) = Parser.parseRules(source)
+            diagnostics += fileDiagnostics
+            parsed.append(file)
+        }
+        let (ruleSet, checkDiagnostics) = Checker.check(parsed)
+        diagnostics += checkDiagnostics
+        if let ruleSet, !diagnostics.contains(where: \.isError) {
+            let program = Program(ruleSet)
+            self.program = program
+            if LoadedRules.isSmallEnoughToAnalyze(ruleSet) {
+                diagnostics += Analyzer.analyze(program)
+            } else if let first = ruleSet.placements.first {
+                diagnostics.append(.analysisSkipped(at: first.name.range))
+            }
+        }
+        self.diagnostics = Diagnostic.sorted(diagnostics)
+    }
+
+    /// Whether the reachability analysis runs: it searches over representative profiles, so
+    /// very large rule sets (thousands of rows or comparisons) are left out to keep `check`
+    /// fast; they get a note instead.
+    static func isSmallEnoughToAnalyze(_ ruleSet: CheckedRules) -> Bool {
+        let rows = ruleSet.placements.reduce(0) { $0 + $1.rows.count }
+        var comparisons = 0
+        var literals = 0
+        for segment in ruleSet.segments {
+            for comparison in segment.expression.comparisons {
+                comparisons += 1
+                literals += comparison.literals.count
+            }
+        }
+        return rows <= 1_000 && comparisons <= 10_000 && literals <= 100_000
+    }
+
+    /// Reads every `.rules` file under `path` (a directory or a file) and loads them.
+    package static func load(path: String) -> Result<LoadedRules, LoadError> {
+        load(paths: [path])
+    }
+
+    /// Reads every `.rules` file under each of `paths` and loads them together as one rule set.
+    package static func load(paths roots: [String]) -> Result<LoadedRules, LoadError> {
+        var sources: [SourceFile] = []
+        for root in roots {
+            switch SourceLoader.files(at: root, extension: "rules") {
+            case .failure(let error): return .failure(error)
+            case .success(let paths):
+                for file in paths {
+                    switch SourceLoader.read(file) {
+                    case .failure(let error): return .failure(error)
+                    case .success(let bytes): sources.append(SourceFile(path: file, bytes: bytes))
+                    }
+                }
+            }
+        }
+        return .success(LoadedRules(sources: sources))
+    }
+}

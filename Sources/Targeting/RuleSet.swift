@@ -1,0 +1,102 @@
+import Foundation
+import TargetingAnalysis
+import TargetingBase
+import TargetingEngine
+import TargetingProfiles
+import TargetingSemantics
+
+/// A checked and compiled rule set: segments, audiences and placements ready to decide for
+/// profiles (SPEC §4, §10).
+///
+/// Checking and compiling happen once, when the rule set is created; afterwards it is
+/// immutable and safe to share across threads.
+///
+/// ```swift
+/// let rules = try RuleSet(contentsOf: Bundle.main.url(forResource: "Rules", withExtension: nil)!)
+/// let decision = try rules.resolve("onboarding_followup", for: profile)
+/// if let flowID = decision.flowID { presentFlow(flowID) }
+/// ```
+public struct RuleSet: Sendable {
+    /// The compiled program; it exists only for a rule set without errors.
+    package let program: Program
+    /// The source files, for quoting lines in diagnostics.
+    package let sources: [SourceFile]
+    /// The warnings found when checking (undeclared attributes, unused names, unreachable rows …),
+    /// sorted by file and position.
+    public let warnings: [Diagnostic]
+
+    /// Loads every `.rules` file under a directory URL (recursively), or the one file a file URL names.
+    ///
+    /// - Throws: `RuleSetError` with the §8 diagnostics when a file cannot be read or the rules have errors.
+    public init(contentsOf url: URL) throws {
+        switch LoadedRules.load(path: url.path) {
+        case .failure(let error):
+            throw RuleSetError(diagnostics: [.unreadable(error.message, path: url.path)], sources: [])
+        case .success(let loaded):
+            try self.init(loaded)
+        }
+    }
+
+    /// Checks and compiles rules held in memory, as if read from a file named `fileName`.
+    ///
+    /// - Throws: `RuleSetError` with the §8 diagnostics when the rules have errors.
+    public init(source: String, fileName: String = "rules.rules") throws {
+        try self.init(LoadedRules(sources: [SourceFile(path: fileName, text: source)]))
+    }
+
+    /// A rule set from rules loaded (parsed, checked and analysed) by the tools.
+    package init(_ loaded: LoadedRules) throws(RuleSetError) {
+        guard let program = loaded.program else {
+            throw RuleSetError(diagnostics: loaded.diagnostics, sources: loaded.sources)
+        }
+        self.program = program
+        self.sources = loaded.sources
+        self.warnings = loaded.diagnostics
+    }
+
+    /// The names of the placements, in declaration order.
+    public var placements: [String] { program.placements.map(\.name) }
+
+    /// Which flow or paywall `profile` sees in `placement` at `now`: the first row whose audience
+    /// matches decides.
+    ///
+    /// - Throws: `ResolveError` for an unknown placement (naming the nearest one), or when a split
+    ///   must choose a variant for a profile without `id`.
+    public func resolve(_ placement: String, for profile: Profile, at now: Date = Date()) throws(ResolveError) -> Decision {
+        let index = try placementIndex(placement)
+        var evaluator = Evaluator(program: program, profile: profile, now: Self.milliseconds(now))
+        return try evaluator.resolve(placement: index, profileID: profile.id).get()
+    }
+
+    /// One decision per placement, in declaration order.
+    ///
+    /// A placement whose split cannot choose (the profile has no `id`) gives a decision with the
+    /// matched `audience` and the `split` id but no `outcome`.
+    public func resolveAll(for profile: Profile, at now: Date = Date()) -> [Decision] {
+        var evaluator = Evaluator(program: program, profile: profile, now: Self.milliseconds(now))
+        return program.placements.indices.map { evaluator.resolveOrUndecided(placement: $0, profileID: profile.id) }
+    }
+
+    /// Why `profile` sees what it sees in `placement`: every row with matched / not matched and
+    /// the first failing condition. Its `description` is the text of `resolve --explain`.
+    ///
+    /// - Throws: `ResolveError`, as `resolve` does.
+    public func explain(_ placement: String, for profile: Profile, at now: Date = Date()) throws(ResolveError) -> Explanation {
+        let index = try placementIndex(placement)
+        var evaluator = Evaluator(program: program, profile: profile, now: Self.milliseconds(now))
+        let decision = try evaluator.resolve(placement: index, profileID: profile.id).get()
+        return evaluator.explain(decision, profile: profile)
+    }
+
+    func placementIndex(_ name: String) throws(ResolveError) -> Int {
+        guard let index = program.placementIndex(named: name) else {
+            throw .unknownPlacement(name, suggestion: Suggestion.nearest(to: name, in: placements))
+        }
+        return index
+    }
+
+    /// Unix milliseconds of a date, rounded down.
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}

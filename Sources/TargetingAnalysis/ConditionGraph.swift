@@ -1,0 +1,180 @@
+import TargetingEngine
+import TargetingProfiles
+/// Every segment and audience of a compiled program as one shared graph of `and`, `or`, `not`
+/// and comparison nodes.
+///
+/// A segment becomes one node however many expressions use it, and identical comparisons share
+/// one atom. Node ids are topological: children always have smaller ids than their parents, so
+/// the graph can be walked bottom-up with a loop instead of recursion through segment chains.
+struct ConditionGraph {
+    /// One node.
+    enum Node {
+        /// A comparison; the payload is an atom id.
+        case atom(Int)
+        case and([Int])
+        case or([Int])
+        case not(Int)
+        case constant(Bool)
+    }
+
+    /// One distinct comparison.
+    struct Atom {
+        /// The slot it reads, or nil for `now`.
+        var slot: Slot?
+        /// The typed test.
+        var test: CompiledTest
+        /// Its node.
+        var node: Int
+        /// The variable it belongs to, or nil for `now`.
+        var variable: Int?
+        /// Its position among its variable's atoms (or among the clock atoms).
+        var local: Int
+    }
+
+    private(set) var nodes: [Node] = []
+    private(set) var atoms: [Atom] = []
+    /// The search variables (stored profile fields), in order of first use.
+    private(set) var variables: [SearchVariable] = []
+    /// Atoms that compare `now` itself.
+    private(set) var clockAtoms: [Int] = []
+    /// The node of each segment of the program.
+    private(set) var segmentNodes: [Int] = []
+    /// The node of each audience of the program.
+    private(set) var audienceNodes: [Int] = []
+    /// A node that is always true (the `everyone` row).
+    private(set) var trueNode = 0
+    /// Parents of each node, once per use (a child used twice by one parent is listed twice).
+    private(set) var parents: [[Int]] = []
+
+    private var atomIndex: [AtomKey: Int] = [:]
+    private var variableIndex: [FieldKey: Int] = [:]
+
+    private struct AtomKey: Hashable {
+        var slot: Int
+        var kind: CompiledTest.Kind
+        var negated: Bool
+    }
+
+    /// Builds the graph of every segment and audience of `program`.
+    init(_ program: Program) {
+        trueNode = add(.constant(true))
+        segmentNodes = Array(repeating: trueNode, count: program.segments.count)
+        for segment in ConditionGraph.dependencyOrder(program) {
+            segmentNodes[segment] = build(program.segments[segment].condition, program)
+        }
+        audienceNodes = program.audiences.map { build($0.condition, program) }
+        parents = Array(repeating: [], count: nodes.count)
+        for (node, content) in nodes.enumerated() {
+            switch content {
+            case .and(let children), .or(let children):
+                for child in children { parents[child].append(node) }
+            case .not(let child):
+                parents[child].append(node)
+            case .atom, .constant:
+                break
+            }
+        }
+    }
+
+    private mutating func add(_ node: Node) -> Int {
+        nodes.append(node)
+        return nodes.count - 1
+    }
+
+    /// Segments in an order where each comes after every segment it references (no recursion
+    /// through references: chains may be thousands of segments long).
+    static func dependencyOrder(_ program: Program) -> [Int] {
+        let references = program.segments.map { segment -> [Int] in
+            var found: [Int] = []
+            segmentReferences(segment.condition, into: &found)
+            return found
+        }
+        var state = Array(repeating: 0, count: program.segments.count)  // 0 new, 1 open, 2 done
+        var order: [Int] = []
+        for root in program.segments.indices where state[root] == 0 {
+            var stack: [(segment: Int, next: Int)] = [(root, 0)]
+            state[root] = 1
+            while let (segment, next) = stack.last {
+                let children = references[segment]
+                if next == children.count {
+                    state[segment] = 2
+                    order.append(segment)
+                    stack.removeLast()
+                    continue
+                }
+                stack[stack.count - 1].next += 1
+                let child = children[next]
+                if child >= 0, child < state.count, state[child] == 0 {
+                    state[child] = 1
+                    stack.append((child, 0))
+                }
+            }
+        }
+        return order
+    }
+
+    /// Segment indices referenced by one condition (its depth is bounded by the parser's nesting limit).
+    private static func segmentReferences(_ condition: Condition, into found: inout [Int]) {
+        switch condition {
+        case .and(let items), .or(let items):
+            for item in items { segmentReferences(item, into: &found) }
+        case .not(let inner):
+            segmentReferences(inner, into: &found)
+        case .segment(let index):
+            found.append(index)
+        case .test:
+            break
+        }
+    }
+
+    private mutating func build(_ condition: Condition, _ program: Program) -> Int {
+        switch condition {
+        case .and(let items):
+            let children = items.map { build($0, program) }
+            if children.count == 1 { return children[0] }
+            return children.isEmpty ? trueNode : add(.and(children))
+        case .or(let items):
+            let children = items.map { build($0, program) }
+            if children.count == 1 { return children[0] }
+            return children.isEmpty ? add(.constant(false)) : add(.or(children))
+        case .not(let inner):
+            return add(.not(build(inner, program)))
+        case .segment(let index):
+            return index >= 0 && index < segmentNodes.count ? segmentNodes[index] : add(.constant(false))
+        case .test(let test):
+            return atom(test, program)
+        }
+    }
+
+    private mutating func atom(_ test: CompiledTest, _ program: Program) -> Int {
+        let key = AtomKey(slot: test.slot, kind: test.kind, negated: test.negated)
+        if let known = atomIndex[key] { return atoms[known].node }
+        let id = atoms.count
+        let node = add(.atom(id))
+        atomIndex[key] = id
+        if test.slot < 0 {
+            atoms.append(Atom(slot: nil, test: test, node: node, variable: nil, local: clockAtoms.count))
+            clockAtoms.append(id)
+        } else {
+            let slot = program.slots[test.slot]
+            let field = FieldKey(slot.target)
+            let variable: Int
+            if let known = variableIndex[field] {
+                variable = known
+            } else {
+                variable = variables.count
+                variableIndex[field] = variable
+                let allowed: [String]?
+                switch slot.target {
+                case .custom: allowed = program.ruleSet.attributeTypes[slot.target]?.allowed
+                case .builtin(let name): allowed = BuiltinField.all[name]?.allowed
+                }
+                variables.append(SearchVariable(field: field, allowed: allowed ?? []))
+            }
+            atoms.append(Atom(slot: slot, test: test, node: node, variable: variable, local: variables[variable].atoms.count))
+            variables[variable].atoms.append(id)
+            if !variables[variable].slots.contains(slot) { variables[variable].slots.append(slot) }
+        }
+        return node
+    }
+}

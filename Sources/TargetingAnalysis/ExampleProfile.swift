@@ -1,0 +1,35 @@
+import TargetingBase
+import TargetingEngine
+import TargetingProfiles
+/// Turns a witness of the search into a profile a user can read, and checks it for real.
+enum ExampleProfile {
+    /// The profile JSON holding `values`: built-in fields by name, then `custom_attributes` by
+    /// key; absent fields are left out.
+    static func json(_ values: [(FieldKey, ExampleValue)]) -> JSONValue {
+        var builtins: [JSONMember] = []
+        var customs: [JSONMember] = []
+        for (field, value) in values {
+            guard case .json(let json) = value else { continue }
+            switch field {
+            case .builtin(let name): builtins.append(JSONMember(key: name, value: json))
+            case .custom(let key): customs.append(JSONMember(key: key, value: json))
+            }
+        }
+        func byKey(_ a: JSONMember, _ b: JSONMember) -> Bool { a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
+        var members = builtins.sorted(by: byKey)
+        if !customs.isEmpty { members.append(JSONMember(key: "custom_attributes", value: .object(customs.sorted(by: byKey)))) }
+        return .object(members)
+    }
+
+    /// Whether the profile `json` reads without error and, at `now`, matches no row of the
+    /// placement at `placement`.
+    static func fallsThrough(_ json: JSONValue, program: Program, placement: Int, now: Int64) -> Bool {
+        guard case .success(let profile) = ProfileReader.read(json) else { return false }
+        var evaluator = Evaluator(program: program, profile: profile, now: now)
+        for row in program.placements[placement].rows {
+            guard let audience = row.audience else { return false }
+            if evaluator.audienceMatches(audience) { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,33 @@
+import TargetingEngine
+import TargetingSyntax
+/// A profile field as stored: a custom attribute key or a top-level JSON field.
+///
+/// Derived built-ins read another field (`age` reads `birthday`, `days_since_install` reads
+/// `installed_at`), so their comparisons belong to that field.
+enum FieldKey: Hashable, Comparable {
+    case builtin(String)
+    case custom(String)
+
+    /// The stored field a slot reads.
+    init(_ target: AttributeReference.Target) {
+        switch target {
+        case .custom(let key): self = .custom(key)
+        case .builtin("age"): self = .builtin("birthday")
+        case .builtin("days_since_install"): self = .builtin("installed_at")
+        case .builtin(let field): self = .builtin(field)
+        }
+    }
+}
+
+/// One unknown of the search: a stored field and every comparison that reads it.
+struct SearchVariable {
+    /// The field.
+    var field: FieldKey
+    /// Atom ids, in local order.
+    var atoms: [Int] = []
+    /// The slots those atoms read (one, or a date field and the number derived from it).
+    var slots: [Slot] = []
+    /// The values the field is declared to hold (`one of`, `set of`, a built-in enumeration),
+    /// tried before unrelated values so examples look like real profiles.
+    var allowed: [String] = []
+}

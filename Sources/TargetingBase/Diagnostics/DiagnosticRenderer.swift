@@ -1,0 +1,80 @@
+/// Renders diagnostics as text (the `path:line:col: severity: message` form with a source
+/// excerpt and a caret) or as JSON objects.
+package struct DiagnosticRenderer: Sendable {
+    /// Source files by path, used to print the offending line.
+    package var files: [String: SourceFile]
+
+    /// Creates a renderer that can quote lines of `files`.
+    package init(files: [SourceFile] = []) {
+        var map: [String: SourceFile] = [:]
+        for file in files { map[file.path] = file }
+        self.files = map
+    }
+
+    /// The text form of one diagnostic, ending with a newline.
+    package func text(_ diagnostic: Diagnostic) -> String {
+        let range = diagnostic.range
+        var out = "\(range.file):\(range.start.line):\(range.start.column): \(diagnostic.severity.rawValue): \(diagnostic.message)\n"
+        if let file = files[range.file], range.start.line <= file.lineStarts.count {
+            let excerpt = DiagnosticRenderer.excerpt(of: Array(file.lineText(range.start.line).unicodeScalars), range: range)
+            let number = String(range.start.line)
+            let pad = String(repeating: " ", count: number.count)
+            out += "\(pad) |\n\(number) | \(excerpt.line)\n\(pad) | \(excerpt.caret)\n"
+            if let help = diagnostic.help { out += "\(pad) = help: \(help)\n" }
+        } else if let help = diagnostic.help {
+            out += "  = help: \(help)\n"
+        }
+        return out
+    }
+
+    /// The widest source excerpt shown, in Unicode scalars; longer lines are cut around the
+    /// column with `…` on the cut sides.
+    static let maxExcerptWidth = 160
+
+    /// The source line to show and the caret line under it (tabs kept so the caret lines up).
+    static func excerpt(of scalars: [Unicode.Scalar], range: SourceRange) -> (line: String, caret: String) {
+        let column = max(1, min(range.start.column, scalars.count + 1))
+        let spanEnd = range.end.line == range.start.line ? range.end.column : scalars.count + 1
+        var width = max(1, min(spanEnd, scalars.count + 1) - column)
+        var first = 0
+        var last = scalars.count
+        if scalars.count > maxExcerptWidth {
+            first = max(0, column - 1 - maxExcerptWidth / 3)
+            last = min(scalars.count, first + maxExcerptWidth)
+            width = min(width, max(1, last - (column - 1)))
+        }
+        var line = String.UnicodeScalarView()
+        if first > 0 { line.append("…") }
+        line.append(contentsOf: scalars[first..<last])
+        if last < scalars.count { line.append("…") }
+        var caret = first > 0 ? " " : ""
+        for scalar in scalars[first..<min(column - 1, last)] { caret.append(scalar == "\t" ? "\t" : " ") }
+        caret += "^" + String(repeating: "~", count: width - 1)
+        return (String(line), caret)
+    }
+
+    /// The JSON form of one diagnostic: `file`, `line`, `column`, `end_line`, `end_column`,
+    /// `severity`, `code`, `message` and, when present, `help`.
+    package func json(_ diagnostic: Diagnostic) -> JSONValue {
+        var members: [JSONMember] = [
+            JSONMember(key: "file", value: .string(diagnostic.range.file)),
+            JSONMember(key: "line", value: .number(Double(diagnostic.range.start.line))),
+            JSONMember(key: "column", value: .number(Double(diagnostic.range.start.column))),
+            JSONMember(key: "end_line", value: .number(Double(diagnostic.range.end.line))),
+            JSONMember(key: "end_column", value: .number(Double(diagnostic.range.end.column))),
+            JSONMember(key: "severity", value: .string(diagnostic.severity.rawValue)),
+            JSONMember(key: "code", value: .string(diagnostic.code)),
+            JSONMember(key: "message", value: .string(diagnostic.message)),
+        ]
+        if let help = diagnostic.help { members.append(JSONMember(key: "help", value: .string(help))) }
+        return .object(members)
+    }
+
+    /// The closing summary line in the fixed form `N errors, N warnings` (always plural, so
+    /// scripts can match it).
+    package static func summary(_ diagnostics: [Diagnostic]) -> String {
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.filter { $0.severity == .warning }.count
+        return "\(errors) errors, \(warnings) warnings"
+    }
+}

@@ -1,0 +1,81 @@
+import TargetingBase
+import TargetingSyntax
+/// A literal operand resolved for evaluation; `now ± d` stays relative.
+package enum DateOperand: Hashable, Sendable {
+    /// A fixed instant (Unix ms).
+    case fixed(Int64)
+    /// `now` plus an offset (ms).
+    case relative(Int64)
+
+    /// The instant at time `now`.
+    @inline(__always)
+    package func at(_ now: Int64) -> Int64 {
+        switch self {
+        case .fixed(let ms): ms
+        case .relative(let offset): now &+ offset
+        }
+    }
+}
+
+/// An ordering relation.
+package enum Ordering: Hashable, Sendable {
+    case less, lessOrEqual, greater, greaterOrEqual
+
+    @inline(__always)
+    func holds<T: Comparable>(_ lhs: T, _ rhs: T) -> Bool {
+        switch self {
+        case .less: lhs < rhs
+        case .lessOrEqual: lhs <= rhs
+        case .greater: lhs > rhs
+        case .greaterOrEqual: lhs >= rhs
+        }
+    }
+}
+
+/// One compiled comparison: which slot, and the typed test.
+package struct CompiledTest: Hashable, Sendable {
+    /// The typed test.
+    package enum Kind: Hashable, Sendable {
+        case stringEquals(String, fold: Bool)
+        case stringIn(ExactStringSet, fold: Bool)
+        case contains(String, fold: Bool)
+        case startsWith(String, fold: Bool)
+        case endsWith(String, fold: Bool)
+        case numberEquals(Double)
+        case numberOrder(Ordering, Double)
+        case numberBetween(Double, Double)
+        case numberIn(Set<Double>)
+        case boolEquals(Bool)
+        case dateEquals(DateOperand)
+        case dateOrder(Ordering, DateOperand)
+        case dateBetween(DateOperand, DateOperand)
+        case versionEquals(SemanticVersion)
+        case versionOrder(Ordering, SemanticVersion)
+        case versionBetween(SemanticVersion, SemanticVersion)
+        case versionIn(Set<SemanticVersion>)
+        case has(String, fold: Bool)
+        case hasAny(ExactStringSet, fold: Bool)
+        case hasAll(ExactStringSet, fold: Bool)
+        case hasNone(ExactStringSet, fold: Bool)
+        case isSet
+    }
+
+    /// Index into the program's slots (`-1` for `now`).
+    package var slot: Int
+    /// The test.
+    package var kind: Kind
+    /// For `!=`, `not in` and `is not set`: the result is negated, but only for a fitting value
+    /// (`is not set` negates presence).
+    package var negated: Bool
+    /// The comparison it came from (for explanations).
+    package var source: Comparison
+}
+
+/// A compiled boolean condition over slots and segments (by index).
+package indirect enum Condition: Hashable, Sendable {
+    case and([Condition])
+    case or([Condition])
+    case not(Condition)
+    case segment(Int)
+    case test(CompiledTest)
+}

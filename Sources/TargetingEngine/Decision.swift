@@ -1,0 +1,100 @@
+import TargetingBase
+/// What a placement shows: a flow, a paywall, or nothing (a holdout or a `nothing` row).
+public enum Outcome: Hashable, Sendable {
+    /// A flow id.
+    case flow(String)
+    /// A paywall id.
+    case paywall(String)
+    /// Nothing: a holdout variant or a `nothing` row.
+    case nothing
+
+    /// `"flow"`, `"paywall"`, or nil for nothing.
+    public var kind: String? {
+        switch self {
+        case .flow: "flow"
+        case .paywall: "paywall"
+        case .nothing: nil
+        }
+    }
+
+    /// The flow or paywall id, or nil for nothing.
+    public var id: String? {
+        switch self {
+        case .flow(let id), .paywall(let id): id
+        case .nothing: nil
+        }
+    }
+
+    /// As written in rules: `flow "x"`, `paywall "x"`, `nothing`.
+    public var description: String {
+        switch self {
+        case .flow(let id): "flow \"\(id)\""
+        case .paywall(let id): "paywall \"\(id)\""
+        case .nothing: "nothing"
+        }
+    }
+}
+
+/// The result of resolving one placement for one profile.
+public struct Decision: Hashable, Sendable {
+    /// The placement's name.
+    public package(set) var placement: String
+    /// The profile's id, if it has one.
+    public package(set) var profileID: String?
+    /// The deciding row's index, or nil when no row matched.
+    package var row: Int?
+    /// The deciding audience (`everyone` for that row), or nil when no row matched.
+    public package(set) var audience: String?
+    /// What is shown; nil when no row matched.
+    public package(set) var outcome: Outcome?
+    /// The split's id when a split decided.
+    public package(set) var split: String?
+
+    /// The flow shown, if the outcome is a flow.
+    public var flowID: String? {
+        if case .flow(let id)? = outcome { return id }
+        return nil
+    }
+
+    /// The paywall shown, if the outcome is a paywall.
+    public var paywallID: String? {
+        if case .paywall(let id)? = outcome { return id }
+        return nil
+    }
+
+    /// The JSON object of `resolve --format json` (SPEC §6), keys in the documented order.
+    package var json: JSONValue {
+        func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+        return .object([
+            JSONMember(key: "profile_id", value: string(profileID)),
+            JSONMember(key: "placement", value: .string(placement)),
+            JSONMember(key: "audience", value: string(audience)),
+            JSONMember(key: "kind", value: string(outcome?.kind)),
+            JSONMember(key: "id", value: string(outcome?.id)),
+            JSONMember(key: "split", value: string(split)),
+        ])
+    }
+}
+
+/// Why a placement could not be resolved for a profile.
+public enum ResolveError: Error, Hashable, Sendable {
+    /// No placement has this name; `suggestion` is the nearest one.
+    case unknownPlacement(String, suggestion: String?)
+    /// A split had to choose a variant for a profile without `id`.
+    case splitNeedsProfileID(split: String)
+
+    /// A lowercase message, e.g. "unknown placement `onbording`; did you mean `onboarding`?".
+    public var message: String {
+        switch self {
+        case .unknownPlacement(let name, let suggestion):
+            "unknown placement `\(name)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? "")
+        case .splitNeedsProfileID(let split):
+            "profile has no `id`, so split `\(split)` cannot choose a variant"
+        }
+    }
+}
+
+extension ResolveError: CustomStringConvertible {
+    /// The message.
+    public var description: String { message }
+}

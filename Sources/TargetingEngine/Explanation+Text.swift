@@ -1,0 +1,31 @@
+extension Decision: CustomStringConvertible {
+    /// One line: `u1 onboarding_followup: flow "flow_pro_v2" (audience `pro_adults`)`.
+    public var description: String {
+        "\(profileID ?? "(no id)") \(placement): " + outcomeText
+    }
+
+    /// What was shown and why: `flow "x" (audience `a`, split `s`)`, or `no match (…)`.
+    package var outcomeText: String {
+        guard let outcome, let audience else { return "no match (no audience matched)" }
+        var text = outcome.description + " (audience `\(audience)`"
+        if let split { text += ", split `\(split)`" }
+        return text + ")"
+    }
+}
+
+extension Explanation: CustomStringConvertible {
+    /// The text of `resolve --explain` (SPEC §6): the decision, every row with matched / not
+    /// matched and the first failing condition, then the decision again.
+    public var description: String {
+        var text = decision.description + "\n"
+        for (index, row) in rows.enumerated() {
+            let mark = row.decided ? "decided" : row.matched ? "matched" : "not matched"
+            text += "  \(index + 1). \(row.audience) -> \(row.destination): \(mark)\n"
+            if let failure = row.failure {
+                let place = "\(failure.range.file):\(failure.range.start.line):\(failure.range.start.column)"
+                text += "       segment `\(failure.segment)`: \(failure.attribute) is \(failure.actual), so `\(failure.comparison)` is \(failure.holds) (\(place))\n"
+            }
+        }
+        return text + "  decision: " + decision.outcomeText + "\n"
+    }
+}

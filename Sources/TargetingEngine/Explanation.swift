@@ -1,0 +1,128 @@
+import TargetingBase
+import TargetingProfiles
+/// Why each row of a placement matched or not, and what was decided (`resolve --explain`).
+///
+/// Its `description` is the text of SPEC §6's `--explain`.
+public struct Explanation: Hashable, Sendable {
+    /// One row of the placement.
+    public struct Row: Hashable, Sendable {
+        /// The audience name (`everyone` for that row).
+        public package(set) var audience: String
+        /// The destination as written.
+        public package(set) var destination: String
+        /// Whether the audience matched.
+        public package(set) var matched: Bool
+        /// Whether this row decided.
+        public package(set) var decided: Bool
+        /// For a row that did not match: the first condition that failed.
+        public package(set) var failure: Failure?
+        /// Where the row is written.
+        package var range: SourceRange
+    }
+
+    /// The condition that kept a row from matching.
+    public struct Failure: Hashable, Sendable {
+        /// The segment the failing comparison belongs to.
+        public package(set) var segment: String
+        /// The attribute (`profile.age`, `experience`, `now`).
+        public package(set) var attribute: String
+        /// The actual value as text, or "missing".
+        public package(set) var actual: String
+        /// The comparison as written.
+        public package(set) var comparison: String
+        /// The comparison's actual truth value (false, or true where the row needed it false).
+        public package(set) var holds: Bool
+        /// Where the comparison is written.
+        package var range: SourceRange
+    }
+
+    /// Every row in order.
+    public package(set) var rows: [Row]
+    /// What was decided.
+    public package(set) var decision: Decision
+}
+
+extension Evaluator {
+    /// Explains how `decision` (resolved for this profile) came about, row by row.
+    package mutating func explain(_ decision: Decision, profile: Profile) -> Explanation {
+        let index = program.placementIndex(named: decision.placement)!
+        let decidedRow = decision.row
+        let placement = program.placements[index]
+        var rows: [Explanation.Row] = []
+        for (rowIndex, row) in placement.rows.enumerated() {
+            var matched = true
+            var failure: Explanation.Failure?
+            if let audience = row.audience {
+                matched = audienceMatches(audience)
+                if !matched {
+                    failure = firstFailure(program.audiences[audience].condition, expected: true, segment: program.audiences[audience].name, profile: profile)
+                }
+            }
+            rows.append(Explanation.Row(audience: row.source.audience.name, destination: row.source.destination.description,
+                                        matched: matched, decided: rowIndex == decidedRow, failure: failure, range: row.source.range))
+        }
+        return Explanation(rows: rows, decision: decision)
+    }
+
+    /// The leaf comparison that made `condition` differ from `expected`.
+    package mutating func firstFailure(_ condition: Condition, expected: Bool, segment: String, profile: Profile) -> Explanation.Failure? {
+        switch condition {
+        case .and(let items):
+            if expected {
+                for item in items where !evaluate(item) { return firstFailure(item, expected: true, segment: segment, profile: profile) }
+            } else {
+                for item in items { if let found = firstFailure(item, expected: false, segment: segment, profile: profile) { return found } }
+            }
+            return nil
+        case .or(let items):
+            if expected {
+                for item in items { if let found = firstFailure(item, expected: true, segment: segment, profile: profile) { return found } }
+            } else {
+                for item in items where evaluate(item) { return firstFailure(item, expected: false, segment: segment, profile: profile) }
+            }
+            return nil
+        case .not(let inner):
+            return firstFailure(inner, expected: !expected, segment: segment, profile: profile)
+        case .segment(let index):
+            return firstFailure(program.segments[index].condition, expected: expected, segment: program.segments[index].name, profile: profile)
+        case .test(let test):
+            guard run(test) != expected else { return nil }
+            let source = test.source
+            let attribute: String
+            switch source.subject {
+            case .now: attribute = "now"
+            case .attribute(let reference): attribute = reference.displayName
+            }
+            return Explanation.Failure(segment: segment, attribute: attribute, actual: actualText(test, profile: profile),
+                                       comparison: source.text(), holds: !expected, range: source.range)
+        }
+    }
+
+    /// The actual value a test saw, as text: "missing", the value, or the raw value with "(not a …)".
+    func actualText(_ test: CompiledTest, profile: Profile) -> String {
+        let value = value(of: test)
+        switch value {
+        case .missing: return "missing"
+        case .string(let text): return JSONWriter.write(.string(text))
+        case .number(let number): return JSONWriter.write(.number(number))
+        case .bool(let flag): return flag ? "true" : "false"
+        case .date(let ms): return Timestamp.format(ms)
+        case .version(let version): return JSONWriter.write(.string(version.description))
+        case .set(let members): return "[" + members.map { JSONWriter.write(.string($0)) }.joined(separator: ", ") + "]"
+        case .mistyped:
+            let slot = program.slots[test.slot]
+            let raw: JSONValue?
+            switch slot.target {
+            case .custom(let key): raw = profile.customAttributes[key]?.json
+            case .builtin(let field):
+                switch field {
+                case "age": raw = profile["birthday"]
+                case "days_since_install": raw = profile["installed_at"]
+                default: raw = profile[field]
+                }
+            }
+            let type = slot.type?.rawValue ?? "value"
+            return (raw.map(JSONWriter.write) ?? "?") + " (not a valid \(type))"
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import TargetingBase
+import TargetingProfiles
+import TargetingSemantics
+import TargetingSyntax
+/// A checked rule set compiled for fast evaluation: attributes are numbered slots read once per
+/// profile, names are indices, and segments are evaluated in dependency order (never by name).
+package struct Program: Sendable {
+    /// A compiled segment.
+    package struct Segment: Sendable {
+        /// The segment's name.
+        package var name: String
+        /// Its condition.
+        package var condition: Condition
+    }
+
+    /// A compiled audience.
+    package struct Audience: Sendable {
+        /// The audience's name.
+        package var name: String
+        /// Its condition over segments.
+        package var condition: Condition
+        /// Every segment it needs, dependencies first.
+        package var segmentOrder: [Int]
+    }
+
+    /// A compiled placement row.
+    package struct Row: Sendable {
+        /// The audience index, or nil for `everyone`.
+        package var audience: Int?
+        /// The row as written.
+        package var source: PlacementRow
+        /// The prepared split, when the row's destination is one.
+        package var split: SplitPlan?
+
+        init(audience: Int?, source: PlacementRow) {
+            self.audience = audience
+            self.source = source
+            if case .split(let split) = source.destination { self.split = SplitPlan(split) }
+        }
+    }
+
+    /// A compiled placement.
+    package struct Placement: Sendable {
+        /// The placement's name.
+        package var name: String
+        /// Rows in priority order.
+        package var rows: [Row]
+    }
+
+    /// The attribute slots.
+    package private(set) var slots: [Slot] = []
+    /// Segments by index.
+    package private(set) var segments: [Segment] = []
+    /// Audiences by index.
+    package private(set) var audiences: [Audience] = []
+    /// Placements in declaration order.
+    package private(set) var placements: [Placement] = []
+    /// The rule set compiled.
+    package let ruleSet: CheckedRules
+
+    var slotIndex: [Slot: Int] = [:]
+    var segmentIndex: [String: Int] = [:]
+
+    /// Compiles a rule set that checked without errors.
+    package init(_ ruleSet: CheckedRules) {
+        self.ruleSet = ruleSet
+        for (index, segment) in ruleSet.segments.enumerated() { segmentIndex[segment.name.text] = index }
+        segments = ruleSet.segments.map { Segment(name: $0.name.text, condition: .and([])) }
+        for (index, segment) in ruleSet.segments.enumerated() {
+            segments[index].condition = compile(segment.expression)
+        }
+        var audienceIndex: [String: Int] = [:]
+        for audience in ruleSet.audiences {
+            let condition = compile(audience.expression)
+            audienceIndex[audience.name.text] = audiences.count
+            audiences.append(Audience(name: audience.name.text, condition: condition, segmentOrder: dependencyOrder(of: audience.expression)))
+        }
+        for placement in ruleSet.placements {
+            let rows = placement.rows.map { row -> Row in
+                switch row.audience {
+                case .everyone: Row(audience: nil, source: row)
+                case .audience(let name): Row(audience: audienceIndex[name.text], source: row)
+                }
+            }
+            placements.append(Placement(name: placement.name.text, rows: rows))
+        }
+    }
+
+    /// The index of the placement named `name`.
+    package func placementIndex(named name: String) -> Int? { placements.firstIndex { $0.name == name } }
+
+    /// Segments an expression needs, transitively, each after the segments it uses.
+    func dependencyOrder(of expression: Expression) -> [Int] {
+        var order: [Int] = []
+        var state: [Int: Bool] = [:]  // false: in progress, true: done
+        for root in expression.references.compactMap({ segmentIndex[$0.text] }) where state[root] == nil {
+            var stack: [(Int, [Int], Int)] = [(root, children(root), 0)]
+            state[root] = false
+            while let (node, kids, next) = stack.last {
+                if next == kids.count {
+                    state[node] = true
+                    order.append(node)
+                    stack.removeLast()
+                    continue
+                }
+                stack[stack.count - 1].2 += 1
+                let child = kids[next]
+                if state[child] == nil {
+                    state[child] = false
+                    stack.append((child, children(child), 0))
+                }
+            }
+        }
+        return order
+    }
+
+    package func children(_ segment: Int) -> [Int] {
+        ruleSet.segments[segment].expression.references.compactMap { segmentIndex[$0.text] }
+    }
+
+    mutating func slot(for target: AttributeReference.Target) -> Int {
+        let type = ruleSet.attributeTypes[target]?.type ?? {
+            if case .builtin(let field) = target { return BuiltinField.all[field]?.type }
+            return nil
+        }()
+        let slot = Slot(target: target, type: type)
+        if let index = slotIndex[slot] { return index }
+        slots.append(slot)
+        slotIndex[slot] = slots.count - 1
+        return slots.count - 1
+    }
+
+    mutating func compile(_ expression: Expression) -> Condition {
+        switch expression {
+        case .or(let items, _): return .or(items.map { compile($0) })
+        case .and(let items, _): return .and(items.map { compile($0) })
+        case .not(let inner, _): return .not(compile(inner))
+        case .group(let inner, _): return compile(inner)
+        case .reference(let name): return .segment(segmentIndex[name.text] ?? -1)
+        case .comparison(let comparison): return .test(compile(comparison))
+        }
+    }
+
+    mutating func compile(_ comparison: Comparison) -> CompiledTest {
+        let slotNumber: Int
+        let type: ValueType?
+        switch comparison.subject {
+        case .now:
+            slotNumber = -1
+            type = .date
+        case .attribute(let reference):
+            slotNumber = slot(for: reference.target)
+            type = slots[slotNumber].type
+        }
+        let fold = comparison.ignoringCase
+        let literals = comparison.literals
+        func text(_ literal: Literal) -> String {
+            if case .string(let value) = literal.value { return fold ? value.lowercased() : value }
+            return literal.text
+        }
+        func number(_ literal: Literal) -> Double {
+            if case .number(let value) = literal.value { return value }
+            return .nan
+        }
+        func date(_ literal: Literal) -> DateOperand {
+            switch literal.value {
+            case .date(let ms): .fixed(ms ?? 0)
+            case .now(let offset): .relative(offset)
+            default: .fixed(0)
+            }
+        }
+        func version(_ literal: Literal) -> SemanticVersion {
+            if case .string(let value) = literal.value, let parsed = SemanticVersion(parsing: value) { return parsed }
+            return SemanticVersion(parsing: "0.0.0")!
+        }
+        func ordering(_ op: ComparisonOperator) -> Ordering {
+            switch op {
+            case .less: .less
+            case .lessOrEqual: .lessOrEqual
+            case .greater: .greater
+            default: .greaterOrEqual
+            }
+        }
+        var negated = false
+        let kind: CompiledTest.Kind
+        switch comparison.op {
+        case .isSet, .isNotSet:
+            negated = comparison.op == .isNotSet
+            kind = .isSet
+        case .equal, .notEqual:
+            negated = comparison.op == .notEqual
+            let literal = literals[0]
+            switch type {
+            case .number: kind = .numberEquals(number(literal))
+            case .bool:
+                if case .bool(let flag) = literal.value { kind = .boolEquals(flag) } else { kind = .boolEquals(false) }
+            case .date: kind = .dateEquals(date(literal))
+            case .version: kind = .versionEquals(version(literal))
+            default: kind = .stringEquals(text(literal), fold: fold)
+            }
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let literal = literals[0]
+            switch type {
+            case .date: kind = .dateOrder(ordering(comparison.op), date(literal))
+            case .version: kind = .versionOrder(ordering(comparison.op), version(literal))
+            default: kind = .numberOrder(ordering(comparison.op), number(literal))
+            }
+        case .between:
+            switch type {
+            case .date: kind = .dateBetween(date(literals[0]), date(literals[1]))
+            case .version: kind = .versionBetween(version(literals[0]), version(literals[1]))
+            default: kind = .numberBetween(number(literals[0]), number(literals[1]))
+            }
+        case .isIn, .isNotIn:
+            negated = comparison.op == .isNotIn
+            switch type {
+            case .number: kind = .numberIn(Set(literals.map(number)))
+            case .version: kind = .versionIn(Set(literals.map(version)))
+            default: kind = .stringIn(ExactStringSet(literals.map(text)), fold: fold)
+            }
+        case .contains: kind = .contains(text(literals[0]), fold: fold)
+        case .startsWith: kind = .startsWith(text(literals[0]), fold: fold)
+        case .endsWith: kind = .endsWith(text(literals[0]), fold: fold)
+        case .has: kind = .has(text(literals[0]), fold: fold)
+        case .hasAny: kind = .hasAny(ExactStringSet(literals.map(text)), fold: fold)
+        case .hasAll: kind = .hasAll(ExactStringSet(literals.map(text)), fold: fold)
+        case .hasNone: kind = .hasNone(ExactStringSet(literals.map(text)), fold: fold)
+        }
+        return CompiledTest(slot: slotNumber, kind: kind, negated: negated, source: comparison)
+    }
+}

@@ -1,0 +1,88 @@
+import TargetingBase
+import TargetingProfiles
+import TargetingSyntax
+/// A profile value read once per profile in the type a comparison needs.
+package enum SlotValue: Hashable, Sendable {
+    /// The attribute is absent (or `null`).
+    case missing
+    /// Present, but does not fit the type (every comparison but `is set` is false).
+    case mistyped
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case date(Int64)
+    case version(SemanticVersion)
+    case set([String])
+
+    /// Whether a value is present, fitting or not.
+    package var isPresent: Bool { self != .missing }
+}
+
+/// Which attribute a slot reads, and as what type.
+package struct Slot: Hashable, Sendable {
+    /// The attribute.
+    package var target: AttributeReference.Target
+    /// The type to read it as (nil: only presence matters).
+    package var type: ValueType?
+
+    /// Reads the slot from a profile at time `now` (Unix ms).
+    package func read(from profile: Profile, now: Int64) -> SlotValue {
+        switch target {
+        case .custom(let key):
+            guard let stored = profile.customAttributes[key] else { return .missing }
+            return Slot.view(stored, as: type)
+        case .builtin(let field):
+            return Slot.builtin(field, in: profile, as: type, now: now)
+        }
+    }
+
+    static func view(_ stored: CustomValue, as type: ValueType?) -> SlotValue {
+        switch (stored, type) {
+        case (.string(let text), .string), (.string(let text), nil): return .string(text)
+        case (.number(let number), .number): return .number(number)
+        case (.number(let number), nil): return .number(number)
+        case (.number(let number), .bool):
+            return number == 1 ? .bool(true) : number == 0 ? .bool(false) : .mistyped
+        case (.number(let number), .date):
+            guard number.isFinite, abs(number) < 9.0e15 else { return .mistyped }
+            return .date(Int64(number.rounded(.down)))
+        case (.string(let text), .version):
+            return SemanticVersion(parsing: text).map(SlotValue.version) ?? .mistyped
+        case (.string(let text), .set):
+            return .set(text.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
+        default:
+            return .mistyped
+        }
+    }
+
+    static func builtin(_ field: String, in profile: Profile, as type: ValueType?, now: Int64) -> SlotValue {
+        switch field {
+        case "age":
+            guard let birthday = profile["birthday"] else { return .missing }
+            guard let text = birthday.stringValue, let ms = Timestamp.parse(text) else { return .mistyped }
+            return .number(Double(Timestamp.age(birthday: Timestamp.civilDate(ms: ms), nowMs: now)))
+        case "days_since_install":
+            guard let installed = profile["installed_at"] else { return .missing }
+            guard let text = installed.stringValue, let ms = Timestamp.parse(text) else { return .mistyped }
+            return .number(Double(Timestamp.daysBetween(fromMs: ms, toMs: now)))
+        default:
+            break
+        }
+        guard let value = profile[field] else { return .missing }
+        switch (value, type ?? BuiltinField.all[field]?.type ?? .string) {
+        case (.string(let text), .string): return .string(text)
+        case (.number(let number), .number): return .number(number)
+        case (.string(let text), .date): return Timestamp.parse(text).map(SlotValue.date) ?? .mistyped
+        case (.string(let text), .version): return SemanticVersion(parsing: text).map(SlotValue.version) ?? .mistyped
+        case (.array(let items), .set):
+            var members: [String] = []
+            for item in items {
+                guard case .string(let text) = item else { return .mistyped }
+                members.append(text)
+            }
+            return .set(members)
+        default:
+            return .mistyped
+        }
+    }
+}

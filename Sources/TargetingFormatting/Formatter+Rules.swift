@@ -1,0 +1,66 @@
+import TargetingBase
+import TargetingSyntax
+extension Formatter {
+    /// The code lines of a rules file, in source order.
+    static func layout(_ file: RuleFile, tokens: TokenTable) -> [LayoutLine] {
+        let printer = CodePrinter(tokens: tokens)
+        var lines: [LayoutLine] = []
+        for declaration in file.declarations {
+            switch declaration {
+            case .attribute(let attribute):
+                var text = "attribute " + printer.reference(attribute.name) + ": " + attribute.type.rawValue
+                if let allowed = attribute.allowed {
+                    text += (attribute.type == .set ? " of " : " one of ") + printer.list(allowed)
+                }
+                lines.append(LayoutLine(indent: 0, text: text, range: attribute.range))
+            case .input(let input):
+                let screen = input.screen.map { printer.element($0) + "/" } ?? ""
+                let text = "input " + screen + printer.element(input.element) + " -> " + printer.reference(input.target)
+                lines.append(LayoutLine(indent: 0, text: text, range: input.range))
+            case .segment(let segment):
+                let text = "segment " + segment.name.text + " = " + printer.expression(segment.expression)
+                lines.append(LayoutLine(indent: 0, text: text, range: segment.range))
+            case .audience(let audience):
+                let text = "audience " + audience.name.text + " = " + printer.expression(audience.expression)
+                lines.append(LayoutLine(indent: 0, text: text, range: audience.range))
+            case .placement(let placement):
+                layoutPlacement(placement, printer: printer, tokens: tokens, into: &lines)
+            }
+        }
+        return lines
+    }
+
+    /// `placement NAME {`, one line per row with the arrows aligned, `}`.
+    private static func layoutPlacement(_ placement: PlacementDeclaration, printer: CodePrinter, tokens: TokenTable,
+                                        into lines: inout [LayoutLine]) {
+        let open = tokens.token(after: placement.name.range)?.range ?? placement.name.range
+        lines.append(LayoutLine(indent: 0, text: "placement " + placement.name.text + " {",
+                                from: placement.range, to: open, role: .opener))
+        let width = placement.rows.map { $0.audience.name.count }.max() ?? 0
+        for row in placement.rows {
+            let name = row.audience.name
+            let head = name + String(repeating: " ", count: width - name.count) + " -> "
+            guard case .split(let split) = row.destination else {
+                lines.append(LayoutLine(indent: 2, text: head + printer.destination(row.destination), range: row.range))
+                continue
+            }
+            let splitOpen = tokens.token(after: split.idRange)?.range ?? split.idRange
+            lines.append(LayoutLine(indent: 2, text: head + printer.destination(row.destination) + " {",
+                                    from: row.range, to: splitOpen, role: .opener))
+            let weights = split.variants.map { $0.weight.text + "%" }
+            let weightWidth = weights.map(\.count).max() ?? 0
+            for (variant, weight) in zip(split.variants, weights) {
+                let text = String(repeating: " ", count: weightWidth - weight.count) + weight + " -> " + printer.destination(variant.destination)
+                lines.append(LayoutLine(indent: 4, text: text, range: variant.range))
+            }
+            lines.append(closingBrace(of: split.range, indent: 2, tokens: tokens))
+        }
+        lines.append(closingBrace(of: placement.range, indent: 0, tokens: tokens))
+    }
+
+    /// The `}` line that ends the block written at `range`.
+    static func closingBrace(of range: SourceRange, indent: Int, tokens: TokenTable) -> LayoutLine {
+        let brace = tokens.token(endingAt: range)?.range ?? SourceRange(file: range.file, start: range.end, end: range.end)
+        return LayoutLine(indent: indent, text: "}", range: brace, role: .closer)
+    }
+}

@@ -1,0 +1,101 @@
+import TargetingBase
+/// One answer from a flow, ready to be applied to a profile.
+public struct Answer: Hashable, Sendable {
+    /// The screen (`instanceId`) it came from, if known.
+    public package(set) var screen: String?
+    /// The element id.
+    public package(set) var element: String
+    /// The attribute it writes.
+    public package(set) var target: AttributeTarget
+    /// The value to store; nil removes the attribute (the user cleared the answer).
+    public package(set) var value: JSONValue?
+
+    /// Creates an answer.
+    package init(screen: String?, element: String, target: AttributeTarget, value: JSONValue?) {
+        self.screen = screen
+        self.element = element
+        self.target = target
+        self.value = value
+    }
+}
+
+/// The complete answers of one flow session, in the order they were last given.
+public struct AnswerSet: Hashable, Sendable {
+    /// The answers; when two write one attribute, the later one wins on apply.
+    public package(set) var answers: [Answer]
+    /// Warnings (values outside a declared `one of`).
+    public package(set) var warnings: [String]
+
+    /// Creates an answer set.
+    package init(answers: [Answer], warnings: [String]) {
+        self.answers = answers
+        self.warnings = warnings
+    }
+}
+
+/// Why an answer could not be applied to a profile.
+public struct ApplyRejection: Hashable, Sendable {
+    /// The answer.
+    public package(set) var answer: Answer
+    /// A lowercase message.
+    public package(set) var message: String
+}
+
+extension Profile {
+    /// Applies one answer: built-in fields are set or removed, custom attributes stored under
+    /// Adapty's limits (a 31st attribute is rejected). Returns the rejection, if any.
+    @discardableResult
+    package mutating func apply(_ answer: Answer) -> ApplyRejection? {
+        switch answer.target {
+        case .builtin(let field):
+            setField(field, answer.value)
+            return nil
+        case .custom(let key):
+            guard let value = answer.value else {
+                setCustom(key, nil)
+                return nil
+            }
+            switch ProfileReader.storedValue(value) {
+            case .failure(let error):
+                return ApplyRejection(answer: answer, message: "`\(key)`: \(error.message)")
+            case .success(let stored):
+                if customAttributes[key] == nil, stored != nil, customKeys.count >= AdaptyLimits.maxAttributes {
+                    return ApplyRejection(answer: answer, message: "`\(key)` would be custom attribute number \(customKeys.count + 1); a profile holds at most \(AdaptyLimits.maxAttributes)")
+                }
+                setCustom(key, stored)
+                return nil
+            }
+        }
+    }
+
+    /// Applies a session's answers in order; returns the answers that were rejected.
+    @discardableResult
+    public mutating func apply(_ answers: AnswerSet) -> [ApplyRejection] {
+        answers.answers.compactMap { apply($0) }
+    }
+}
+
+extension Answer: CustomStringConvertible {
+    /// `scr_quiz/experience -> experience = "pro"`, or `… removed` for a cleared answer.
+    public var description: String {
+        let source = (screen.map { $0 + "/" } ?? "") + element
+        let target: String
+        switch self.target {
+        case .custom(let key): target = key
+        case .builtin(let field): target = "profile." + field
+        }
+        return "\(source) -> \(target) " + (value.map { "= " + JSONWriter.write($0) } ?? "removed")
+    }
+}
+
+extension EventOutcome: CustomStringConvertible {
+    /// A one-line summary: `answer …`, `ignored (…)` or `rejected: …`.
+    public var description: String {
+        switch self {
+        case .answer(let answer, let warnings):
+            "answer \(answer)" + warnings.map { " (warning: \($0))" }.joined()
+        case .ignored(let reason): "ignored (\(reason))"
+        case .rejected(let reason): "rejected: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import TargetingBase
+/// One line of an event stream on disk (SPEC §3): the event's params as the SDK delivers them
+/// (including `name`) plus `"profile_id"`.
+package struct EventLine: Hashable, Sendable {
+    /// The profile the event belongs to.
+    package var profileID: String
+    /// The event name, e.g. `flow_user_input`.
+    package var name: String
+    /// The whole object, handed to the interpreter as the event's params.
+    package var params: JSONValue
+
+    /// Whether the event closes the profile's flow session (`flow_did_disappear`).
+    package var closesSession: Bool { name == "flow_did_disappear" }
+
+    /// Reads one line; the failure is a lowercase reason.
+    package static func parse(_ bytes: some Collection<UInt8>) -> Result<EventLine, EventLineError> {
+        let event: JSONValue
+        switch JSONParser.parse(bytes) {
+        case .failure(let error): return .failure(EventLineError(message: "invalid JSON at column \(error.column): \(error.message)"))
+        case .success(let value): event = value
+        }
+        guard case .object = event else {
+            return .failure(EventLineError(message: "an event must be a JSON object, found \(event.typeName)"))
+        }
+        guard let idValue = event["profile_id"] else { return .failure(EventLineError(message: "missing `profile_id`")) }
+        guard case .string(let profileID) = idValue, !profileID.isEmpty else {
+            return .failure(EventLineError(message: "`profile_id` must be a non-empty string, found \(idValue.typeName)"))
+        }
+        guard let nameValue = event["name"] else { return .failure(EventLineError(message: "missing `name`")) }
+        guard case .string(let name) = nameValue else {
+            return .failure(EventLineError(message: "`name` must be a string, found \(nameValue.typeName)"))
+        }
+        return .success(EventLine(profileID: profileID, name: name, params: event))
+    }
+
+    /// Splits a whole event file into numbered lines (LF, CRLF and lone CR end a line; a
+    /// leading UTF-8 BOM is skipped). Lines holding only spaces and tabs are left out.
+    package static func lines(of bytes: [UInt8]) -> [(number: Int, bytes: ArraySlice<UInt8>)] {
+        var result: [(number: Int, bytes: ArraySlice<UInt8>)] = []
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var index = start
+        var number = 1
+        func emit(_ end: Int) {
+            let line = bytes[start..<end]
+            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { result.append((number, line)) }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0A || byte == 0x0D {
+                emit(index)
+                if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
+                index += 1
+                start = index
+                number += 1
+            } else {
+                index += 1
+            }
+        }
+        if start < bytes.count { emit(bytes.count) }
+        return result
+    }
+}
+
+/// Why an event line could not be read.
+package struct EventLineError: Error, Hashable, Sendable {
+    /// A lowercase reason.
+    package var message: String
+}

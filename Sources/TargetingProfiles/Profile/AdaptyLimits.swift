@@ -1,0 +1,42 @@
+/// Adapty's storage rules for custom attributes (SPEC §2).
+package enum AdaptyLimits {
+    /// Longest key, in characters.
+    package static let maxKeyLength = 30
+    /// Longest string value, in characters.
+    package static let maxValueLength = 50
+    /// Most custom attributes on one profile.
+    package static let maxAttributes = 30
+
+    /// Whether `key` (already trimmed) is a valid custom attribute key: 1–30 characters from `A–Z a–z 0–9 . _ -`.
+    package static func isValidKey(_ key: String) -> Bool {
+        let scalars = key.unicodeScalars
+        guard !scalars.isEmpty, scalars.count <= maxKeyLength else { return false }
+        return scalars.allSatisfy { scalar in
+            switch scalar {
+            case "A"..."Z", "a"..."z", "0"..."9", ".", "_", "-": true
+            default: false
+            }
+        }
+    }
+
+    /// Text trimmed of white space and line breaks at both ends, as Adapty trims keys and values.
+    package static func trimmed(_ text: String) -> String {
+        let all = text.unicodeScalars
+        guard let first = all.first, let last = all.last else { return text }
+        if !first.properties.isWhitespace, !last.properties.isWhitespace { return text }
+        let scalars = Array(text.unicodeScalars)
+        var start = 0
+        var end = scalars.count
+        while start < end, scalars[start].properties.isWhitespace { start += 1 }
+        while end > start, scalars[end - 1].properties.isWhitespace { end -= 1 }
+        if start == 0, end == scalars.count { return text }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars[start..<end])
+        return String(view)
+    }
+
+    /// The length counted against the 50-character limit: Unicode code points, as JSON
+    /// Schema's `maxLength` and server-side validators count them (so `"é"` spelled with a
+    /// combining accent counts two).
+    package static func length(_ text: String) -> Int { text.unicodeScalars.count }
+}

@@ -1,0 +1,16 @@
+import TargetingBase
+/// A custom attribute value as Adapty stores it: a string or a finite number.
+public enum CustomValue: Hashable, Sendable {
+    /// A trimmed string of 1–50 characters.
+    case string(String)
+    /// A finite number.
+    case number(Double)
+
+    /// The JSON form.
+    public var json: JSONValue {
+        switch self {
+        case .string(let text): .string(text)
+        case .number(let number): .number(number)
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import TargetingEngine
+import TargetingSyntax
+/// Compiles a placement into one SQL `SELECT` (SPEC §7).
+///
+/// The query reads a table `profiles` with one column `profile` holding SPEC §2 profile objects
+/// (`jsonb` in PostgreSQL, a JSON string in Spark SQL) and returns, for every row, the columns
+/// of `targeting resolve --format json`: `profile_id, placement, audience, kind, id, split`.
+/// It is compiled from the `Program` — its slots, its segments in dependency order and its
+/// compiled tests — and reads every slot as `Slot.read` does (SQL columns `s<N>_…`), evaluates
+/// segments as `g<N>` and audiences as `a<N>`, then picks the first matching row.
+///
+/// A profile whose deciding row is a split but which has no string `id` cannot be split:
+/// `resolve` rejects its line, while a query cannot reject a row, so for such a profile the
+/// query's `kind`, `id` and `split` are meaningless (`split` holds the split id, `kind` and
+/// `id` the last variant in draw order). Callers that need exact agreement filter these
+/// profiles out (the agreement test does).
+///
+/// Custom-attribute values read by Spark SQL are typed by the first character of the value in
+/// the `custom_attributes` JSON text as `get_json_object` prints it (compact).
+package struct SQLCompiler {
+    /// The query for placement `placement` at time `now` (Unix ms), or an empty string when the
+    /// program has no such placement.
+    package static func compile(placement: String, program: Program, now: Int64, dialect: SQLDialect) -> String {
+        guard let index = program.placementIndex(named: placement) else { return "" }
+        return SQLCompiler(program: program, now: now, dialect: dialect).compile(program.placements[index])
+    }
+
+    let program: Program
+    let now: Int64
+    let dialect: SQLDialect
+
+    func compile(_ placement: Program.Placement) -> String {
+        let audiences = placement.rows.compactMap(\.audience)
+        var segments: [Int] = []
+        var seen: Set<Int> = []
+        for audience in audiences {
+            for segment in program.audiences[audience].segmentOrder where seen.insert(segment).inserted {
+                segments.append(segment)
+            }
+        }
+        // Segment levels: a segment comes one level after every segment it uses.
+        var level: [Int: Int] = [:]
+        for segment in segments {
+            let uses = program.children(segment).compactMap { level[$0] }
+            level[segment] = (uses.max() ?? 0) + 1
+        }
+        // Slots the tests read, and whether any test folds case.
+        var slots: [Int: Bool] = [:]
+        func collect(_ condition: Condition) {
+            switch condition {
+            case .and(let items), .or(let items): items.forEach(collect)
+            case .not(let inner): collect(inner)
+            case .segment: break
+            case .test(let test):
+                guard test.slot >= 0 else { return }
+                slots[test.slot] = (slots[test.slot] ?? false) || test.kind.folds
+            }
+        }
+        for segment in segments { collect(program.segments[segment].condition) }
+
+        var stages = SQLStages()
+        let reader = SQLSlotReader(dialect: dialect, now: now)
+        for slot in slots.keys.sorted() {
+            reader.read(program.slots[slot], index: slot, folded: slots[slot] ?? false, into: &stages)
+        }
+        let conditions = SQLConditionCompiler(dialect: dialect, now: now)
+
+        var ctes: [String] = []
+        var previous = "t0"
+        let profileID = dialect == .postgres
+            ? "CASE WHEN jsonb_typeof(profile -> 'id') = 'string' THEN profile ->> 'id' END"
+            : "CASE WHEN from_json(profile, '`id` STRING').`id` IS NOT NULL AND from_json(profile, '`id` DOUBLE').`id` IS NULL AND from_json(profile, '`id` BOOLEAN').`id` IS NULL AND from_json(profile, '`id` ARRAY<STRING>').`id` IS NULL AND from_json(profile, '`id` MAP<STRING, STRING>').`id` IS NULL THEN get_json_object(profile, '$.id') END"
+        // PostgreSQL would otherwise inline each stage into the next, repeating expressions.
+        let materialized = dialect == .postgres ? " MATERIALIZED" : ""
+        ctes.append("t0 AS\(materialized) (\n  SELECT profile, \(profileID) AS profile_id\n  FROM profiles\n)")
+        func addCTE(_ columns: [(name: String, expression: String)]) {
+            let name = "t\(ctes.count)"
+            let list = columns.map { "    \($0.expression) AS \($0.name)" }.joined(separator: ",\n")
+            ctes.append("\(name) AS\(materialized) (\n  SELECT *,\n\(list)\n  FROM \(previous)\n)")
+            previous = name
+        }
+        for stage in stages.ordered { addCTE(stage) }
+        for depth in Set(level.values).sorted() {
+            let columns = segments.filter { level[$0] == depth }.map { segment in
+                (name: "g\(segment)", expression: conditions.compile(program.segments[segment].condition))
+            }
+            addCTE(columns)
+        }
+        var audienceColumns: [(name: String, expression: String)] = []
+        for audience in Set(audiences).sorted() {
+            audienceColumns.append((name: "a\(audience)", expression: conditions.compile(program.audiences[audience].condition)))
+        }
+        if !audienceColumns.isEmpty { addCTE(audienceColumns) }
+
+        // The deciding row, then the bucket of each split row.
+        var rowCases: [String] = []
+        for (number, row) in placement.rows.enumerated() {
+            rowCases.append("WHEN \(row.audience.map { "a\($0)" } ?? "TRUE") THEN \(number)")
+        }
+        let decided = rowCases.isEmpty ? "CAST(NULL AS INT)" : "CASE " + rowCases.joined(separator: " ") + " END"
+        var decidedColumns: [(name: String, expression: String)] = [(name: "r", expression: decided)]
+        for (number, row) in placement.rows.enumerated() {
+            if let split = row.split {
+                decidedColumns.append((name: "b\(number)", expression: "CASE WHEN r = \(number) THEN \(split.sqlBucket(profileID: "profile_id", dialect: dialect)) END"))
+            }
+        }
+        addCTE([decidedColumns[0]])
+        if decidedColumns.count > 1 { addCTE(Array(decidedColumns.dropFirst())) }
+
+        let null = "CAST(NULL AS \(dialect.textType))"
+        func column(_ value: (Int, Program.Row) -> String) -> String {
+            let cases = placement.rows.enumerated().map { "WHEN r = \($0.offset) THEN \(value($0.offset, $0.element))" }
+            return cases.isEmpty ? null : "CASE " + cases.joined(separator: " ") + " END"
+        }
+        func kind(_ destination: Destination) -> String {
+            switch destination {
+            case .flow: "'flow'"
+            case .paywall: "'paywall'"
+            case .nothing, .split: null
+            }
+        }
+        func id(_ destination: Destination) -> String {
+            switch destination {
+            case .flow(let id, _), .paywall(let id, _): dialect.string(id)
+            case .nothing, .split: null
+            }
+        }
+        func pick(_ number: Int, _ row: Program.Row, _ value: (Destination) -> String) -> String {
+            guard let split = row.split else { return value(row.source.destination) }
+            return split.sqlChoose(bucket: "b\(number)", value)
+        }
+        let audience = column { dialect.string($1.source.audience.name) }
+        let kindColumn = column { pick($0, $1, kind) }
+        let idColumn = column { pick($0, $1, id) }
+        let splitColumn = column { _, row in row.split.map { dialect.string($0.id) } ?? null }
+        let select = """
+        SELECT
+          profile_id,
+          \(dialect.string(placement.name)) AS placement,
+          \(audience) AS audience,
+          \(kindColumn) AS kind,
+          \(idColumn) AS id,
+          \(splitColumn) AS split
+        FROM \(previous)
+        """
+        return "WITH\n" + ctes.joined(separator: ",\n") + "\n" + select + "\n"
+    }
+}
+
+extension CompiledTest.Kind {
+    /// Whether the test compares lowercase mappings (`ignoring case`).
+    var folds: Bool {
+        switch self {
+        case .stringEquals(_, let fold), .stringIn(_, let fold), .contains(_, let fold), .startsWith(_, let fold),
+             .endsWith(_, let fold), .has(_, let fold), .hasAny(_, let fold), .hasAll(_, let fold), .hasNone(_, let fold):
+            fold
+        default:
+            false
+        }
+    }
+}

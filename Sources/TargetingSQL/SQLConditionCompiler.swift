@@ -1,0 +1,115 @@
+import TargetingEngine
+/// Compiles conditions into SQL boolean expressions that are never NULL, with the two-valued
+/// semantics of `Evaluator.run`: a missing or mistyped value makes every test false except
+/// `is set` / `is not set`, and `!=`, `not in` negate only a fitting value.
+struct SQLConditionCompiler {
+    let dialect: SQLDialect
+    let now: Int64
+
+    /// A condition over slot columns, segment columns `g<N>`.
+    func compile(_ condition: Condition) -> String {
+        switch condition {
+        case .and(let items): return items.isEmpty ? "TRUE" : "(" + items.map(compile).joined(separator: " AND ") + ")"
+        case .or(let items): return items.isEmpty ? "FALSE" : "(" + items.map(compile).joined(separator: " OR ") + ")"
+        case .not(let inner): return "(NOT \(compile(inner)))"
+        case .segment(let index): return "g\(index)"
+        case .test(let test): return compile(test)
+        }
+    }
+
+    /// One comparison.
+    func compile(_ test: CompiledTest) -> String {
+        if test.slot < 0 {
+            // `now` is inlined: the outcome is known at compile time.
+            let outcome: Bool
+            if case .isSet = test.kind { outcome = !test.negated } else {
+                outcome = Evaluator.compare(.date(now), test.kind, now: now).map { $0 != test.negated } ?? false
+            }
+            return outcome ? "TRUE" : "FALSE"
+        }
+        let c = "s\(test.slot)_"
+        if case .isSet = test.kind { return test.negated ? "(NOT \(c)p)" : c + "p" }
+        let fits: String
+        let check: String
+        switch test.kind {
+        case .versionEquals, .versionOrder, .versionBetween, .versionIn:
+            fits = c + "ok"
+            check = versionCheck(test.kind, prefix: c)
+        default:
+            fits = "(\(c)v IS NOT NULL)"
+            check = valueCheck(test.kind, prefix: c)
+        }
+        return test.negated ? "(\(fits) AND NOT coalesce(\(check), FALSE))" : "(\(fits) AND coalesce(\(check), FALSE))"
+    }
+
+    private func op(_ ordering: Ordering) -> String {
+        switch ordering {
+        case .less: "<"
+        case .lessOrEqual: "<="
+        case .greater: ">"
+        case .greaterOrEqual: ">="
+        }
+    }
+
+    private func valueCheck(_ kind: CompiledTest.Kind, prefix c: String) -> String {
+        let v = c + "v"
+        func text(_ fold: Bool) -> String { fold ? c + "f" : v }
+        func date(_ operand: DateOperand) -> String { String(operand.at(now)) }
+        func list(_ items: [String]) -> String { "(" + items.joined(separator: ", ") + ")" }
+        switch kind {
+        case .stringEquals(let literal, let fold):
+            return "(\(text(fold)) = \(dialect.string(literal)))"
+        case .stringIn(let literals, let fold):
+            return "(\(text(fold)) IN \(list(literals.map(dialect.string))))"
+        case .contains(let literal, let fold):
+            return dialect == .postgres ? "(strpos(\(text(fold)), \(dialect.string(literal))) > 0)" : "(instr(\(text(fold)), \(dialect.string(literal))) > 0)"
+        case .startsWith(let literal, let fold):
+            return "(left(\(text(fold)), \(literal.unicodeScalars.count)) = \(dialect.string(literal)))"
+        case .endsWith(let literal, let fold):
+            return "(right(\(text(fold)), \(literal.unicodeScalars.count)) = \(dialect.string(literal)))"
+        case .numberEquals(let literal):
+            return "(\(v) = \(dialect.double(literal)))"
+        case .numberOrder(let ordering, let literal):
+            return "(\(v) \(op(ordering)) \(dialect.double(literal)))"
+        case .numberBetween(let low, let high):
+            return "(\(v) >= \(dialect.double(low)) AND \(v) <= \(dialect.double(high)))"
+        case .numberIn(let literals):
+            return "(\(v) IN \(list(literals.sorted().map(dialect.double))))"
+        case .boolEquals(let literal):
+            return "(\(v) = \(literal ? "TRUE" : "FALSE"))"
+        case .dateEquals(let operand):
+            return "(\(v) = \(date(operand)))"
+        case .dateOrder(let ordering, let operand):
+            return "(\(v) \(op(ordering)) \(date(operand)))"
+        case .dateBetween(let low, let high):
+            return "(\(v) >= \(date(low)) AND \(v) <= \(date(high)))"
+        case .has(let literal, let fold):
+            return dialect.arrayContains(text(fold), dialect.string(literal))
+        case .hasAny(let literals, let fold):
+            return "(" + literals.map { dialect.arrayContains(text(fold), dialect.string($0)) }.joined(separator: " OR ") + ")"
+        case .hasAll(let literals, let fold):
+            return "(" + literals.map { dialect.arrayContains(text(fold), dialect.string($0)) }.joined(separator: " AND ") + ")"
+        case .hasNone(let literals, let fold):
+            return "(NOT (" + literals.map { dialect.arrayContains(text(fold), dialect.string($0)) }.joined(separator: " OR ") + "))"
+        default:
+            return "FALSE"
+        }
+    }
+
+    private func versionCheck(_ kind: CompiledTest.Kind, prefix c: String) -> String {
+        let comparison = SQLVersionComparison(dialect: dialect, prefix: c)
+        switch kind {
+        case .versionEquals(let literal):
+            return "(\(comparison.compare(to: literal)) = 0)"
+        case .versionOrder(let ordering, let literal):
+            return "(\(comparison.compare(to: literal)) \(op(ordering)) 0)"
+        case .versionBetween(let low, let high):
+            return "(\(comparison.compare(to: low)) >= 0 AND \(comparison.compare(to: high)) <= 0)"
+        case .versionIn(let literals):
+            let sorted = literals.sorted()
+            return "(" + sorted.map { "\(comparison.compare(to: $0)) = 0" }.joined(separator: " OR ") + ")"
+        default:
+            return "FALSE"
+        }
+    }
+}

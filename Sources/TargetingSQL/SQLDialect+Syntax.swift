@@ -1,0 +1,177 @@
+/// The pieces of SQL text that differ between engines; everything else is shared.
+extension SQLDialect {
+    /// A string literal; quotes (and for Spark SQL, backslashes) are escaped.
+    package func string(_ text: String) -> String {
+        switch self {
+        case .postgres:
+            return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .spark:
+            var out = "'"
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\\": out += "\\\\"
+                case "'": out += "\\'"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                default:
+                    if scalar.value < 0x20 {
+                        out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16).uppercased()
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return out + "'"
+        }
+    }
+
+    /// A number literal as a double.
+    func double(_ value: Double) -> String {
+        let text: String
+        if value == value.rounded(), abs(value) < 1e15 {
+            text = String(Int64(value))
+        } else {
+            text = "\(value)"
+        }
+        switch self {
+        case .postgres: return "CAST('\(text)' AS DOUBLE PRECISION)"
+        case .spark: return "CAST('\(text)' AS DOUBLE)"
+        }
+    }
+
+    /// A number cast to a double.
+    func doubleCast(_ value: String) -> String {
+        self == .postgres ? "CAST(\(value) AS DOUBLE PRECISION)" : "CAST(\(value) AS DOUBLE)"
+    }
+
+    /// The end-of-text anchor of a regular expression (Java's `$` also matches before a final line break).
+    var endAnchor: String { self == .postgres ? "$" : "\\z" }
+
+    /// The text type.
+    var textType: String { self == .postgres ? "TEXT" : "STRING" }
+
+    /// An empty array of text.
+    var emptyTextArray: String { self == .postgres ? "CAST(ARRAY[] AS TEXT[])" : "CAST(array() AS ARRAY<STRING>)" }
+
+    /// Integer division of non-negative integers.
+    func divide(_ a: String, _ b: String) -> String {
+        self == .postgres ? "(\(a)) / \(b)" : "(\(a)) div \(b)"
+    }
+
+    /// Division rounding towards negative infinity, by a positive constant.
+    func floorDivide(_ a: String, _ b: Int64) -> String {
+        divide("(\(a)) - ((((\(a)) % \(b)) + \(b)) % \(b))", String(b))
+    }
+
+    /// The one-based element `index` of an array, or NULL past its end.
+    func element(_ array: String, _ index: Int) -> String {
+        self == .postgres ? "(\(array))[\(index)]" : "try_element_at(\(array), \(index))"
+    }
+
+    /// The number of elements of an array.
+    func count(_ array: String) -> String {
+        self == .postgres ? "cardinality(\(array))" : "size(\(array))"
+    }
+
+    /// Whether an array holds `value`.
+    func arrayContains(_ array: String, _ value: String) -> String {
+        self == .postgres ? "(\(value) = ANY(\(array)))" : "array_contains(\(array), \(value))"
+    }
+
+    /// Text split on a comma, empty parts kept.
+    func splitOnComma(_ text: String) -> String {
+        self == .postgres ? "string_to_array(\(text), ',')" : "split(\(text), ',', -1)"
+    }
+
+    /// Text split on a full stop, empty parts kept.
+    func splitOnDot(_ text: String) -> String {
+        self == .postgres ? "string_to_array(\(text), '.')" : "split(\(text), '[.]', -1)"
+    }
+
+    /// Text cast to a 64-bit integer (the text is known to be a short run of digits).
+    func bigint(_ text: String) -> String { "CAST(\(text) AS BIGINT)" }
+
+    /// Text compared by bytes.
+    func bytes(_ text: String) -> String {
+        self == .postgres ? "(\(text) COLLATE \"C\")" : text
+    }
+
+    /// The Unicode lowercase mapping of text, as Swift's `lowercased()` (no final-sigma rule).
+    func lowercase(_ text: String) -> String {
+        let plain = "replace(\(text), 'Σ', 'σ')"
+        return self == .postgres ? "lower(\(plain) COLLATE \"und-x-icu\")" : "lower(\(plain))"
+    }
+
+    /// Lowercases every element of a text array.
+    func lowercaseAll(_ array: String) -> String {
+        switch self {
+        case .postgres: return "ARRAY(SELECT \(lowercase("u.e")) FROM unnest(\(array)) AS u(e))"
+        case .spark: return "transform(\(array), e -> \(lowercase("e")))"
+        }
+    }
+
+    /// Unicode white space (the `White_Space` property), which keys and values are trimmed of.
+    static let whiteSpace: [UInt32] = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x85, 0xA0, 0x1680]
+        + Array(0x2000...0x200A) + [0x2028, 0x2029, 0x202F, 0x205F, 0x3000]
+
+    /// Text trimmed of Unicode white space at both ends.
+    func trim(_ text: String) -> String {
+        switch self {
+        case .postgres:
+            let set = SQLDialect.whiteSpace.map { "chr(\($0))" }.joined(separator: " || ")
+            return "btrim(\(text), \(set))"
+        case .spark:
+            let set = SQLDialect.whiteSpace.map { "\\u" + String(repeating: "0", count: 4 - String($0, radix: 16).count) + String($0, radix: 16).uppercased() }.joined()
+            return "trim(BOTH '\(set)' FROM \(text))"
+        }
+    }
+
+    /// A regular-expression match: an array of the groups (NULL for a group that did not take
+    /// part), or NULL when `text` does not match. Groups must never match empty text.
+    func match(_ text: String, _ pattern: String, groups: Int) -> String {
+        switch self {
+        case .postgres:
+            return "regexp_match(\(text), \(string(pattern)))"
+        case .spark:
+            let items = (1...groups).map { "nullif(regexp_extract(\(text), \(string(pattern)), \($0)), '')" }.joined(separator: ", ")
+            return "CASE WHEN \(text) RLIKE \(string(pattern)) THEN array(\(items)) END"
+        }
+    }
+
+    /// Group `index` (one-based) of a `match` result.
+    func group(_ match: String, _ index: Int) -> String {
+        self == .postgres ? "(\(match))[\(index)]" : "element_at(\(match), \(index))"
+    }
+
+    /// A text number cast to a double without ever raising an error.
+    func textToDouble(_ text: String) -> String {
+        switch self {
+        case .postgres:
+            let numeric = "CAST(\(text) AS NUMERIC)"
+            return "CASE WHEN abs(\(numeric)) > 1.7976931348623157e308 THEN CAST(sign(\(numeric)) AS DOUBLE PRECISION) * CAST('Infinity' AS DOUBLE PRECISION) "
+                + "WHEN abs(\(numeric)) < 2.2250738585072014e-308 THEN CAST(0 AS DOUBLE PRECISION) "
+                + "ELSE CAST(\(numeric) AS DOUBLE PRECISION) END"
+        case .spark:
+            return "CAST(\(text) AS DOUBLE)"
+        }
+    }
+
+    /// The split bucket: MD5 of `key`, last 8 bytes as an unsigned big-endian integer, modulo 100.
+    func bucket(_ key: String) -> String {
+        switch self {
+        case .postgres:
+            let high = "CAST(CAST(('x' || substr(md5(\(key)), 17, 8)) AS BIT(32)) AS BIGINT)"
+            let low = "CAST(CAST(('x' || substr(md5(\(key)), 25, 8)) AS BIT(32)) AS BIGINT)"
+            // (high * 2^32 + low) mod 100, with 2^32 mod 100 = 96.
+            return "((((\(high)) % 100) * 96 + ((\(low)) % 100)) % 100)"
+        case .spark:
+            return "CAST(pmod(CAST(conv(substr(md5(\(key)), 17, 16), 16, 10) AS DECIMAL(20, 0)), 100) AS INT)"
+        }
+    }
+
+    /// Text concatenation.
+    func concat(_ parts: [String]) -> String {
+        self == .postgres ? "(" + parts.joined(separator: " || ") + ")" : "concat(" + parts.joined(separator: ", ") + ")"
+    }
+}

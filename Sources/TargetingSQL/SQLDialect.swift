@@ -1,0 +1,8 @@
+/// The SQL engine a placement is compiled for (SPEC §7).
+package enum SQLDialect: String, Hashable, Sendable, CaseIterable {
+    /// PostgreSQL: `profiles.profile` is `jsonb`; needs ICU (`und-x-icu`) and
+    /// `standard_conforming_strings` on (the default).
+    case postgres
+    /// Spark SQL: `profiles.profile` is a JSON string, read with `get_json_object` and `from_json`.
+    case spark
+}

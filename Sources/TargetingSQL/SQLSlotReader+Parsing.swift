@@ -1,0 +1,83 @@
+import TargetingBase
+/// Dates, ages and versions parsed in SQL exactly as `Timestamp.parse`, `Timestamp.age` and
+/// `SemanticVersion(parsing:)` do, with regular expressions and integer arithmetic only, so that
+/// no input ever raises an error.
+extension SQLSlotReader {
+    /// Parses the text column `text` as a date into `column` (Unix ms, NULL when unparsable).
+    func readDate(text: String, prefix c: String, column: String, into stages: inout SQLStages) {
+        let pattern = "^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[.]([0-9]+))?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2})))?" + dialect.endAnchor
+        let m = "\(c)dm"
+        stages.add(SQLStage.view, m, dialect.match(text, pattern, groups: 10))
+        func number(_ index: Int) -> String { "coalesce(\(dialect.bigint(dialect.group(m, index))), 0)" }
+        let names = ["y", "mo", "d", "h", "mi", "se"]
+        for (offset, name) in names.enumerated() {
+            stages.add(SQLStage.parts, "\(c)d\(name)", number(offset + 1))
+        }
+        let fraction = dialect.group(m, 7)
+        stages.add(SQLStage.parts, "\(c)dfr", "CASE WHEN \(fraction) IS NULL THEN 0 ELSE \(dialect.bigint("rpad(substr(\(fraction), 1, 3), 3, '0')")) END")
+        stages.add(SQLStage.parts, "\(c)doh", number(9))
+        stages.add(SQLStage.parts, "\(c)dom", number(10))
+        stages.add(SQLStage.parts, "\(c)dsg", "CASE WHEN \(dialect.group(m, 8)) = '-' THEN -1 ELSE 1 END")
+        stages.add(SQLStage.parts, "\(c)dok", "(\(m) IS NOT NULL)")
+
+        let y = "\(c)dy", mo = "\(c)dmo", d = "\(c)dd"
+        let leap = "(\(y) % 4 = 0 AND (\(y) % 100 <> 0 OR \(y) % 400 = 0))"
+        let daysInMonth = "CASE WHEN \(mo) IN (1, 3, 5, 7, 8, 10, 12) THEN 31 WHEN \(mo) IN (4, 6, 9, 11) THEN 30 WHEN \(mo) = 2 THEN CASE WHEN \(leap) THEN 29 ELSE 28 END ELSE 0 END"
+        let valid = "\(c)dok AND \(mo) BETWEEN 1 AND 12 AND \(d) BETWEEN 1 AND \(daysInMonth) AND \(c)dh <= 23 AND \(c)dmi <= 59 AND \(c)dse <= 59 AND \(c)doh <= 23 AND \(c)dom <= 59"
+        // Days from 1970-01-01, counting years from 1 March, shifted by one 400-year era so
+        // that every division is of a non-negative number.
+        let shiftedYear = "(\(y) - CASE WHEN \(mo) <= 2 THEN 1 ELSE 0 END + 400)"
+        let era = dialect.divide(shiftedYear, "400")
+        let yearOfEra = "(\(shiftedYear) - \(era) * 400)"
+        let shiftedMonth = "(CASE WHEN \(mo) > 2 THEN \(mo) - 3 ELSE \(mo) + 9 END)"
+        let dayOfYear = "(\(dialect.divide("153 * \(shiftedMonth) + 2", "5")) + \(d) - 1)"
+        let dayOfEra = "(\(yearOfEra) * 365 + \(dialect.divide(yearOfEra, "4")) - \(dialect.divide(yearOfEra, "100")) + \(dayOfYear))"
+        let days = "(\(era) * 146097 + \(dayOfEra) - 719468 - 146097)"
+        let seconds = "(\(c)dh * 3600 + \(c)dmi * 60 + \(c)dse - \(c)dsg * (\(c)doh * 60 + \(c)dom) * 60)"
+        stages.add(SQLStage.value, column, "CASE WHEN \(valid) THEN \(days) * 86400000 + \(seconds) * 1000 + \(c)dfr END")
+    }
+
+    /// `profile.age` from the birthday in `_ms`: whole years from its UTC calendar date to the
+    /// UTC calendar date of now; a 29 February birthday counts from 1 March in other years.
+    func readAge(prefix c: String, into stages: inout SQLStages) {
+        stages.add(SQLStage.dayNumber, "\(c)z", "(\(dialect.floorDivide("\(c)ms", Timestamp.msPerDay)) + 719468 + 146097)")
+        stages.add(SQLStage.era, "\(c)era", dialect.divide("\(c)z", "146097"))
+        stages.add(SQLStage.era, "\(c)doe", "(\(c)z - \(dialect.divide("\(c)z", "146097")) * 146097)")
+        let doe = "\(c)doe"
+        stages.add(SQLStage.civil, "\(c)yoe", dialect.divide("\(doe) - \(dialect.divide(doe, "1460")) + \(dialect.divide(doe, "36524")) - \(dialect.divide(doe, "146096"))", "365"))
+        let yoe = "\(c)yoe"
+        stages.add(SQLStage.dayOfYear, "\(c)doy", "(\(doe) - (365 * \(yoe) + \(dialect.divide(yoe, "4")) - \(dialect.divide(yoe, "100"))))")
+        stages.add(SQLStage.civilMonth, "\(c)mp", dialect.divide("5 * \(c)doy + 2", "153"))
+        let mp = "\(c)mp"
+        stages.add(SQLStage.civilDate, "\(c)bd", "(\(c)doy - \(dialect.divide("153 * \(mp) + 2", "5")) + 1)")
+        stages.add(SQLStage.civilDate, "\(c)bm", "(CASE WHEN \(mp) < 10 THEN \(mp) + 3 ELSE \(mp) - 9 END)")
+        stages.add(SQLStage.civilDate, "\(c)by", "(\(yoe) + \(c)era * 400 - 400 + CASE WHEN \(mp) >= 10 THEN 1 ELSE 0 END)")
+
+        let today = Timestamp.civilDate(ms: now)
+        func before(_ month: String, _ day: String) -> String {
+            "(\(month) > \(today.month) OR (\(month) = \(today.month) AND \(day) > \(today.day)))"
+        }
+        var beforeAnniversary = before("\(c)bm", "\(c)bd")
+        if !CivilDate.isLeapYear(today.year) {
+            let marchFirst = (3, 1) > (today.month, today.day) ? "TRUE" : "FALSE"
+            beforeAnniversary = "(CASE WHEN \(c)bm = 2 AND \(c)bd = 29 THEN \(marchFirst) ELSE \(beforeAnniversary) END)"
+        }
+        let age = "\(today.year) - \(c)by - CASE WHEN \(beforeAnniversary) THEN 1 ELSE 0 END"
+        stages.add(SQLStage.derived, "\(c)v", "CASE WHEN \(c)ms IS NOT NULL THEN \(dialect.doubleCast(age)) END")
+    }
+
+    /// Parses the text column `text` as a version: `_ok`, and the parts `_maj`, `_min`, `_pat`
+    /// (digit text without leading zeros) and `_pre` (the pre-release identifiers).
+    func readVersion(text: String, prefix c: String, into stages: inout SQLStages) {
+        let number = "0|[1-9][0-9]*"
+        let identifier = "0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*"
+        let pattern = "^v?(\(number))(?:[.](\(number)))?(?:[.](\(number)))?(?:-((?:\(identifier))(?:[.](?:\(identifier)))*))?(?:[+][0-9A-Za-z-]+(?:[.][0-9A-Za-z-]+)*)?" + dialect.endAnchor
+        let m = "\(c)vm"
+        stages.add(SQLStage.view, m, dialect.match(text, pattern, groups: 4))
+        stages.add(SQLStage.parts, "\(c)ok", "(\(m) IS NOT NULL)")
+        stages.add(SQLStage.parts, "\(c)maj", dialect.group(m, 1))
+        stages.add(SQLStage.parts, "\(c)min", "coalesce(\(dialect.group(m, 2)), '0')")
+        stages.add(SQLStage.parts, "\(c)pat", "coalesce(\(dialect.group(m, 3)), '0')")
+        stages.add(SQLStage.parts, "\(c)pre", "CASE WHEN \(dialect.group(m, 4)) IS NULL THEN \(dialect.emptyTextArray) ELSE \(dialect.splitOnDot(dialect.group(m, 4))) END")
+    }
+}

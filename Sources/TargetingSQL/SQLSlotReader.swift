@@ -1,0 +1,124 @@
+import TargetingBase
+import TargetingEngine
+import TargetingProfiles
+/// Reads one slot of a program into SQL columns named `s<N>_…`, mirroring `Slot.read`:
+/// `s<N>_p` (present: not missing) and the typed view `s<N>_v` (NULL when missing or mistyped);
+/// a version has `s<N>_ok`, `s<N>_maj`, `s<N>_min`, `s<N>_pat` and `s<N>_pre` instead of `_v`.
+struct SQLSlotReader {
+    let dialect: SQLDialect
+    let now: Int64
+
+    /// Adds the columns of slot `index` to `stages`; `folded` adds `s<N>_f`, the lowercase view.
+    func read(_ slot: Slot, index: Int, folded: Bool, into stages: inout SQLStages) {
+        let c = "s\(index)_"
+        let type = slot.type
+        switch slot.target {
+        case .custom(let key):
+            readCustom(key, prefix: c, into: &stages)
+        case .builtin(let field):
+            if field == "age" || field == "days_since_install" {
+                readBuiltin(field == "age" ? "birthday" : "installed_at", prefix: c, set: false, into: &stages)
+                readDate(text: "\(c)s", prefix: c, column: "\(c)ms", into: &stages)
+                if field == "age" {
+                    readAge(prefix: c, into: &stages)
+                } else {
+                    let days = dialect.floorDivide("\(now) - \(c)ms", Timestamp.msPerDay)
+                    stages.add(SQLStage.derived, "\(c)v", "CASE WHEN \(c)ms IS NOT NULL THEN \(dialect.doubleCast(days)) END")
+                }
+                addFold(.number, prefix: c, folded: false, into: &stages)
+                return
+            }
+            let viewType = slot.type ?? BuiltinField.all[field]?.type ?? .string
+            readBuiltin(field, prefix: c, set: viewType == .set, into: &stages)
+            switch viewType {
+            case .string: stages.add(SQLStage.view, "\(c)v", "\(c)s")
+            case .number: stages.add(SQLStage.view, "\(c)v", "\(c)n")
+            case .date: readDate(text: "\(c)s", prefix: c, column: "\(c)v", into: &stages)
+            case .version: readVersion(text: "\(c)s", prefix: c, into: &stages)
+            case .set: stages.add(SQLStage.view, "\(c)v", "\(c)a")
+            case .bool: stages.add(SQLStage.view, "\(c)v", "CAST(NULL AS BOOLEAN)")
+            }
+            addFold(viewType, prefix: c, folded: folded, into: &stages)
+            return
+        }
+        switch type {
+        case .string, nil: stages.add(SQLStage.view, "\(c)v", "\(c)s")
+        case .number: stages.add(SQLStage.view, "\(c)v", "\(c)n")
+        case .bool: stages.add(SQLStage.view, "\(c)v", "CASE WHEN \(c)n = 1 THEN TRUE WHEN \(c)n = 0 THEN FALSE END")
+        case .date:
+            stages.add(SQLStage.view, "\(c)v", "CASE WHEN abs(\(c)n) < 9.0e15 THEN CAST(floor(\(c)n) AS BIGINT) END")
+        case .version: readVersion(text: "\(c)s", prefix: c, into: &stages)
+        case .set: stages.add(SQLStage.view, "\(c)v", "CASE WHEN \(c)s IS NOT NULL THEN \(dialect.splitOnComma("\(c)s")) END")
+        }
+        addFold(type, prefix: c, folded: folded, into: &stages)
+    }
+
+    private func addFold(_ type: ValueType?, prefix c: String, folded: Bool, into stages: inout SQLStages) {
+        guard folded else { return }
+        if type == .set {
+            stages.add(SQLStage.folded, "\(c)f", "CASE WHEN \(c)v IS NOT NULL THEN \(dialect.lowercaseAll("\(c)v")) END")
+        } else {
+            stages.add(SQLStage.folded, "\(c)f", dialect.lowercase("\(c)v"))
+        }
+    }
+
+    /// `_t` (JSON type name, NULL when absent or null), `_x` (text of a string or number),
+    /// `_a` (an array of strings), then `_p`, `_s`, `_n`.
+    private func readBuiltin(_ field: String, prefix c: String, set: Bool, into stages: inout SQLStages) {
+        let name = dialect.string(field)
+        switch dialect {
+        case .postgres:
+            let value = "profile -> \(name)"
+            stages.add(SQLStage.raw, "\(c)t", "CASE WHEN jsonb_typeof(\(value)) <> 'null' THEN jsonb_typeof(\(value)) END")
+            stages.add(SQLStage.raw, "\(c)x", "CASE WHEN jsonb_typeof(\(value)) IN ('string', 'number') THEN profile ->> \(name) END")
+            if set {
+                stages.add(SQLStage.raw, "\(c)a", "CASE WHEN jsonb_typeof(\(value)) = 'array' AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(\(value)) AS e(v) WHERE jsonb_typeof(e.v) <> 'string') THEN ARRAY(SELECT jsonb_array_elements_text(\(value))) END")
+            }
+        case .spark:
+            let path = dialect.string("$." + field)
+            let text = "get_json_object(profile, \(path))"
+            func typed(_ type: String) -> String { "from_json(profile, \(dialect.string("`\(field)` \(type)"))).`\(field)`" }
+            stages.add(SQLStage.raw, "\(c)x", text)
+            stages.add(SQLStage.raw, "\(c)t", "CASE WHEN \(text) IS NULL THEN NULL WHEN \(typed("BOOLEAN")) IS NOT NULL THEN 'boolean' "
+                + "WHEN \(typed("DOUBLE")) IS NOT NULL AND \(text) RLIKE '^-?[0-9]' THEN 'number' "
+                + "WHEN \(typed("ARRAY<STRING>")) IS NOT NULL THEN 'array' WHEN \(typed("MAP<STRING, STRING>")) IS NOT NULL THEN 'object' ELSE 'string' END")
+            if set {
+                let array = "from_json(\(c)x, 'ARRAY<STRING>')"
+                stages.add(SQLStage.rawTyped, "\(c)a", "CASE WHEN \(c)t = 'array' AND to_json(\(array)) = \(c)x THEN \(array) END")
+            }
+        }
+        stages.add(SQLStage.stored, "\(c)p", "(\(c)t IS NOT NULL)")
+        stages.add(SQLStage.stored, "\(c)s", "CASE WHEN \(c)t = 'string' THEN \(c)x END")
+        stages.add(SQLStage.stored, "\(c)n", "CASE WHEN \(c)t = 'number' THEN \(dialect.textToDouble("\(c)x")) END")
+    }
+
+    /// The member whose trimmed key is `key`: `_t` and `_x` as for built-in fields (an array
+    /// already joined with commas), then the stored string `_s` or number `_n` (SPEC §2).
+    private func readCustom(_ key: String, prefix c: String, into stages: inout SQLStages) {
+        switch dialect {
+        case .postgres:
+            let object = "CASE WHEN jsonb_typeof(profile -> 'custom_attributes') = 'object' THEN profile -> 'custom_attributes' END"
+            stages.add(SQLStage.locate, "\(c)j", "(SELECT e.value FROM jsonb_each(\(object)) AS e WHERE \(dialect.trim("e.key")) = \(dialect.string(key)) LIMIT 1)")
+            let j = "\(c)j"
+            stages.add(SQLStage.raw, "\(c)t", "CASE WHEN jsonb_typeof(\(j)) <> 'null' THEN jsonb_typeof(\(j)) END")
+            stages.add(SQLStage.raw, "\(c)x", "CASE WHEN jsonb_typeof(\(j)) IN ('string', 'number', 'boolean') THEN \(j) #>> '{}' "
+                + "WHEN jsonb_typeof(\(j)) = 'array' THEN (SELECT string_agg(u.e, ',' ORDER BY u.i) FROM jsonb_array_elements_text(\(j)) WITH ORDINALITY AS u(e, i)) END")
+        case .spark:
+            let object = "get_json_object(profile, '$.custom_attributes')"
+            let map = "from_json(\(c)c, 'MAP<STRING, STRING>')"
+            stages.add(SQLStage.locate, "\(c)c", object)
+            stages.add(SQLStage.raw, "\(c)k", "try_element_at(filter(map_keys(\(map)), k -> \(dialect.trim("k")) = \(dialect.string(key))), 1)")
+            // The first character of the member's value in the compact JSON text gives its type.
+            let space = "(?:\\s|\\\\[tnrfb]|\\\\u[0-9A-Fa-f]{4}|[\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000])*"
+            let escaped = key.replacingOccurrences(of: ".", with: "[.]")
+            let pattern = "[{,]\"\(space)\(escaped)\(space)\":(.)"
+            stages.add(SQLStage.raw, "\(c)t0", "regexp_extract(\(c)c, \(dialect.string(pattern)), 1)")
+            stages.add(SQLStage.rawTyped, "\(c)t", "CASE \(c)t0 WHEN '\"' THEN 'string' WHEN '[' THEN 'array' WHEN 't' THEN 'boolean' WHEN 'f' THEN 'boolean' WHEN 'n' THEN NULL WHEN '' THEN NULL ELSE 'number' END")
+            stages.add(SQLStage.rawTyped, "\(c)x0", "CASE WHEN \(c)k IS NOT NULL THEN element_at(\(map), \(c)k) END")
+            stages.add(SQLStage.text, "\(c)x", "CASE WHEN \(c)t = 'array' THEN array_join(from_json(\(c)x0, 'ARRAY<STRING>'), ',') ELSE \(c)x0 END")
+        }
+        stages.add(SQLStage.stored, "\(c)s", "CASE WHEN \(c)t = 'string' THEN nullif(\(dialect.trim("\(c)x")), '') WHEN \(c)t = 'array' THEN nullif(\(c)x, '') END")
+        stages.add(SQLStage.stored, "\(c)n", "CASE WHEN \(c)t = 'number' THEN \(dialect.textToDouble("\(c)x")) WHEN \(c)t = 'boolean' THEN CASE WHEN \(c)x = 'true' THEN 1 ELSE 0 END END")
+        stages.add(SQLStage.view, "\(c)p", "(\(c)s IS NOT NULL OR \(c)n IS NOT NULL)")
+    }
+}

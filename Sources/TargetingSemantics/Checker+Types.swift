@@ -1,0 +1,166 @@
+import TargetingBase
+import TargetingProfiles
+import TargetingSyntax
+extension Checker {
+    /// Types every comparison of every segment (audience comparisons are already errors).
+    mutating func checkTypes() {
+        let comparisons = segmentOrder.flatMap(\.expression.comparisons)
+        inferUndeclared(comparisons)
+        for comparison in comparisons { checkComparison(comparison) }
+    }
+
+    /// The type a comparison suggests for an undeclared attribute, and where that comes from.
+    func suggestedType(_ comparison: Comparison) -> (ValueType, SourceRange)? {
+        switch comparison.op {
+        case .has, .hasAny, .hasAll, .hasNone: return (.set, comparison.operatorRange)
+        case .contains, .startsWith, .endsWith: return (.string, comparison.operatorRange)
+        case .isSet, .isNotSet: return nil
+        default:
+            guard let literal = comparison.literals.first else { return nil }
+            return (Checker.literalType(literal), literal.range)
+        }
+    }
+
+    static func literalType(_ literal: Literal) -> ValueType {
+        switch literal.value {
+        case .string: .string
+        case .number: .number
+        case .bool: .bool
+        case .date, .now: .date
+        }
+    }
+
+    /// Gives each undeclared custom attribute the type of the first literal it is compared with
+    /// and warns once that it is undeclared; a second type is an error.
+    mutating func inferUndeclared(_ comparisons: [Comparison]) {
+        var warned: Set<String> = []
+        for comparison in comparisons {
+            guard case .attribute(let reference) = comparison.subject, case .custom(let key) = reference.target,
+                  attributeDeclarations[key] == nil, !isUnparsed(key, .attribute) else { continue }
+            guard AdaptyLimits.isValidKey(key) else { continue }
+            if !warned.contains(key) {
+                warned.insert(key)
+                report(.undeclaredAttribute(key, at: reference.range))
+                attributeTypes[.custom(key)] = AttributeType(type: nil, allowed: nil, isDeclared: false)
+            }
+            guard let (type, where_) = suggestedType(comparison) else { continue }
+            if let (first, firstRange) = inferredFrom[key] {
+                if first != type {
+                    report(.conflictingInference(key, first: first, firstAt: firstRange, second: type, at: where_))
+                }
+            } else {
+                inferredFrom[key] = (type, where_)
+                attributeTypes[.custom(key)] = AttributeType(type: type, allowed: nil, isDeclared: false)
+            }
+        }
+    }
+
+    /// The type of the subject, or nil when unknown (an error was reported or nothing fixes it).
+    mutating func subjectType(_ subject: ComparisonSubject) -> AttributeType? {
+        switch subject {
+        case .now:
+            return AttributeType(type: .date, allowed: nil, isDeclared: true)
+        case .attribute(let reference):
+            switch reference.target {
+            case .builtin(let field):
+                guard let builtin = BuiltinField.all[field] else {
+                    let suggestion = Suggestion.nearest(to: field, in: BuiltinField.all.keys.sorted()).map { "profile." + $0 }
+                    report(.unknownProfileField(reference.displayName, suggestion: suggestion, at: reference.range))
+                    return nil
+                }
+                return AttributeType(type: builtin.type, allowed: builtin.allowed, isDeclared: true)
+            case .custom(let key):
+                guard AdaptyLimits.isValidKey(key) else {
+                    report(.invalidKey(key, at: reference.range))
+                    return nil
+                }
+                return attributeTypes[.custom(key)]
+            }
+        }
+    }
+
+    static func operatorApplies(_ op: ComparisonOperator, to type: ValueType) -> Bool {
+        switch op {
+        case .equal, .notEqual: type != .set
+        case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: [.number, .date, .version].contains(type)
+        case .isIn, .isNotIn: [.string, .number, .version].contains(type)
+        case .contains, .startsWith, .endsWith: type == .string
+        case .has, .hasAny, .hasAll, .hasNone: type == .set
+        case .isSet, .isNotSet: true
+        }
+    }
+
+    mutating func checkComparison(_ comparison: Comparison) {
+        for literal in comparison.literals {
+            if case .date(nil) = literal.value { report(.invalidDate(literal.text, at: literal.range)) }
+        }
+        if let list = comparison.list, list.items.isEmpty { report(.emptyList(at: list.range)) }
+        guard let attributeType = subjectType(comparison.subject) else { return }
+        let name: String
+        switch comparison.subject {
+        case .now: name = "now"
+        case .attribute(let reference): name = reference.displayName
+        }
+        guard let type = attributeType.type else { return }
+        if !attributeType.isDeclared, let (suggested, _) = suggestedType(comparison), suggested != type {
+            return  // already reported as conflicting inference
+        }
+        if case .attribute(let reference) = comparison.subject, case .custom = reference.target, !attributeType.isDeclared,
+           comparison.op.isOrdering, comparison.literals.contains(where: { if case .string = $0.value { true } else { false } }) {
+            report(.orderingUndeclaredString(name, at: comparison.operatorRange))
+            return
+        }
+        guard Checker.operatorApplies(comparison.op, to: type) else {
+            report(.operatorMismatch(comparison.op, name: name, type: type, at: comparison.operatorRange))
+            return
+        }
+        if let ignoring = comparison.ignoringCaseRange, type != .string && type != .set {
+            report(.ignoringCaseMismatch(name: name, type: type, at: ignoring))
+        }
+        var literalsFit = true
+        for literal in comparison.literals where !literalFits(literal, type) {
+            if type == .version, case .string(let text) = literal.value {
+                report(.invalidVersion(text, at: literal.range))
+            } else {
+                report(.literalTypeMismatch(name: name, type: type, literal: literal))
+            }
+            literalsFit = false
+        }
+        guard literalsFit else { return }
+        if let allowed = attributeType.allowed, [.equal, .notEqual, .isIn, .isNotIn, .has, .hasAny, .hasAll, .hasNone].contains(comparison.op) {
+            let folded = comparison.ignoringCase ? Set(allowed.map { $0.lowercased() }) : Set(allowed)
+            for literal in comparison.literals {
+                guard case .string(let value) = literal.value else { continue }
+                let probe = comparison.ignoringCase ? value.lowercased() : value
+                if !folded.contains(probe) {
+                    report(.valueNotAllowed(value, name: name, allowed: allowed, at: literal.range))
+                }
+            }
+        }
+        if comparison.op == .between, comparison.operands.count == 2 {
+            checkBetweenOrder(comparison.operands[0], comparison.operands[1], type: type)
+        }
+    }
+
+    func literalFits(_ literal: Literal, _ type: ValueType) -> Bool {
+        switch (literal.value, type) {
+        case (.string, .string), (.string, .set), (.number, .number), (.bool, .bool), (.date, .date), (.now, .date): true
+        case (.string(let text), .version): SemanticVersion(parsing: text) != nil
+        default: false
+        }
+    }
+
+    mutating func checkBetweenOrder(_ low: Literal, _ high: Literal, type: ValueType) {
+        let reversed: Bool
+        switch (low.value, high.value) {
+        case (.number(let a), .number(let b)): reversed = a > b
+        case (.date(let a?), .date(let b?)): reversed = a > b
+        case (.now(let a), .now(let b)): reversed = a > b
+        case (.string(let a), .string(let b)):
+            guard let x = SemanticVersion(parsing: a), let y = SemanticVersion(parsing: b) else { return }
+            reversed = x > y
+        default: return
+        }
+        if reversed { report(.betweenReversed(low: low.text, high: high.text, at: low.range)) }
+    }
+}

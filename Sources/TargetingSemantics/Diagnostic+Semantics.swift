@@ -1,0 +1,182 @@
+import TargetingBase
+import TargetingProfiles
+import TargetingSyntax
+/// Errors and warnings of the checker.
+extension Diagnostic {
+    static func place(_ range: SourceRange) -> String { "\(range.file):\(range.start.line):\(range.start.column)" }
+
+    static func didYouMean(_ suggestion: String?) -> String? { suggestion.map { "did you mean `\($0)`?" } }
+
+    static func duplicateName(_ name: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "duplicate-name", "`\(name)` is already declared", at: range, help: "first declared at \(place(first))")
+    }
+
+    static func duplicateAttribute(_ key: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "duplicate-attribute", "attribute `\(key)` is already declared", at: range, help: "first declared at \(place(first))")
+    }
+
+    static func duplicateInput(_ element: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "duplicate-input", "input `\(element)` is already declared", at: range, help: "first declared at \(place(first))")
+    }
+
+    static func sharedInputTarget(_ target: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.warning, "shared-input-target", "two inputs write `\(target)`; the later answer wins", at: range,
+                   help: "the other input is declared at \(place(first))")
+    }
+
+    static func builtinDeclared(_ name: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "builtin-declared", "built-in field `\(name)` has a fixed type and cannot be declared", at: range)
+    }
+
+    static func invalidKey(_ key: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "invalid-key", "invalid custom attribute key `\(key)`", at: range,
+                   help: "a key is 1–30 characters from `A–Z a–z 0–9 . _ -`")
+    }
+
+    static func invalidInputTarget(_ name: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "invalid-input-target", "an input cannot write `\(name)`", at: range,
+                   help: "inputs write a custom attribute or one of " + BuiltinField.inputTargets.map { "`profile.\($0)`" }.joined(separator: ", "))
+    }
+
+    static func oneOfNotAllowed(_ type: ValueType, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "one-of-not-allowed", "a `\(type.rawValue)` attribute cannot list allowed values", at: range,
+                   help: "`one of` applies to `string`, `of` to `set`")
+    }
+
+    static func emptyList(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "empty-list", "empty list", at: range)
+    }
+
+    static func duplicateListValue(_ value: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "duplicate-value", "`\(value)` is listed twice", at: range)
+    }
+
+    static func commaInSetValue(_ value: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "comma-in-set-value", "set value `\(value)` contains `,`", at: range,
+                   help: "sets are stored comma-separated, so members cannot contain `,`")
+    }
+
+    static func unknownSegment(_ name: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "unknown-segment", "unknown segment `\(name)`", at: range, help: didYouMean(suggestion))
+    }
+
+    static func unknownAudience(_ name: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "unknown-audience", "unknown audience `\(name)`", at: range, help: didYouMean(suggestion))
+    }
+
+    static func unknownProfileField(_ name: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "unknown-field", "unknown profile field `\(name)`", at: range,
+                   help: didYouMean(suggestion) ?? "a custom attribute key starting with `profile.` needs backticks")
+    }
+
+    static func wrongKindOfName(_ name: String, is actual: String, expected: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "wrong-kind", "`\(name)` is \(actual == "audience" ? "an" : "a") \(actual), not \(expected == "audience" ? "an" : "a") \(expected)", at: range,
+                   help: expected == "segment" ? "segment and audience expressions combine segments" : nil)
+    }
+
+    static func segmentInPlacement(_ name: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "wrong-kind", "`\(name)` is a segment, not an audience", at: range,
+                   help: "placement rows list audiences: declare `audience \(name)_users = \(name)`")
+    }
+
+    static func comparisonInAudience(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "comparison-in-audience", "an audience combines segments only", at: range,
+                   help: "move the comparison into a segment")
+    }
+
+    static func segmentCycle(path: [String], at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "cycle", "segment `\(path[0])` depends on itself", at: range,
+                   help: "cycle: " + path.map { "`\($0)`" }.joined(separator: " -> "))
+    }
+
+    static func undeclaredAttribute(_ key: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.warning, "undeclared-attribute", "attribute `\(key)` is not declared", at: range,
+                   help: "declare it to get type checks, e.g. `attribute \(key): string`")
+    }
+
+    static func conflictingInference(_ key: String, first: ValueType, firstAt: SourceRange, second: ValueType, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "conflicting-types", "undeclared attribute `\(key)` is used as `\(second.rawValue)` here but as `\(first.rawValue)` at \(place(firstAt))", at: range,
+                   help: "declare its type with `attribute \(key): …`")
+    }
+
+    static func orderingUndeclaredString(_ name: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "ordering-string", "cannot order undeclared attribute `\(name)` by a string", at: range,
+                   help: "declare it `version` (`attribute \(name): version`) to compare versions")
+    }
+
+    static func operatorMismatch(_ op: ComparisonOperator, name: String, type: ValueType, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "operator-mismatch", "operator `\(op.rawValue)` does not apply to `\(name)` of type `\(type.rawValue)`", at: range)
+    }
+
+    static func ignoringCaseMismatch(name: String, type: ValueType, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "operator-mismatch", "`ignoring case` does not apply to `\(name)` of type `\(type.rawValue)`", at: range,
+                   help: "`ignoring case` applies to strings and sets")
+    }
+
+    static func literalTypeMismatch(name: String, type: ValueType, literal: Literal) -> Diagnostic {
+        Diagnostic(.error, "type-mismatch", "`\(name)` is a `\(type.rawValue)`, but `\(literal.text)` is a \(literal.kindName)", at: literal.range)
+    }
+
+    static func invalidVersion(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "invalid-version", "invalid version `\(text)`", at: range,
+                   help: "versions are `[v]MAJOR[.MINOR[.PATCH]][-PRERELEASE][+BUILD]` (SemVer 2.0)")
+    }
+
+    static func invalidDate(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "invalid-date", "invalid date `\(text)`", at: range,
+                   help: "dates are `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`")
+    }
+
+    static func valueNotAllowed(_ value: String, name: String, allowed: [String], at range: SourceRange) -> Diagnostic {
+        let help = didYouMean(Suggestion.nearest(to: value, in: allowed)) ?? "allowed: " + allowed.map { "`\($0)`" }.joined(separator: ", ")
+        return Diagnostic(.error, "value-not-allowed", "`\(value)` is not one of the values of `\(name)`", at: range, help: help)
+    }
+
+    static func betweenReversed(low: String, high: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "between-reversed", "`between \(low) and \(high)` is empty: the lower bound is greater than the upper", at: range)
+    }
+
+    static func everyoneNotLast(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "everyone-not-last", "`everyone` must be the last row", at: range,
+                   help: "rows below `everyone` can never decide")
+    }
+
+    static func mixedDestinations(placement: String, first: String, firstAt: SourceRange, found: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "mixed-destinations", "placement `\(placement)` shows \(first)s, but this row shows a \(found)", at: range,
+                   help: "one placement holds one kind of destination; the first \(first) is at \(place(firstAt))")
+    }
+
+    static func duplicateSplit(_ id: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "duplicate-split", "split id `\(id)` is already used", at: range, help: "first used at \(place(first))")
+    }
+
+    static func emptySplitID(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "empty-split-id", "a split id cannot be empty", at: range)
+    }
+
+    static func splitVariantCount(_ count: Int, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "split-variants", "a split has 2 to 20 variants, this one has \(count)", at: range)
+    }
+
+    static func invalidWeight(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "split-weight", "invalid weight `\(text)%`", at: range, help: "weights are whole numbers from 1 to 100")
+    }
+
+    static func splitWeightsSum(_ total: Int, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "split-weights-sum", "split weights add up to \(total)%, not 100%", at: range)
+    }
+
+    static func duplicateVariant(first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "duplicate-variant", "two variants of the split show the same destination", at: range,
+                   help: "the other variant is at \(place(first))")
+    }
+
+    static func unusedName(_ name: String, kind: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.warning, "unused", "\(kind) `\(name)` is never used", at: range)
+    }
+
+    package static func analysisSkipped(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.note, "analysis-skipped", "rule set too large for the reachability analysis; unreachable rows and fall-through are not reported", at: range,
+                   help: "the analysis runs for up to 1,000 placement rows, 10,000 comparisons and 100,000 literals")
+    }
+}

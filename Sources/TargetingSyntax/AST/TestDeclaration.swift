@@ -1,0 +1,145 @@
+import TargetingBase
+/// The value of one `given { … }` assignment: a single literal or a list.
+package enum GivenValue: Hashable, Sendable {
+    /// A string, number, `true`/`false`, date or `now ± d` literal.
+    case literal(Literal)
+    /// A list of literals, `["a", "b"]`.
+    case list(ListLiteral)
+
+    /// Where the value is written.
+    package var range: SourceRange {
+        switch self {
+        case .literal(let literal): literal.range
+        case .list(let list): list.range
+        }
+    }
+}
+
+/// One line of a `given { … }` block: `ATTRIBUTE = VALUE`.
+package struct GivenAssignment: Hashable, Sendable {
+    /// The attribute set: a custom key or `profile.FIELD`.
+    package var target: AttributeReference
+    /// The value.
+    package var value: GivenValue
+    /// The whole line.
+    package var range: SourceRange
+
+    /// Creates an assignment.
+    package init(target: AttributeReference, value: GivenValue, range: SourceRange) {
+        self.target = target
+        self.value = value
+        self.range = range
+    }
+}
+
+/// A file named by `given events "…"` or `given profile "…"`.
+package struct GivenPath: Hashable, Sendable {
+    /// The path as written, relative to the `.tests` file unless absolute.
+    package var path: String
+    /// Where the string literal is.
+    package var range: SourceRange
+
+    /// Creates a path reference.
+    package init(path: String, range: SourceRange) {
+        self.path = path
+        self.range = range
+    }
+}
+
+/// One `given` line of a test; they apply in order, later ones overriding earlier ones.
+package enum Given: Hashable, Sendable {
+    /// `given { ATTRIBUTE = VALUE … }`.
+    case assignments([GivenAssignment], SourceRange)
+    /// `given events "FILE.jsonl"`: events through the input handler.
+    case events(GivenPath, SourceRange)
+    /// `given profile "FILE.json"`: a profile JSON file.
+    case profile(GivenPath, SourceRange)
+
+    /// Where the whole `given` is written.
+    package var range: SourceRange {
+        switch self {
+        case .assignments(_, let range), .events(_, let range), .profile(_, let range): range
+        }
+    }
+}
+
+/// One `expect` line of a test.
+package enum Expectation: Hashable, Sendable {
+    /// `expect PLACEMENT -> flow "ID" | paywall "ID" | nothing`.
+    case placement(Identifier, Destination, SourceRange)
+    /// `expect NAME` or `expect not NAME`: audience or segment membership.
+    case membership(Identifier, negated: Bool, SourceRange)
+
+    /// Where the whole line is written.
+    package var range: SourceRange {
+        switch self {
+        case .placement(_, _, let range), .membership(_, _, let range): range
+        }
+    }
+
+    /// The placement, audience or segment named.
+    package var name: Identifier {
+        switch self {
+        case .placement(let name, _, _), .membership(let name, _, _): name
+        }
+    }
+
+    /// The expectation as written, e.g. `onboarding_followup -> flow "flow_pro_v2"` or `not casuals`.
+    package var description: String {
+        switch self {
+        case .placement(let name, let destination, _):
+            return "\(name.text) -> " + destination.description
+        case .membership(let name, let negated, _):
+            return (negated ? "not " : "") + name.text
+        }
+    }
+}
+
+/// `test "NAME" { now …; given …; expect … }`.
+package struct TestDeclaration: Hashable, Sendable {
+    /// The test's name.
+    package var name: String
+    /// Where the name string is.
+    package var nameRange: SourceRange
+    /// Every `now` line (one is expected; more are reported by the checker).
+    package var nows: [Literal]
+    /// The `given` lines in order.
+    package var givens: [Given]
+    /// The `expect` lines in order; they are checked against the profile built by all givens.
+    package var expectations: [Expectation]
+    /// The whole test, from `test` to `}`.
+    package var range: SourceRange
+
+    /// Creates a test.
+    package init(name: String, nameRange: SourceRange, nows: [Literal], givens: [Given], expectations: [Expectation], range: SourceRange) {
+        self.name = name
+        self.nameRange = nameRange
+        self.nows = nows
+        self.givens = givens
+        self.expectations = expectations
+        self.range = range
+    }
+
+    /// The pinned evaluation time (Unix ms), when the test has a valid `now` line.
+    package var now: Int64? {
+        guard let first = nows.first, case .date(let ms?) = first.value else { return nil }
+        return ms
+    }
+}
+
+/// A parsed `.tests` file.
+package struct TestFile: Hashable, Sendable {
+    /// The source.
+    package var source: SourceFile
+    /// The tests in file order.
+    package var tests: [TestDeclaration]
+    /// The comments in file order.
+    package var comments: [Comment]
+
+    /// Creates a tests file.
+    package init(source: SourceFile, tests: [TestDeclaration], comments: [Comment]) {
+        self.source = source
+        self.tests = tests
+        self.comments = comments
+    }
+}

@@ -1,0 +1,116 @@
+import TargetingBase
+/// Lexical and syntax errors.
+extension Diagnostic {
+    static func invalidUTF8(byte: UInt8, at range: SourceRange) -> Diagnostic {
+        let hex = String(byte, radix: 16, uppercase: false)
+        return Diagnostic(.error, "invalid-utf8", "file is not valid UTF-8: invalid byte `0x\(hex.count == 1 ? "0" + hex : hex)`", at: range)
+    }
+
+    static func unexpectedCharacter(_ text: String, at range: SourceRange) -> Diagnostic {
+        let shown = text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } ? text
+            : text.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined()
+        return Diagnostic(.error, "unexpected-character", "unexpected character `\(shown)`", at: range)
+    }
+
+    static func malformedNumber(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "malformed-number", "malformed literal `\(text)`", at: range,
+                   help: "numbers are written `12` or `-3.5`, durations `7d`, `12h`, `30m` or `10s`")
+    }
+
+    static func unterminatedString(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "unterminated-string", "unterminated string literal", at: range,
+                   help: "close it with `\"` on the same line; write a line break as `\\n`")
+    }
+
+    static func controlCharacterInString(_ byte: UInt8, at range: SourceRange) -> Diagnostic {
+        let code = String(byte, radix: 16, uppercase: true)
+        return Diagnostic(.error, "control-character", "control character U+\(String(repeating: "0", count: 4 - code.count) + code) in a string literal", at: range,
+                          help: "write it as an escape such as `\\n`, `\\t` or `\\u{…}`")
+    }
+
+    static func invalidEscape(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "invalid-escape", "invalid escape `\(text)` in a string literal", at: range,
+                   help: "the escapes are `\\\"`, `\\\\`, `\\n`, `\\t` and `\\u{…}`")
+    }
+
+    static func unterminatedQuotedName(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "unterminated-name", "unterminated backticked name", at: range)
+    }
+
+    static func expected(_ what: String, found token: Token) -> Diagnostic {
+        Diagnostic(.error, "syntax", "expected \(what), found \(token.describedForMessage)", at: token.range)
+    }
+
+    static func expectedDeclaration(found token: Token) -> Diagnostic {
+        Diagnostic(.error, "syntax", "expected a declaration (`attribute`, `input`, `segment`, `audience` or `placement`), found \(token.describedForMessage)", at: token.range)
+    }
+
+    static func testInRulesFile(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "syntax", "`test` blocks belong in `.tests` files", at: range)
+    }
+
+    static func expectedComparison(after name: String, found token: Token) -> Diagnostic {
+        Diagnostic(.error, "syntax", "expected a comparison operator after `\(name)`, found \(token.describedForMessage)", at: token.range)
+    }
+
+    static func singleEqualsInComparison(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "syntax", "expected a comparison operator, found `=`", at: range, help: "compare with `==`")
+    }
+
+    static func unknownType(_ name: String, at range: SourceRange) -> Diagnostic {
+        let help = Suggestion.nearest(to: name, in: ValueType.allCases.map(\.rawValue)).map { "did you mean `\($0)`?" }
+        return Diagnostic(.error, "unknown-type", "unknown type `\(name)`", at: range, help: help ?? "types are `string`, `number`, `bool`, `date`, `version` and `set`")
+    }
+
+    static func reservedWord(_ word: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "reserved-word", "`\(word)` is a reserved word and cannot be used as a name", at: range)
+    }
+
+    static func invalidName(_ name: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "invalid-name", "invalid name `\(name)`", at: range,
+                   help: "names of segments, audiences and placements are letters, digits and `_`")
+    }
+
+    static func nestingTooDeep(limit: Int, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "nesting-too-deep", "expression nests deeper than \(limit) levels", at: range)
+    }
+
+    static func nestedSplit(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "syntax", "a split variant cannot be another split", at: range)
+    }
+
+    static func numberOutOfRange(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "number-out-of-range", "number literal is too large", at: range)
+    }
+
+    static func invalidDuration(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "invalid-duration", "invalid duration `\(text)`", at: range,
+                   help: "a duration is a whole number followed by `d`, `h`, `m` or `s`, up to 400 years")
+    }
+
+    static func bareDuration(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "syntax", "a duration is only allowed after `now +` or `now -`", at: range,
+                   help: "write `now - \(text)`")
+    }
+
+    package static func fileTooLarge(limit: Int, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "file-too-large", "rule file is larger than \(limit / (1024 * 1024)) MiB", at: range)
+    }
+
+    // In `.tests` files.
+
+    package static func expectedTest(found token: Token) -> Diagnostic {
+        Diagnostic(.error, "syntax", "expected `test`, found \(token.describedForMessage)", at: token.range,
+                   help: "a tests file holds `test \"name\" { … }` blocks")
+    }
+
+    package static func negatedPlacementExpectation(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "syntax", "`expect not` applies to audiences and segments, not to placements", at: range,
+                   help: "expect what the placement shows instead, e.g. `expect p -> nothing`")
+    }
+
+    package static func splitInExpectation(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "syntax", "expect the destination a split chooses, not the split", at: range,
+                   help: "write `flow \"…\"`, `paywall \"…\"` or `nothing`")
+    }
+}

@@ -1,0 +1,256 @@
+import TargetingBase
+extension Parser {
+    mutating func enterNesting(at token: Token) throws {
+        depth += 1
+        if depth > Parser.maxExpressionDepth {
+            throw ParseFailure(.nestingTooDeep(limit: Parser.maxExpressionDepth, at: token.range))
+        }
+    }
+
+    mutating func parseOr() throws -> Expression {
+        let first = try parseAnd()
+        guard current.isKeyword(.or) else { return first }
+        var items = [first]
+        while current.isKeyword(.or) {
+            advance()
+            items.append(try parseAnd())
+        }
+        return .or(items, span(from: first.range))
+    }
+
+    mutating func parseAnd() throws -> Expression {
+        let first = try parseUnary()
+        guard current.isKeyword(.and) else { return first }
+        var items = [first]
+        while current.isKeyword(.and) {
+            advance()
+            items.append(try parseUnary())
+        }
+        return .and(items, span(from: first.range))
+    }
+
+    mutating func parseUnary() throws -> Expression {
+        let token = current
+        if token.isKeyword(.not) {
+            // Iterative over a chain of `not`s so a long chain cannot exhaust the stack.
+            var nots: [Token] = []
+            while current.isKeyword(.not) {
+                try enterNesting(at: current)
+                nots.append(advance())
+            }
+            var expression = try parsePrimary()
+            for not in nots.reversed() {
+                expression = .not(expression, span(from: not.range))
+            }
+            depth -= nots.count
+            return expression
+        }
+        return try parsePrimary()
+    }
+
+    mutating func parsePrimary() throws -> Expression {
+        let token = current
+        switch token.kind {
+        case .punctuation(.leftParen):
+            try enterNesting(at: token)
+            advance()
+            let inner = try parseOr()
+            _ = try expect(.rightParen, "to close `(`")
+            depth -= 1
+            return .group(inner, span(from: token.range))
+        case .keyword(.now):
+            advance()
+            return .comparison(try parseComparison(subject: .now(token.range)))
+        case .identifier:
+            if isComparisonOperatorAhead() {
+                let reference = try parseAttributeName(context: "")
+                return .comparison(try parseComparison(subject: .attribute(reference)))
+            }
+            advance()
+            if token.text.contains(".") {
+                throw ParseFailure(.expectedComparison(after: token.text, found: current))
+            }
+            return .reference(Identifier(text: token.text, range: token.range))
+        case .quotedName:
+            let reference = try parseAttributeName(context: "")
+            return .comparison(try parseComparison(subject: .attribute(reference)))
+        default:
+            throw ParseFailure(.expected("a segment name, a comparison, `not` or `(`", found: token))
+        }
+    }
+
+    /// Whether the token after the current one starts a comparison operator.
+    func isComparisonOperatorAhead() -> Bool {
+        let next = peek()
+        switch next.kind {
+        case .punctuation(let p):
+            return [.equalEqual, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .equal].contains(p)
+        case .keyword(let k):
+            switch k {
+            case .in, .contains, .starts, .ends, .has, .is, .between: return true
+            case .not: return peek(2).isKeyword(.in)
+            default: return false
+            }
+        default:
+            return false
+        }
+    }
+
+    mutating func parseComparison(subject: ComparisonSubject) throws -> Comparison {
+        let opToken = current
+        let op: ComparisonOperator
+        switch opToken.kind {
+        case .punctuation(.equalEqual): advance(); op = .equal
+        case .punctuation(.notEqual): advance(); op = .notEqual
+        case .punctuation(.less): advance(); op = .less
+        case .punctuation(.lessEqual): advance(); op = .lessOrEqual
+        case .punctuation(.greater): advance(); op = .greater
+        case .punctuation(.greaterEqual): advance(); op = .greaterOrEqual
+        case .punctuation(.equal):
+            throw ParseFailure(.singleEqualsInComparison(at: opToken.range))
+        case .keyword(.between): advance(); op = .between
+        case .keyword(.in): advance(); op = .isIn
+        case .keyword(.not):
+            advance()
+            _ = try expect(.in, "after `not` in a comparison")
+            op = .isNotIn
+        case .keyword(.contains): advance(); op = .contains
+        case .keyword(.starts):
+            advance()
+            _ = try expect(.with, "after `starts`")
+            op = .startsWith
+        case .keyword(.ends):
+            advance()
+            _ = try expect(.with, "after `ends`")
+            op = .endsWith
+        case .keyword(.has):
+            advance()
+            switch current.kind {
+            case .keyword(.any): advance(); op = .hasAny
+            case .keyword(.all): advance(); op = .hasAll
+            case .keyword(.none): advance(); op = .hasNone
+            default: op = .has
+            }
+        case .keyword(.is):
+            advance()
+            if current.isKeyword(.not) {
+                advance()
+                _ = try expect(.set, "after `is not`")
+                op = .isNotSet
+            } else {
+                _ = try expect(.set, "after `is`")
+                op = .isSet
+            }
+        default:
+            let name: String
+            switch subject {
+            case .now: name = "now"
+            case .attribute(let reference): name = reference.displayName
+            }
+            throw ParseFailure(.expectedComparison(after: name, found: opToken))
+        }
+        var operands: [Literal] = []
+        var list: ListLiteral?
+        switch op.arity {
+        case .none: break
+        case .one: operands.append(try parseLiteral())
+        case .two:
+            operands.append(try parseLiteral())
+            _ = try expect(.and, "between the bounds of `between`")
+            operands.append(try parseLiteral())
+        case .list: list = try parseList()
+        }
+        var ignoringCaseRange: SourceRange?
+        if current.isKeyword(.ignoring) {
+            let ignoring = advance()
+            _ = try expect(.case, "after `ignoring`")
+            ignoringCaseRange = span(from: ignoring.range)
+        }
+        return Comparison(subject: subject, op: op, operatorRange: opToken.range, operands: operands, list: list,
+                          ignoringCaseRange: ignoringCaseRange, range: span(from: subject.range))
+    }
+
+    mutating func parseList() throws -> ListLiteral {
+        let open = try expect(.leftBracket, "to open a list")
+        var items: [Literal] = []
+        while !current.isPunctuation(.rightBracket) {
+            items.append(try parseLiteral())
+            if current.isPunctuation(.comma) {
+                advance()
+            } else if !current.isPunctuation(.rightBracket) {
+                throw ParseFailure(.expected("`,` or `]` in a list", found: current))
+            }
+        }
+        advance()
+        return ListLiteral(items: items, range: span(from: open.range))
+    }
+
+    mutating func parseLiteral() throws -> Literal {
+        let token = current
+        switch token.kind {
+        case .string:
+            advance()
+            return Literal(value: .string(token.value), text: token.text, range: token.range)
+        case .number:
+            advance()
+            return try numberLiteral(token, negative: false, start: token.range)
+        case .punctuation(.minus) where peek().kind == .number && peek().range.start.offset == token.range.end.offset:
+            advance()
+            let number = advance()
+            return try numberLiteral(number, negative: true, start: token.range)
+        case .keyword(.true):
+            advance()
+            return Literal(value: .bool(true), text: "true", range: token.range)
+        case .keyword(.false):
+            advance()
+            return Literal(value: .bool(false), text: "false", range: token.range)
+        case .date:
+            advance()
+            return Literal(value: .date(Timestamp.parse(token.text)), text: token.text, range: token.range)
+        case .keyword(.now):
+            advance()
+            var offset: Int64 = 0
+            var text = "now"
+            if current.isPunctuation(.plus) || current.isPunctuation(.minus) {
+                let sign = advance()
+                guard current.kind == .duration else {
+                    throw ParseFailure(.expected("a duration like `7d`, `12h`, `30m` or `10s` after `now \(sign.text)`", found: current))
+                }
+                let duration = advance()
+                guard let ms = Parser.durationMilliseconds(duration.text) else {
+                    throw ParseFailure(.invalidDuration(duration.text, at: duration.range))
+                }
+                offset = sign.isPunctuation(.minus) ? -ms : ms
+                text = "now \(sign.text) \(duration.text)"
+            }
+            return Literal(value: .now(offset: offset), text: text, range: span(from: token.range))
+        case .duration:
+            throw ParseFailure(.bareDuration(token.text, at: token.range))
+        default:
+            throw ParseFailure(.expected("a literal (string, number, `true`, `false`, date or `now`)", found: token))
+        }
+    }
+
+    func numberLiteral(_ token: Token, negative: Bool, start: SourceRange) throws -> Literal {
+        let text = (negative ? "-" : "") + token.text
+        guard let value = Double(text), value.isFinite else {
+            throw ParseFailure(.numberOutOfRange(at: start))
+        }
+        return Literal(value: .number(value), text: text, range: span(from: start))
+    }
+
+    /// Milliseconds in a duration literal such as `7d`, or nil when it overflows.
+    static func durationMilliseconds(_ text: String) -> Int64? {
+        guard let unit = text.last, let count = Int64(text.dropLast()) else { return nil }
+        let scale: Int64
+        switch unit {
+        case "d": scale = 86_400_000
+        case "h": scale = 3_600_000
+        case "m": scale = 60_000
+        case "s": scale = 1_000
+        default: return nil
+        }
+        let (product, overflow) = count.multipliedReportingOverflow(by: scale)
+        return overflow || product > 400 * 365 * 86_400_000 ? nil : product
+    }
+}

@@ -1,0 +1,105 @@
+import TargetingBase
+extension Parser {
+    /// Parses a `.tests` file; the result holds every test that parsed and the diagnostics.
+    ///
+    /// A syntax error abandons the test it is in and parsing resumes at the next `test`.
+    package static func parseTests(_ file: SourceFile) -> (TestFile, [Diagnostic]) {
+        let lexed = Lexer.lex(file)
+        var parser = Parser(tokens: lexed.tokens, file: file)
+        var tests: [TestDeclaration] = []
+        while !parser.atEnd {
+            let start = parser.index
+            do {
+                guard parser.current.isKeyword(.test) else { throw ParseFailure(.expectedTest(found: parser.current)) }
+                tests.append(try parser.parseTest())
+            } catch let error as ParseFailure {
+                parser.diagnostics.append(error.diagnostic)
+                parser.recoverToTest(from: start)
+            } catch {
+                parser.recoverToTest(from: start)
+            }
+        }
+        let all = lexed.diagnostics + parser.diagnostics
+        return (TestFile(source: file, tests: tests, comments: lexed.comments), all)
+    }
+
+    /// Skips to the next `test` keyword after the token at `start`, where the failed test
+    /// began (a `test` that cut a broken test short is kept).
+    mutating func recoverToTest(from start: Int) {
+        depth = 0
+        if index == start, !atEnd { advance() }
+        while !atEnd, !current.isKeyword(.test) { advance() }
+    }
+
+    mutating func parseTest() throws -> TestDeclaration {
+        let start = advance().range
+        let name = try expectString("a test name string after `test`")
+        _ = try expect(.leftBrace, "to open the test")
+        var nows: [Literal] = []
+        var givens: [Given] = []
+        var expectations: [Expectation] = []
+        while !current.isPunctuation(.rightBrace) {
+            switch current.kind {
+            case .keyword(.now):
+                advance()
+                let token = current
+                guard token.kind == .date else {
+                    throw ParseFailure(.expected("a date or timestamp after `now` (e.g. `2026-11-29T12:00:00Z`)", found: token))
+                }
+                advance()
+                nows.append(Literal(value: .date(Timestamp.parse(token.text)), text: token.text, range: token.range))
+            case .keyword(.given):
+                givens.append(try parseGiven())
+            case .keyword(.expect):
+                expectations.append(try parseExpectation())
+            default:
+                throw ParseFailure(.expected("`now`, `given`, `expect` or `}`", found: current))
+            }
+        }
+        advance()
+        return TestDeclaration(name: name.value, nameRange: name.range, nows: nows, givens: givens,
+                               expectations: expectations, range: span(from: start))
+    }
+
+    mutating func parseGiven() throws -> Given {
+        let start = advance().range
+        switch current.kind {
+        case .punctuation(.leftBrace):
+            advance()
+            var assignments: [GivenAssignment] = []
+            while !current.isPunctuation(.rightBrace) {
+                let target = try parseAttributeName(context: "or `}` in `given`")
+                _ = try expect(.equal, "after `\(target.displayName)`")
+                let value: GivenValue = current.isPunctuation(.leftBracket) ? .list(try parseList()) : .literal(try parseLiteral())
+                assignments.append(GivenAssignment(target: target, value: value, range: span(from: target.range)))
+            }
+            advance()
+            return .assignments(assignments, span(from: start))
+        case .keyword(.events):
+            advance()
+            let path = try expectString("a file path string after `given events`")
+            return .events(GivenPath(path: path.value, range: path.range), span(from: start))
+        case .keyword(.profile):
+            advance()
+            let path = try expectString("a file path string after `given profile`")
+            return .profile(GivenPath(path: path.value, range: path.range), span(from: start))
+        default:
+            throw ParseFailure(.expected("`{`, `events` or `profile` after `given`", found: current))
+        }
+    }
+
+    mutating func parseExpectation() throws -> Expectation {
+        let start = advance().range
+        var negation: Token?
+        if current.isKeyword(.not) { negation = advance() }
+        let name = try parseName("a placement, audience or segment name after `expect`")
+        guard current.isPunctuation(.arrow) else {
+            return .membership(name, negated: negation != nil, span(from: start))
+        }
+        if let negation { throw ParseFailure(.negatedPlacementExpectation(at: negation.range)) }
+        advance()
+        if current.isKeyword(.split) { throw ParseFailure(.splitInExpectation(at: current.range)) }
+        let destination = try parseDestination(allowSplit: false)
+        return .placement(name, destination, span(from: start))
+    }
+}

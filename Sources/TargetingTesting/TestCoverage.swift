@@ -1,0 +1,71 @@
+import TargetingBase
+import TargetingEngine
+/// How much of the rules a test run exercised: each placement row that decided some
+/// `expect PLACEMENT -> …`, and each segment that came out true for some test's profile and
+/// false for another's.
+package struct TestCoverage: Hashable, Sendable {
+    /// One thing to cover.
+    package struct Item: Hashable, Sendable {
+        /// What kind of item.
+        package enum Kind: String, Hashable, Sendable {
+            /// A placement row: covered when it decided some `expect PLACEMENT -> …`.
+            case row
+            /// A segment: covered when it was true for some test's profile and false for another's.
+            case segment
+        }
+
+        /// A row or a segment.
+        package var kind: Kind
+        /// For a row: `placement row N: audience -> destination`; for a segment: its name.
+        package var name: String
+        /// Where it is written.
+        package var range: SourceRange
+        /// Whether the tests covered it.
+        package var covered: Bool
+        /// For a segment that is not covered: which value no test saw (`never true`, `never false`).
+        package var detail: String?
+    }
+
+    /// Rows (in placement and row order), then segments (in declaration order).
+    package var items: [Item]
+
+    /// How many items are covered.
+    package var coveredCount: Int { items.filter(\.covered).count }
+
+    /// The covered share in tenths of a percent (1000 when there is nothing to cover).
+    package var permille: Int {
+        items.isEmpty ? 1000 : Int((Double(coveredCount) * 1000 / Double(items.count)).rounded(.down))
+    }
+
+    /// The closing line: `coverage: N of M (P%)`, with one decimal.
+    package var summary: String {
+        "coverage: \(coveredCount) of \(items.count) (\(permille / 10).\(permille % 10)%)"
+    }
+
+    /// Computes coverage from the results of a run over `program`.
+    package init(program: Program, results: [TestResult]) {
+        var decided: Set<PlacementRowKey> = []
+        var seenTrue = Array(repeating: false, count: program.segments.count)
+        var seenFalse = Array(repeating: false, count: program.segments.count)
+        for trace in results.compactMap(\.trace) {
+            decided.formUnion(trace.decidedRows)
+            for (index, value) in trace.segmentValues.enumerated() where index < seenTrue.count {
+                if value { seenTrue[index] = true } else { seenFalse[index] = true }
+            }
+        }
+        var items: [Item] = []
+        for (placementIndex, placement) in program.placements.enumerated() {
+            for (rowIndex, row) in placement.rows.enumerated() {
+                let name = "\(placement.name) row \(rowIndex + 1): \(row.source.audience.name) -> " + row.source.destination.description
+                let covered = decided.contains(PlacementRowKey(placement: placementIndex, row: rowIndex))
+                items.append(Item(kind: .row, name: name, range: row.source.range, covered: covered, detail: nil))
+            }
+        }
+        for (index, segment) in program.ruleSet.segments.enumerated() {
+            let covered = seenTrue[index] && seenFalse[index]
+            let detail: String? = covered ? nil : !seenTrue[index] && !seenFalse[index] ? "never evaluated" : seenTrue[index] ? "never false" : "never true"
+            items.append(Item(kind: .segment, name: segment.name.text, range: segment.name.range, covered: covered, detail: detail))
+        }
+        self.items = items
+    }
+}

@@ -1,0 +1,166 @@
+import TargetingBase
+import TargetingProfiles
+import TargetingSyntax
+/// Builds a test's profile from its `given` lines, in order; a later line overrides an earlier one.
+///
+/// Values go through the same storage rules as profiles: custom attributes are stored as
+/// Adapty stores them (a boolean as 1 or 0, a list comma-joined, a date as Unix ms), built-in
+/// dates as their text form. Events run through the real input handler.
+package struct TestProfileBuilder {
+    let interpreter: FlowEventInterpreter
+    let readFile: @Sendable (String) -> Result<[UInt8], LoadError>
+    /// The path of the tests file, which `given` paths are relative to.
+    let testsFile: String
+    /// The test's evaluation time (for `now ± d` values).
+    let now: Int64
+    /// The longest event line read.
+    static let maxLineBytes = 1024 * 1024
+
+    /// The profile so far.
+    var profile = Profile()
+    /// Rejected events and values outside a declared `one of`, with their file and line.
+    var notes: [String] = []
+
+    init(interpreter: FlowEventInterpreter, readFile: @escaping @Sendable (String) -> Result<[UInt8], LoadError>, testsFile: String, now: Int64) {
+        self.interpreter = interpreter
+        self.readFile = readFile
+        self.testsFile = testsFile
+        self.now = now
+    }
+
+    mutating func apply(_ given: Given) throws {
+        switch given {
+        case .assignments(let assignments, _):
+            for assignment in assignments { try apply(assignment) }
+        case .events(let path, _):
+            try applyEvents(path)
+        case .profile(let path, _):
+            try applyProfile(path)
+        }
+    }
+
+    // MARK: - Assignments
+
+    mutating func apply(_ assignment: GivenAssignment) throws {
+        switch assignment.target.target {
+        case .builtin(let field):
+            profile.setField(field, builtinValue(assignment.value, field: field))
+        case .custom(let key):
+            let answer = Answer(screen: nil, element: key, target: .custom(key), value: customValue(assignment.value))
+            if let rejection = profile.apply(answer) {
+                throw TestError(message: rejection.message, range: assignment.value.range)
+            }
+        }
+    }
+
+    /// The JSON given to the custom-attribute storage rules.
+    func customValue(_ value: GivenValue) -> JSONValue {
+        switch value {
+        case .list(let list): return .array(list.items.map { .string(TestProfileBuilder.text($0)) })
+        case .literal(let literal):
+            switch literal.value {
+            case .string(let text): return .string(text)
+            case .number(let number): return .number(number)
+            case .bool(let flag): return .bool(flag)
+            case .date(let ms): return ms.map { .number(Double($0)) } ?? .null
+            case .now(let offset): return .number(Double(now &+ offset))
+            }
+        }
+    }
+
+    /// The JSON stored in a built-in field.
+    func builtinValue(_ value: GivenValue, field: String) -> JSONValue {
+        switch value {
+        case .list(let list): return .array(list.items.map { .string(TestProfileBuilder.text($0)) })
+        case .literal(let literal):
+            switch literal.value {
+            case .string(let text): return .string(text)
+            case .number(let number): return .number(number)
+            case .bool(let flag): return .bool(flag)
+            case .date: return .string(literal.text)
+            case .now(let offset):
+                let ms = now &+ offset
+                return .string(field == "birthday" ? Timestamp.formatDate(ms) : Timestamp.format(ms))
+            }
+        }
+    }
+
+    static func text(_ literal: Literal) -> String {
+        if case .string(let text) = literal.value { return text }
+        return literal.text
+    }
+
+    // MARK: - Files
+
+    func read(_ path: GivenPath) throws -> (String, [UInt8]) {
+        let resolved = path.resolved(relativeTo: testsFile)
+        switch readFile(resolved) {
+        case .failure(let error): throw TestError(message: error.message, range: path.range)
+        case .success(let bytes): return (resolved, bytes)
+        }
+    }
+
+    /// Applies the events of one profile: the test profile's `id` when it has one, else the
+    /// only profile in the file (whose id the test profile then takes).
+    mutating func applyEvents(_ path: GivenPath) throws {
+        let (resolved, bytes) = try read(path)
+        var events: [(number: Int, event: EventLine)] = []
+        for line in EventLine.lines(of: bytes) {
+            guard line.bytes.count <= TestProfileBuilder.maxLineBytes else {
+                throw TestError(message: "\(resolved):\(line.number): line is longer than 1 MiB", range: path.range)
+            }
+            switch EventLine.parse(line.bytes) {
+            case .failure(let error): throw TestError(message: "\(resolved):\(line.number): \(error.message)", range: path.range)
+            case .success(let event): events.append((line.number, event))
+            }
+        }
+        let profileID: String
+        if let id = profile.id {
+            profileID = id
+            guard events.contains(where: { $0.event.profileID == id }) else {
+                throw TestError(message: "`\(path.path)` holds no events of profile `\(id)`", range: path.range)
+            }
+        } else {
+            var ids: [String] = []
+            for (_, event) in events where !ids.contains(event.profileID) { ids.append(event.profileID) }
+            guard ids.count == 1 else {
+                let message = ids.isEmpty ? "`\(path.path)` holds no events"
+                    : "`\(path.path)` holds events of several profiles (" + ids.map { "`\($0)`" }.joined(separator: ", ")
+                        + "); set `profile.id` in an earlier `given` to choose one"
+                throw TestError(message: message, range: path.range)
+            }
+            profileID = ids[0]
+            profile.setField("id", .string(profileID))
+        }
+        for (number, event) in events where event.profileID == profileID && !event.closesSession {
+            switch interpreter.interpret(name: event.name, params: event.params) {
+            case .ignored:
+                continue
+            case .rejected(let reason):
+                notes.append("\(resolved):\(number): event rejected: \(reason)")
+            case .answer(let answer, let warnings):
+                for warning in warnings { notes.append("\(resolved):\(number): \(warning)") }
+                if let rejection = profile.apply(answer) {
+                    notes.append("\(resolved):\(number): answer not stored: \(rejection.message)")
+                }
+            }
+        }
+    }
+
+    /// Lays a profile file over the profile: its fields and custom attributes replace those
+    /// with the same name; others stay.
+    mutating func applyProfile(_ path: GivenPath) throws {
+        let (_, bytes) = try read(path)
+        let loaded: Profile
+        switch ProfileReader.read(bytes) {
+        case .failure(let error): throw TestError(message: "`\(path.path)`: \(error.message)", range: path.range)
+        case .success(let value): loaded = value
+        }
+        for member in loaded.fields { profile.setField(member.key, member.value) }
+        for key in loaded.customKeys { profile.setCustom(key, loaded.customAttributes[key]) }
+        if profile.customKeys.count > AdaptyLimits.maxAttributes {
+            throw TestError(message: "the profile would hold \(profile.customKeys.count) custom attributes; at most \(AdaptyLimits.maxAttributes) are allowed",
+                            range: path.range)
+        }
+    }
+}

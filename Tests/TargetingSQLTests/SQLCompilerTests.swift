@@ -1,0 +1,154 @@
+import XCTest
+@testable import Targeting
+@testable import TargetingBase
+@testable import TargetingEngine
+@testable import TargetingSQL
+
+/// SQL text (SPEC §7): golden snippets for both dialects. PostgreSQL output is also checked
+/// against a real server by Tests/SQL/agreement.py; Spark SQL is checked here only.
+final class SQLCompilerTests: XCTestCase {
+    private let now: Int64 = 1_796_040_000_000  // 2026-11-29T12:00:00Z
+
+    private func program(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> Program {
+        let loaded = LoadedRules(sources: [SourceFile(path: "q.rules", text: text)])
+        XCTAssertFalse(loaded.hasErrors, "\(loaded.diagnostics)", file: file, line: line)
+        return loaded.program!
+    }
+
+    private func sql(_ text: String, _ placement: String, _ dialect: SQLDialect) -> String {
+        SQLCompiler.compile(placement: placement, program: program(text), now: now, dialect: dialect)
+    }
+
+    private let small = """
+    attribute level: string
+    segment low = level == "it's \\\\ low"
+    audience lows = low
+    placement p {
+      lows -> flow "f'1"
+      everyone -> split "exp" {
+        60% -> flow "b"
+        40% -> nothing
+      }
+    }
+    """
+
+    func testUnknownPlacementGivesEmptyText() {
+        XCTAssertEqual(sql(small, "nope", .postgres), "")
+    }
+
+    func testPostgresQuotingAndColumns() {
+        let query = sql(small, "p", .postgres)
+        XCTAssertTrue(query.hasPrefix("WITH\nt0 AS MATERIALIZED ("), query)
+        XCTAssertTrue(query.contains("(s0_v = 'it''s \\ low')"), query)
+        XCTAssertTrue(query.contains("WHEN r = 0 THEN 'f''1'"), query)
+        XCTAssertTrue(query.contains("  profile_id,\n  'p' AS placement,"), query)
+        for column in ["AS audience", "AS kind", "AS id", "AS split"] { XCTAssertTrue(query.contains(column), column) }
+        XCTAssertTrue(query.contains("FROM profiles"), query)
+    }
+
+    func testSparkQuotingEscapesBackslashesAndQuotes() {
+        let query = sql(small, "p", .spark)
+        XCTAssertTrue(query.contains("(s0_v = 'it\\'s \\\\ low')"), query)
+        XCTAssertTrue(query.contains("WHEN r = 0 THEN 'f\\'1'"), query)
+        XCTAssertFalse(query.contains("MATERIALIZED"), query)
+        XCTAssertTrue(query.contains("get_json_object(profile, '$.custom_attributes')"), query)
+    }
+
+    func testSplitArithmeticPostgres() {
+        let query = sql(small, "p", .postgres)
+        let key = "md5(('exp-' || profile_id))"
+        XCTAssertTrue(query.contains("CAST(CAST(('x' || substr(\(key), 17, 8)) AS BIT(32)) AS BIGINT)"), query)
+        XCTAssertTrue(query.contains("CAST(CAST(('x' || substr(\(key), 25, 8)) AS BIT(32)) AS BIGINT)"), query)
+        XCTAssertTrue(query.contains("% 100) * 96 +"), query)
+        // Sorted by weight: `nothing` (40) first, then `b` (60).
+        XCTAssertTrue(query.contains("WHEN r = 1 THEN CASE WHEN b1 < 40 THEN CAST(NULL AS TEXT) ELSE 'flow' END"), query)
+        XCTAssertTrue(query.contains("WHEN r = 1 THEN CASE WHEN b1 < 40 THEN CAST(NULL AS TEXT) ELSE 'b' END"), query)
+        XCTAssertTrue(query.contains("WHEN r = 1 THEN 'exp'"), query)
+    }
+
+    func testSplitArithmeticSpark() {
+        let query = sql(small, "p", .spark)
+        XCTAssertTrue(query.contains("CAST(pmod(CAST(conv(substr(md5(concat('exp-', profile_id)), 17, 16), 16, 10) AS DECIMAL(20, 0)), 100) AS INT)"), query)
+        XCTAssertTrue(query.contains("CASE WHEN b1 < 40 THEN CAST(NULL AS STRING) ELSE 'b' END"), query)
+    }
+
+    func testSplitOrderTiesByDestinationBytes() {
+        let rules = """
+        audience a = s
+        segment s = x is set
+        placement p {
+          a -> split "t" {
+            30% -> flow "b"
+            30% -> flow "a"
+            40% -> nothing
+          }
+        }
+        """
+        let query = sql(rules, "p", .postgres)
+        XCTAssertTrue(query.contains("CASE WHEN b0 < 30 THEN 'a' WHEN b0 < 60 THEN 'b' ELSE CAST(NULL AS TEXT) END"), query)
+    }
+
+    func testVersionComparisonIsSpecialisedToTheLiteral() {
+        let rules = """
+        segment s = profile.app_version >= "4.2.0-beta.11"
+        audience a = s
+        placement p { a -> flow "f" }
+        """
+        let query = sql(rules, "p", .postgres)
+        XCTAssertTrue(query.contains("WHEN (length(s0_maj) < 1 OR (length(s0_maj) = 1 AND (s0_maj COLLATE \"C\") < '4')) THEN -1"), query)
+        XCTAssertTrue(query.contains("WHEN cardinality(s0_pre) = 0 THEN 1"), query)
+        XCTAssertTrue(query.contains("(((s0_pre)[2] ~ '^[0-9]+$') AND (length((s0_pre)[2]) < 2"), query)
+        let spark = sql(rules, "p", .spark)
+        XCTAssertTrue(spark.contains("WHEN size(s0_pre) = 0 THEN 1"), spark)
+        XCTAssertTrue(spark.contains("try_element_at(s0_pre, 2)"), spark)
+    }
+
+    func testNowIsInlined() {
+        let rules = """
+        segment recent = profile.installed_at >= now - 7d
+        segment open = now between 2026-11-27 and 2026-11-30T23:59:59Z
+        audience a = recent and open
+        placement p { a -> flow "f" }
+        """
+        let query = sql(rules, "p", .postgres)
+        XCTAssertTrue(query.contains("_v >= \(now - 7 * 86_400_000))"), query)
+        XCTAssertTrue(query.contains("TRUE AS g"), query)
+    }
+
+    func testIgnoringCaseUsesUnicodeLowercase() {
+        let rules = """
+        segment s = name == "ÉCOLE" ignoring case
+        audience a = s
+        placement p { a -> flow "f" }
+        """
+        XCTAssertTrue(sql(rules, "p", .postgres).contains("lower(replace(s0_v, 'Σ', 'σ') COLLATE \"und-x-icu\")"))
+        XCTAssertTrue(sql(rules, "p", .postgres).contains("(s0_f = 'école')"))
+        XCTAssertTrue(sql(rules, "p", .spark).contains("lower(replace(s0_v, 'Σ', 'σ'))"))
+    }
+
+    func testTextMatchingUsesNoWildcards() {
+        let rules = """
+        segment s = name contains "%_" or name starts with "a%" or name ends with "_b"
+        audience a = s
+        placement p { a -> flow "f" }
+        """
+        let query = sql(rules, "p", .postgres)
+        XCTAssertFalse(query.contains("LIKE"), query)
+        XCTAssertTrue(query.contains("(strpos(s0_v, '%_') > 0)"), query)
+        XCTAssertTrue(query.contains("(left(s0_v, 2) = 'a%')"), query)
+        XCTAssertTrue(query.contains("(right(s0_v, 2) = '_b')"), query)
+        XCTAssertTrue(sql(rules, "p", .spark).contains("(instr(s0_v, '%_') > 0)"))
+    }
+
+    func testNegatedTestsNeedAFittingValue() {
+        let rules = """
+        attribute n: number
+        segment s = n != 3 or n is not set
+        audience a = s
+        placement p { a -> flow "f" }
+        """
+        let query = sql(rules, "p", .postgres)
+        XCTAssertTrue(query.contains("((s0_v IS NOT NULL) AND NOT coalesce((s0_v = CAST('3' AS DOUBLE PRECISION)), FALSE))"), query)
+        XCTAssertTrue(query.contains("(NOT s0_p)"), query)
+    }
+}
