@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Proves that an app can depend on a tagged version of Targeting, as SwiftPM users do:
+# clone this repository, tag the clone, build a throwaway app package that depends on the tag
+# with `from:` and calls the library API of SPEC §10 (rules from text, the input handler,
+# answers applied to a profile, resolve). Also checks that the flag gate matters: forcing the
+# debug optimisation flag on makes SwiftPM reject the dependency.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+git clone --quiet "$repo" "$work/Targeting"
+git -C "$work/Targeting" -c user.name=ci -c user.email=ci@localhost tag -a 1.0.0 -m "1.0.0"
+
+mkdir -p "$work/App/Sources/App"
+cat > "$work/App/Package.swift" <<MANIFEST
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "App",
+    dependencies: [.package(url: "file://$work/Targeting", from: "1.0.0")],
+    targets: [.executableTarget(name: "App", dependencies: [.product(name: "Targeting", package: "Targeting")])],
+    swiftLanguageModes: [.v6]
+)
+MANIFEST
+
+cat > "$work/App/Sources/App/main.swift" <<'SWIFT'
+import Foundation
+import Targeting
+
+let rules = try RuleSet(source: """
+attribute experience: string one of ["beginner", "amateur", "pro"]
+input scr_quiz/experience -> experience
+input birthday -> profile.birthday
+segment pros = experience == "pro"
+segment adults = profile.age >= 18
+audience pro_adults = pros and adults
+placement onboarding_followup {
+  pro_adults -> flow "flow_pro_v2"
+  everyone -> flow "flow_default"
+}
+""", fileName: "onboarding.rules")
+
+let handler = FlowInputHandler(rules: rules, timeZone: TimeZone(identifier: "UTC")!)
+handler.handle(name: "flow_user_input", params: ["instanceId": "scr_quiz", "element_id": "experience",
+                                                 "element_type": "single_choice", "item_ids": ["pro"]])
+handler.handle(name: "flow_user_input", params: ["element_id": "birthday", "element_type": "date_picker",
+                                                 "value": 645_408_000_000])
+var profile = try Profile(jsonData: Data(#"{"id":"u1"}"#.utf8))
+let rejected = profile.apply(handler.flowDidDisappear())
+let now = Date(timeIntervalSince1970: 1_796_040_000)
+let decision = try rules.resolve("onboarding_followup", for: profile, at: now)
+let why = try rules.explain("onboarding_followup", for: profile, at: now)
+guard rejected.isEmpty, decision.flowID == "flow_pro_v2", decision.audience == "pro_adults",
+      rules.resolveAll(for: profile, at: now).count == 1, why.description.contains("decided") else {
+    print("unexpected decision: \(decision)")
+    exit(1)
+}
+print("app: \(decision)")
+SWIFT
+
+cd "$work/App"
+if TARGETING_OPTIMIZE_DEBUG=1 swift build >"$work/forced.log" 2>&1; then
+  echo "error: the app built although the dependency was forced to declare unsafe flags" >&2
+  exit 1
+fi
+grep -q "unsafe build flags" "$work/forced.log" || { cat "$work/forced.log" >&2; exit 1; }
+rm -rf .build Package.resolved
+swift build
+swift run App
