@@ -2,6 +2,7 @@ import TargetingAnalysis
 import TargetingBase
 import TargetingSemantics
 import TargetingSyntax
+
 /// The result of loading a rule set: parse, check and analyse every `.rules` file.
 package struct LoadedRules: Sendable {
     /// The source files read.

@@ -1,6 +1,7 @@
 import TargetingBase
 import TargetingEngine
 import TargetingSemantics
+
 /// Warnings that need the whole checked rule set: rows that can never decide and placements
 /// that some profile falls through (SPEC §4.6).
 ///

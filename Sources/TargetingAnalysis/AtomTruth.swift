@@ -1,4 +1,5 @@
 import TargetingEngine
+
 /// The two-valued truth of one comparison (SPEC §4.4), as the evaluator computes it.
 enum AtomTruth {
     /// Whether `test` holds for `value` at `now`.

@@ -1,4 +1,6 @@
 import TargetingBase
+import TargetingProfiles
+
 /// Instants for `now` that stand for every moment the rules can tell apart.
 ///
 /// A comparison of `now` with a fixed date steps at that date. A field compared with both fixed
@@ -30,7 +32,7 @@ enum ClockCandidates {
             defer { if points.count > before { coupled.insert(index) } }
             let atoms = variable.atoms.map { graph.atoms[$0] }
             let derived = atoms.filter {
-                if case .builtin(let field)? = $0.slot?.target { return field == "age" || field == "days_since_install" }
+                if case .builtin(let field)? = $0.slot?.target { return BuiltinField.derivation(of: field) != nil }
                 return false
             }
             let (fixed, relative) = DateCandidates.operands(atoms.map(\.test.kind))
@@ -40,7 +42,7 @@ enum ClockCandidates {
             guard !derived.isEmpty else { continue }
             let wholes = NumberCandidates.wholeNumbers(around: NumberCandidates.literals(derived.map(\.test.kind)))
             for date in fixed {
-                if variable.field == .builtin("birthday") {
+                if case .builtin(let field) = variable.field, BuiltinField.derivations(from: field).contains(.wholeYears) {
                     let birthday = Timestamp.civilDate(ms: date)
                     for age in wholes {
                         let year = birthday.year + age

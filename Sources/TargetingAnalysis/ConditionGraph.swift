@@ -1,5 +1,6 @@
 import TargetingEngine
 import TargetingProfiles
+
 /// Every segment and audience of a compiled program as one shared graph of `and`, `or`, `not`
 /// and comparison nodes.
 ///

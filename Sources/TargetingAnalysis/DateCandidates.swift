@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingEngine
+
 /// Instants that stand for every class of instants a set of date comparisons can tell apart.
 ///
 /// At a fixed `now`, every date operand (`2026-11-27`, `now - 7d`) is a point in milliseconds,

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// Warnings of the analyzer.
 extension Diagnostic {
     static func unreachableRow(_ row: String, takenBy rows: [String], at range: SourceRange) -> Diagnostic {

@@ -1,6 +1,7 @@
 import TargetingBase
 import TargetingEngine
 import TargetingProfiles
+
 /// Turns a witness of the search into a profile a user can read, and checks it for real.
 enum ExampleProfile {
     /// The profile JSON holding `values`: built-in fields by name, then `custom_attributes` by

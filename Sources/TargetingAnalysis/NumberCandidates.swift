@@ -1,4 +1,5 @@
 import TargetingEngine
+
 /// Numbers that stand for every class of numbers a set of comparisons can tell apart.
 ///
 /// Comparisons with number literals (`==`, `<`, `between`, `in`, …) have one truth value on

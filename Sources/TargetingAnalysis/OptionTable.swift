@@ -1,6 +1,7 @@
 import TargetingBase
 import TargetingEngine
 import TargetingProfiles
+
 /// A value an example profile can hold for one field.
 enum ExampleValue: Hashable {
     /// The field is absent.

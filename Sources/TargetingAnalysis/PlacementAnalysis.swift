@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingEngine
+
 /// The questions asked of each placement: can each row decide, and can a profile match no row.
 struct PlacementAnalysis {
     let program: Program

@@ -1,5 +1,7 @@
 import TargetingEngine
+import TargetingProfiles
 import TargetingSyntax
+
 /// A profile field as stored: a custom attribute key or a top-level JSON field.
 ///
 /// Derived built-ins read another field (`age` reads `birthday`, `days_since_install` reads
@@ -12,9 +14,7 @@ enum FieldKey: Hashable, Comparable {
     init(_ target: AttributeReference.Target) {
         switch target {
         case .custom(let key): self = .custom(key)
-        case .builtin("age"): self = .builtin("birthday")
-        case .builtin("days_since_install"): self = .builtin("installed_at")
-        case .builtin(let field): self = .builtin(field)
+        case .builtin(let field): self = .builtin(BuiltinField.storedField(of: field))
         }
     }
 }

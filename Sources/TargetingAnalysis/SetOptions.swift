@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// The options of a set field.
 ///
 /// `has` tests only ask, for each exact literal, whether the set holds it, and for each

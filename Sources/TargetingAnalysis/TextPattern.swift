@@ -1,4 +1,5 @@
 import TargetingEngine
+
 /// A `contains`, `starts with` or `ends with` comparison on a string, by its literal.
 struct TextPattern: Hashable {
     /// Which test.

@@ -1,6 +1,7 @@
 import TargetingBase
 import TargetingEngine
 import TargetingProfiles
+
 /// Builds the option table of one variable at one instant, by the type its comparisons read.
 ///
 /// Every table starts with the field absent and, where the field has a type, ends with a value
@@ -18,7 +19,7 @@ enum VariableOptions {
         case .custom:
             let type = variable.slots.first?.type
             fillCustom(&builder, type: type, kinds: kinds, allowed: variable.allowed, now: now)
-        case .builtin(let name) where name == "birthday" || name == "installed_at":
+        case .builtin(let name) where BuiltinField.isDerivationSource(name):
             fillDerived(&builder, name: name, now: now)
             builder.offer(.json(.bool(true)))
         case .builtin(let name):
@@ -34,7 +35,7 @@ enum VariableOptions {
     static func isTimeDependent(_ variable: SearchVariable, graph: ConditionGraph) -> Bool {
         variable.atoms.contains { id in
             let atom = graph.atoms[id]
-            if case .builtin(let field)? = atom.slot?.target, field == "age" || field == "days_since_install" { return true }
+            if case .builtin(let field)? = atom.slot?.target, BuiltinField.derivation(of: field) != nil { return true }
             return DateCandidates.operands([atom.test.kind]).relative.isEmpty == false
         }
     }
@@ -97,7 +98,7 @@ enum VariableOptions {
         let wholes = NumberCandidates.wholeNumbers(around: NumberCandidates.literals(numberKinds))
         var points = DateCandidates.points(dateKinds, now: now)
         let ordinary: Int64
-        if name == "birthday" {
+        if BuiltinField.derivations(from: name).contains(.wholeYears) {
             points += DateCandidates.ageSteps(ages: wholes, now: now)
             ordinary = DateCandidates.ageSteps(ages: [30], now: now).first ?? now
             // How `age` and `now ± d` steps line up depends on the calendar, which the points above ignore.

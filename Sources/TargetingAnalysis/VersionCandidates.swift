@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingEngine
+
 /// Versions that stand for every class of versions a set of version comparisons can tell apart.
 ///
 /// Each literal, and for each literal its immediate successor in SemVer precedence (the smallest

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+
 private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin

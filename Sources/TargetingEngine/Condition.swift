@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingSyntax
+
 /// A literal operand resolved for evaluation; `now ± d` stays relative.
 package enum DateOperand: Hashable, Sendable {
     /// A fixed instant (Unix ms).

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// What a placement shows: a flow, a paywall, or nothing (a holdout or a `nothing` row).
 public enum Outcome: Hashable, Sendable {
     /// A flow id.

@@ -1,4 +1,5 @@
 import TargetingProfiles
+
 /// Evaluates compiled conditions for one profile at one instant.
 ///
 /// Slots are read from the profile once, on creation; segment results are remembered, so each

@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingProfiles
+
 /// Why each row of a placement matched or not, and what was decided (`resolve --explain`).
 ///
 /// Its `description` is the text of SPEC §6's `--explain`.
@@ -115,11 +116,7 @@ extension Evaluator {
             switch slot.target {
             case .custom(let key): raw = profile.customAttributes[key]?.json
             case .builtin(let field):
-                switch field {
-                case "age": raw = profile["birthday"]
-                case "days_since_install": raw = profile["installed_at"]
-                default: raw = profile[field]
-                }
+                raw = profile[BuiltinField.storedField(of: field)]
             }
             let type = slot.type?.rawValue ?? "value"
             return (raw.map(JSONWriter.write) ?? "?") + " (not a valid \(type))"

@@ -2,6 +2,7 @@ import TargetingBase
 import TargetingProfiles
 import TargetingSemantics
 import TargetingSyntax
+
 /// A checked rule set compiled for fast evaluation: attributes are numbered slots read once per
 /// profile, names are indices, and segments are evaluated in dependency order (never by name).
 package struct Program: Sendable {

@@ -1,4 +1,5 @@
 import TargetingSyntax
+
 extension Evaluator {
     /// Resolves placement `index`: the first row whose audience matches decides.
     package mutating func resolve(placement index: Int, profileID: String?) -> Result<Decision, ResolveError> {

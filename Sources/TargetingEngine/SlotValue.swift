@@ -1,6 +1,7 @@
 import TargetingBase
 import TargetingProfiles
 import TargetingSyntax
+
 /// A profile value read once per profile in the type a comparison needs.
 package enum SlotValue: Hashable, Sendable {
     /// The attribute is absent (or `null`).
@@ -56,17 +57,10 @@ package struct Slot: Hashable, Sendable {
     }
 
     static func builtin(_ field: String, in profile: Profile, as type: ValueType?, now: Int64) -> SlotValue {
-        switch field {
-        case "age":
-            guard let birthday = profile["birthday"] else { return .missing }
-            guard let text = birthday.stringValue, let ms = Timestamp.parse(text) else { return .mistyped }
-            return .number(Double(Timestamp.age(birthday: Timestamp.civilDate(ms: ms), nowMs: now)))
-        case "days_since_install":
-            guard let installed = profile["installed_at"] else { return .missing }
-            guard let text = installed.stringValue, let ms = Timestamp.parse(text) else { return .mistyped }
-            return .number(Double(Timestamp.daysBetween(fromMs: ms, toMs: now)))
-        default:
-            break
+        if let derived = BuiltinField.derivation(of: field) {
+            guard let stored = profile[derived.source] else { return .missing }
+            guard let text = stored.stringValue, let ms = Timestamp.parse(text) else { return .mistyped }
+            return .number(Double(derived.rule.value(sourceMs: ms, nowMs: now)))
         }
         guard let value = profile[field] else { return .missing }
         switch (value, type ?? BuiltinField.all[field]?.type ?? .string) {

@@ -1,4 +1,5 @@
 import TargetingSyntax
+
 /// A split prepared once for drawing: its variants in Adapty's draw order (weight ascending,
 /// ties by destination id bytes, `nothing` as ""), each with the running total of weights
 /// below which a bucket chooses it. Evaluation and SQL both draw from this one plan.

@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingSyntax
+
 /// Writes the pieces of a declaration in canonical form, keeping the source spelling of
 /// names and literals.
 struct CodePrinter {

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// Why a file was not formatted.
 package enum FormatError: Error, Hashable, Sendable {
     /// The file has syntax errors; formatting needs a file that parses.

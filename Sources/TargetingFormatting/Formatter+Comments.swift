@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingSyntax
+
 extension Formatter {
     /// One line of output before blank lines are decided.
     private struct OutputLine {

@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingSyntax
+
 extension Formatter {
     /// The code lines of a rules file, in source order.
     static func layout(_ file: RuleFile, tokens: TokenTable) -> [LayoutLine] {

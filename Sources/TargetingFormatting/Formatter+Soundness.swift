@@ -1,4 +1,5 @@
 import TargetingBase
+
 extension Formatter {
     /// Why `output` must not replace the file `original`, or nil when it is sound: it parses
     /// without errors to an equal syntax tree (positions aside), keeps every comment in order,

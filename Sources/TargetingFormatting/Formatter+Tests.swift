@@ -1,4 +1,5 @@
 import TargetingSyntax
+
 extension Formatter {
     /// The code lines of a tests file, in source order.
     static func layout(_ file: TestFile, tokens: TokenTable) -> [LayoutLine] {

@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingSyntax
+
 /// Writes rules and tests files in one canonical layout, keeping every comment.
 ///
 /// The canonical style:

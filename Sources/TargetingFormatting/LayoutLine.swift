@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// One line of formatted code (comments aside), with the span of source it was made from.
 ///
 /// Lines come in source order and their spans do not overlap, so every token of a file

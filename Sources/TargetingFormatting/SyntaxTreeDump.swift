@@ -1,4 +1,5 @@
 import TargetingSyntax
+
 /// A position-free text form of a parsed file: two files dump equal exactly when they hold the
 /// same declarations (or tests), written with the same names, spellings and literals, whatever
 /// their layout.

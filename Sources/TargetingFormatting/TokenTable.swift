@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingSyntax
+
 /// The tokens of a file, found by where they start and end.
 ///
 /// The syntax tree keeps decoded values (a flow id, a test name); the formatter writes the

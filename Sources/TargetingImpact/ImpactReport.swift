@@ -1,4 +1,5 @@
 import TargetingEngine
+
 /// The impact of a rule change on a profile corpus, accumulated one profile at a time so memory
 /// does not grow with the corpus (only counts and a few example ids per transition are kept).
 package struct ImpactReport: Sendable {

@@ -1,5 +1,6 @@
 import TargetingEngine
 import TargetingSyntax
+
 /// Compiles a placement into one SQL `SELECT` (SPEC §7).
 ///
 /// The query reads a table `profiles` with one column `profile` holding SPEC §2 profile objects

@@ -1,4 +1,5 @@
 import TargetingEngine
+
 /// Compiles conditions into SQL boolean expressions that are never NULL, with the two-valued
 /// semantics of `Evaluator.run`: a missing or mistyped value makes every test false except
 /// `is set` / `is not set`, and `!=`, `not in` negate only a fitting value.

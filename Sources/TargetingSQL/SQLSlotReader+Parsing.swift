@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// Dates, ages and versions parsed in SQL exactly as `Timestamp.parse`, `Timestamp.age` and
 /// `SemanticVersion(parsing:)` do, with regular expressions and integer arithmetic only, so that
 /// no input ever raises an error.

@@ -1,6 +1,7 @@
 import TargetingBase
 import TargetingEngine
 import TargetingProfiles
+
 /// Reads one slot of a program into SQL columns named `s<N>_…`, mirroring `Slot.read`:
 /// `s<N>_p` (present: not missing) and the typed view `s<N>_v` (NULL when missing or mistyped);
 /// a version has `s<N>_ok`, `s<N>_maj`, `s<N>_min`, `s<N>_pat` and `s<N>_pre` instead of `_v`.
@@ -16,12 +17,13 @@ struct SQLSlotReader {
         case .custom(let key):
             readCustom(key, prefix: c, into: &stages)
         case .builtin(let field):
-            if field == "age" || field == "days_since_install" {
-                readBuiltin(field == "age" ? "birthday" : "installed_at", prefix: c, set: false, into: &stages)
+            if let derived = BuiltinField.derivation(of: field) {
+                readBuiltin(derived.source, prefix: c, set: false, into: &stages)
                 readDate(text: "\(c)s", prefix: c, column: "\(c)ms", into: &stages)
-                if field == "age" {
+                switch derived.rule {
+                case .wholeYears:
                     readAge(prefix: c, into: &stages)
-                } else {
+                case .wholeDays:
                     let days = dialect.floorDivide("\(now) - \(c)ms", Timestamp.msPerDay)
                     stages.add(SQLStage.derived, "\(c)v", "CASE WHEN \(c)ms IS NOT NULL THEN \(dialect.doubleCast(days)) END")
                 }

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// SemVer 2.0 precedence of a stored version (columns `s<N>_maj/_min/_pat/_pre`) against a
 /// literal known at compile time, as SQL specialised to that literal.
 struct SQLVersionComparison {

@@ -1,5 +1,6 @@
 import TargetingEngine
 import TargetingSyntax
+
 /// A split compiled to SQL: the bucket of SPEC §4.5 and the variants in the plan's draw order.
 extension SplitPlan {
     /// The bucket of `profileID` (a text column) for this split, 0..<100.

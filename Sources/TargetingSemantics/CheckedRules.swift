@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingSyntax
+
 /// The resolved type of an attribute used by the rules.
 package struct AttributeType: Hashable, Sendable {
     /// The type, or nil when nothing fixes it (an undeclared attribute only tested with `is set`).

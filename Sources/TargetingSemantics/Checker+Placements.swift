@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingSyntax
+
 extension Checker {
     /// `everyone` last, one kind of destination per placement, and the split rules of §4.5.
     mutating func checkPlacements() {

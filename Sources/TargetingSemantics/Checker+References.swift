@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingSyntax
+
 extension Checker {
     /// Segment expressions use segments; audience expressions use segments only; rows use audiences.
     mutating func checkReferences() {

@@ -1,6 +1,7 @@
 import TargetingBase
 import TargetingProfiles
 import TargetingSyntax
+
 extension Checker {
     /// Types every comparison of every segment (audience comparisons are already errors).
     mutating func checkTypes() {

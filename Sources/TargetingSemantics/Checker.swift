@@ -1,6 +1,7 @@
 import TargetingBase
 import TargetingProfiles
 import TargetingSyntax
+
 /// Checks parsed rule files: names, layering (segments → audiences → placements), cycles,
 /// types, placements and splits. Produces a `CheckedRules` plus diagnostics; the rule set is only
 /// usable when no diagnostic is an error.

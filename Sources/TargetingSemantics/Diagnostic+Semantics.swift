@@ -1,6 +1,7 @@
 import TargetingBase
 import TargetingProfiles
 import TargetingSyntax
+
 /// Errors and warnings of the checker.
 extension Diagnostic {
     static func place(_ range: SourceRange) -> String { "\(range.file):\(range.start.line):\(range.start.column)" }

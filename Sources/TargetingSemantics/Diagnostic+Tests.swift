@@ -1,6 +1,7 @@
 import TargetingProfiles
 import TargetingBase
 import TargetingSyntax
+
 /// Syntax errors, errors and warnings of `.tests` files.
 extension Diagnostic {
     package static func testsFileTooLarge(limit: Int, at range: SourceRange) -> Diagnostic {

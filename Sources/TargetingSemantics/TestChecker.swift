@@ -148,8 +148,8 @@ package struct TestChecker {
                 report(.unknownProfileField(target.displayName, suggestion: suggestion, at: target.range))
                 return
             }
-            if builtin.isDerived {
-                report(.derivedField(target.displayName, from: field == "age" ? "profile.birthday" : "profile.installed_at", at: target.range))
+            if let derived = builtin.derived {
+                report(.derivedField(target.displayName, from: "profile." + derived.source, at: target.range))
                 return
             }
             check(assignment.value, name: target.displayName, type: builtin.type, allowed: builtin.allowed, isCustom: false)

@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingEngine
+
 /// How much of the rules a test run exercised: each placement row that decided some
 /// `expect PLACEMENT -> …`, and each segment that came out true for some test's profile and
 /// false for another's.

@@ -1,6 +1,7 @@
 import TargetingBase
 import TargetingProfiles
 import TargetingSyntax
+
 /// Builds a test's profile from its `given` lines, in order; a later line overrides an earlier one.
 ///
 /// Values go through the same storage rules as profiles: custom attributes are stored as
@@ -80,7 +81,7 @@ package struct TestProfileBuilder {
             case .date: return .string(literal.text)
             case .now(let offset):
                 let ms = now &+ offset
-                return .string(field == "birthday" ? Timestamp.formatDate(ms) : Timestamp.format(ms))
+                return .string(BuiltinField.isCalendarDate(field) ? Timestamp.formatDate(ms) : Timestamp.format(ms))
             }
         }
     }

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// An `expect` that did not hold.
 package struct TestFailure: Hashable, Sendable {
     /// Where the `expect` is written.

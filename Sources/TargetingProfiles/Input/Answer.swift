@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// One answer from a flow, ready to be applied to a profile.
 public struct Answer: Hashable, Sendable {
     /// The screen (`instanceId`) it came from, if known.

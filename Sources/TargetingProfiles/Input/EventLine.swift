@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// One line of an event stream on disk (SPEC §3): the event's params as the SDK delivers them
 /// (including `name`) plus `"profile_id"`.
 package struct EventLine: Hashable, Sendable {

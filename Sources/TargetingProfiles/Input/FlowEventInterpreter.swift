@@ -182,7 +182,7 @@ package struct FlowEventInterpreter: Sendable {
             }
             value = .string(ids.joined(separator: ","))
         case .instant(let ms):
-            if case .builtin(let field) = route.target, field == "birthday" {
+            if case .builtin(let field) = route.target, BuiltinField.isCalendarDate(field) {
                 let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(ms) / 1000))
                 value = .string(Timestamp.civilDate(ms: ms, offsetSeconds: offset).description)
             } else if case .builtin = route.target {

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// Where each flow answer goes, from the rules' `input` declarations (SPEC §3 rule 6, §4.3).
 package struct InputMapping: Sendable {
     /// The destination of one answer.

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// A custom attribute value as Adapty stores it: a string or a finite number.
 public enum CustomValue: Hashable, Sendable {
     /// A trimmed string of 1–50 characters.

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// A user profile (SPEC §2): built-in fields read from its JSON object as needed, and custom
 /// attributes validated against Adapty's storage rules.
 public struct Profile: Hashable, Sendable {

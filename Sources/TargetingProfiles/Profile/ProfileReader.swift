@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// Why a profile was rejected.
 public struct ProfileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A lowercase message naming the key and the rule, e.g. "custom attribute `bio`: value is longer than 50 characters".

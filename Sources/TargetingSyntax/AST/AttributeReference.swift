@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// How an attribute, an input element or a screen name was spelled in the source.
 package enum NameSpelling: Hashable, Sendable {
     /// `name` or `a.b`.

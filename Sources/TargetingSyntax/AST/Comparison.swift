@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// A comparison operator of SPEC §4.4.
 package enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
     case equal = "=="

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// `attribute NAME: TYPE [one of [..]]` or `set of [..]`.
 package struct AttributeDeclaration: Hashable, Sendable {
     /// The custom attribute being declared.

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// A boolean expression of a segment or audience.
 package indirect enum Expression: Hashable, Sendable {
     /// `a or b or …`.

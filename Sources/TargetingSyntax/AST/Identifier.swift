@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// A name of a segment, audience, placement or split, with its place.
 package struct Identifier: Hashable, Sendable {
     /// The name.

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// A literal operand of a comparison.
 package struct Literal: Hashable, Sendable {
     /// The value of a literal.

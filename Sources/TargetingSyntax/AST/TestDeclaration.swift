@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// The value of one `given { … }` assignment: a single literal or a list.
 package enum GivenValue: Hashable, Sendable {
     /// A string, number, `true`/`false`, date or `now ± d` literal.

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// Lexical and syntax errors.
 extension Diagnostic {
     static func invalidUTF8(byte: UInt8, at range: SourceRange) -> Diagnostic {

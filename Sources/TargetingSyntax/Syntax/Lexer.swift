@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// Turns the bytes of a rules or tests file into tokens and comments.
 ///
 /// Works over UTF-8 bytes (so CRLF is two line-break bytes, not one character), tracks line and

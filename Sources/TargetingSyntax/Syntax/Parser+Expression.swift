@@ -1,4 +1,5 @@
 import TargetingBase
+
 extension Parser {
     mutating func enterNesting(at token: Token) throws {
         depth += 1

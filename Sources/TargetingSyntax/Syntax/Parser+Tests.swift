@@ -1,4 +1,5 @@
 import TargetingBase
+
 extension Parser {
     /// Parses a `.tests` file; the result holds every test that parsed and the diagnostics.
     ///

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// Parses a rules file into declarations.
 ///
 /// A syntax error abandons the declaration it is in and parsing resumes at the next

@@ -1,4 +1,5 @@
 import TargetingBase
+
 /// The reserved words of the rules and tests language (SPEC §4.1).
 package enum Keyword: String, Hashable, Sendable, CaseIterable {
     case attribute, input, segment, audience, placement, test, split, everyone, flow, paywall, nothing
