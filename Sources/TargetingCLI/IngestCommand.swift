@@ -116,24 +116,25 @@ enum IngestCommand: Command {
             return nil
         }
         summary.openSessions.insert(profileID)
-        switch interpreter.interpret(name: event.name, params: event.params) {
+        let outcome = interpreter.interpret(name: event.name, params: event.params)
+        var effect = EventEffect.ignored("")
+        let created = store.update(id: profileID) { profile in
+            effect = profile.record(outcome)
+            return effect.changedProfile
+        }
+        if created { summary.created += 1 }
+        switch effect {
         case .ignored(let reason):
             summary.ignored[reason, default: 0] += 1
             return nil
         case .rejected(let reason):
             return "profile `\(profileID)`: " + reason
-        case .answer(let answer, let warnings):
+        case .stored(_, let warnings), .notStored(_, let warnings):
             for warning in warnings {
                 summary.warnings += 1
                 io.err("\(location): warning: \(warning)\n")
             }
-            var rejection: ApplyRejection?
-            let created = store.update(id: profileID) { profile in
-                rejection = profile.apply(answer)
-                return rejection == nil
-            }
-            if created { summary.created += 1 }
-            if let rejection { return "profile `\(profileID)`: " + rejection.message }
+            if case .notStored(let rejection, _) = effect { return "profile `\(profileID)`: " + rejection.message }
             summary.applied += 1
             summary.updatedIDs.insert(profileID)
             return nil

@@ -80,9 +80,7 @@ extension Formatter {
     private static func hasBlankLine(in source: SourceFile, after first: Int, before last: Int) -> Bool {
         guard last - first >= 2 else { return false }
         for line in (first + 1)..<last {
-            let start = source.lineStarts[line - 1]
-            let end = line < source.lineStarts.count ? source.lineStarts[line] : source.bytes.count
-            if source.bytes[start..<end].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0B || $0 == 0x0C || $0 == 0x0A || $0 == 0x0D }) {
+            if source.lineBytes(line).allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0B || $0 == 0x0C }) {
                 return true
             }
         }

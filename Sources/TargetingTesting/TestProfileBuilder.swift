@@ -134,16 +134,16 @@ package struct TestProfileBuilder {
             profile.setField("id", .string(profileID))
         }
         for (number, event) in events where event.profileID == profileID && !event.closesSession {
-            switch interpreter.interpret(name: event.name, params: event.params) {
+            switch profile.record(interpreter.interpret(name: event.name, params: event.params)) {
             case .ignored:
                 continue
             case .rejected(let reason):
                 notes.append("\(resolved):\(number): event rejected: \(reason)")
-            case .answer(let answer, let warnings):
+            case .stored(_, let warnings):
                 for warning in warnings { notes.append("\(resolved):\(number): \(warning)") }
-                if let rejection = profile.apply(answer) {
-                    notes.append("\(resolved):\(number): answer not stored: \(rejection.message)")
-                }
+            case .notStored(let rejection, let warnings):
+                for warning in warnings { notes.append("\(resolved):\(number): \(warning)") }
+                notes.append("\(resolved):\(number): answer not stored: \(rejection.message)")
             }
         }
     }

@@ -574,43 +574,11 @@ struct JSONParserState {
         }
     }
 
-    /// Validates the multi-byte UTF-8 sequence whose lead byte is at `index` and returns the index after it.
-    /// Overlong forms, encoded surrogates and scalars above U+10FFFF are rejected; the error names the lead byte.
+    /// Validates the UTF-8 sequence whose lead byte is at `index` and returns the index after it;
+    /// the error names the lead byte.
     private func validateUTF8Sequence(at index: Int) throws(JSONSyntaxFailure) -> Int {
-        let lead = bytes[index]
-        let length: Int
-        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
-        case 0xC2...0xDF:
-            length = 2
-        case 0xE0:
-            length = 3
-            secondRange = 0xA0...0xBF
-        case 0xED:
-            length = 3
-            secondRange = 0x80...0x9F
-        case 0xE1...0xEC, 0xEE...0xEF:
-            length = 3
-        case 0xF0:
-            length = 4
-            secondRange = 0x90...0xBF
-        case 0xF1...0xF3:
-            length = 4
-        case 0xF4:
-            length = 4
-            secondRange = 0x80...0x8F
-        default:
-            throw invalidByte(at: index)
-        }
-        guard index + length <= end, secondRange.contains(bytes[index + 1]) else {
-            throw invalidByte(at: index)
-        }
-        var offset = index + 2
-        while offset < index + length {
-            guard bytes[offset] & 0xC0 == 0x80 else { throw invalidByte(at: index) }
-            offset += 1
-        }
-        return index + length
+        guard let next = UTF8Validation.endOfSequence(in: bytes, at: index) else { throw invalidByte(at: index) }
+        return next
     }
 
     private func invalidByte(at index: Int) -> JSONSyntaxFailure {

@@ -67,13 +67,18 @@ package struct SourceFile: Hashable, Sendable {
         return SourcePosition(offset: offset, line: line + 1, column: column)
     }
 
-    /// The text of a 1-based line without its line break (invalid UTF-8 is replaced).
-    package func lineText(_ line: Int) -> String {
-        guard line >= 1, line <= lineStarts.count else { return "" }
+    /// The bytes of a 1-based line without its line break.
+    package func lineBytes(_ line: Int) -> ArraySlice<UInt8> {
+        guard line >= 1, line <= lineStarts.count else { return [] }
         let start = lineStarts[line - 1]
         var end = line < lineStarts.count ? lineStarts[line] : bytes.count
         while end > start, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return bytes[start..<end]
+    }
+
+    /// The text of a 1-based line without its line break (invalid UTF-8 is replaced).
+    package func lineText(_ line: Int) -> String {
+        String(decoding: lineBytes(line), as: UTF8.self)
     }
 
     /// A range covering the bytes `start..<end`.

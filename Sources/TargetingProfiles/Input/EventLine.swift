@@ -34,31 +34,15 @@ package struct EventLine: Hashable, Sendable {
         return .success(EventLine(profileID: profileID, name: name, params: event))
     }
 
-    /// Splits a whole event file into numbered lines (LF, CRLF and lone CR end a line; a
-    /// leading UTF-8 BOM is skipped). Lines holding only spaces and tabs are left out.
+    /// Splits a whole event file into numbered lines by the source line table (LF, CRLF and
+    /// lone CR end a line; a leading UTF-8 BOM is skipped). Lines holding only spaces and tabs
+    /// are left out.
     package static func lines(of bytes: [UInt8]) -> [(number: Int, bytes: ArraySlice<UInt8>)] {
-        var result: [(number: Int, bytes: ArraySlice<UInt8>)] = []
-        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var index = start
-        var number = 1
-        func emit(_ end: Int) {
-            let line = bytes[start..<end]
-            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { result.append((number, line)) }
+        let file = SourceFile(path: "", bytes: bytes)
+        return (1...file.lineStarts.count).compactMap { number in
+            let line = file.lineBytes(number)
+            return line.allSatisfy { $0 == 0x20 || $0 == 0x09 } ? nil : (number, line)
         }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x0A || byte == 0x0D {
-                emit(index)
-                if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
-                index += 1
-                start = index
-                number += 1
-            } else {
-                index += 1
-            }
-        }
-        if start < bytes.count { emit(bytes.count) }
-        return result
     }
 }
 
