@@ -1,8 +1,3 @@
-/// A usage error: printed as `error: …` followed by the command's usage line; exit 64.
-struct UsageError: Error {
-    let message: String
-}
-
 /// An option a command accepts.
 struct OptionSpec {
     /// Long names with dashes, e.g. ["--rules"] or ["-w", "--write"].

@@ -66,7 +66,7 @@ enum CommandSupport {
         let path = arguments.value("--rules") ?? "Rules"
         switch LoadedRules.load(path: path) {
         case .failure(let error):
-            io.err("error: \(error.message)\n")
+            io.report(.unreadable(error.message))
             return (nil, ExitStatus.inputError)
         case .success(let loaded):
             guard let rules = try? RuleSet(loaded) else {

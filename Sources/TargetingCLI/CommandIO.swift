@@ -1,3 +1,4 @@
+import TargetingBase
 import Foundation
 
 /// Where a command writes and reads: real streams, or buffers in tests.
@@ -49,6 +50,11 @@ package final class CommandIO: @unchecked Sendable {
     }
 
     /// Writes to standard error (after flushing buffered output).
+    /// Writes a diagnostic to standard error, rendered as §8 text (quoting lines of `files`).
+    func report(_ diagnostic: Diagnostic, files: [SourceFile] = []) {
+        err(DiagnosticRenderer(files: files).text(diagnostic))
+    }
+
     package func err(_ text: String) {
         lock.lock()
         defer { lock.unlock() }

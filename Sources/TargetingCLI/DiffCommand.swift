@@ -43,7 +43,7 @@ enum DiffCommand: Command {
         for path in arguments.positionals {
             switch LoadedRules.load(path: path) {
             case .failure(let error):
-                io.err("error: \(error.message)\n")
+                io.report(.unreadable(error.message))
                 return ExitStatus.inputError
             case .success(let loaded):
                 guard let program = loaded.program else {
@@ -59,7 +59,7 @@ enum DiffCommand: Command {
         var newNames = new.placements.map(\.name)
         if let only = arguments.value("--placement") {
             guard oldNames.contains(only) || newNames.contains(only) else {
-                io.err("error: unknown placement `\(only)` in both rule sets\n")
+                io.report(.placementInNeither(only))
                 return ExitStatus.inputError
             }
             oldNames = oldNames.filter { $0 == only }
@@ -69,15 +69,15 @@ enum DiffCommand: Command {
         let shared = oldNames.filter { newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!, new.placementIndex(named: $0)!) }
 
         guard var reader = JSONLinesReader(path: corpus) else {
-            io.err("error: cannot read `\(corpus)`\n")
+            io.report(.unreadable("cannot read `\(corpus)`", path: corpus))
             return ExitStatus.inputError
         }
         var rejected = 0
-        while let (location, read) = reader.nextProfile() {
+        while let (record, read) = reader.nextProfile() {
             let profile: Profile
             switch read {
-            case .failure(let error):
-                io.err("\(location): error: \(error.message)\n")
+            case .failure(let rejection):
+                io.report(rejection)
                 rejected += 1
                 continue
             case .success(let read): profile = read
@@ -85,16 +85,16 @@ enum DiffCommand: Command {
             var before = Evaluator(program: old, profile: profile, now: now)
             var after = Evaluator(program: new, profile: profile, now: now)
             var results: [(String, Decision, Decision)] = []
-            var failure: String?
+            var failure: ResolveError?
             for (name, oldIndex, newIndex) in shared {
                 switch (before.resolve(placement: oldIndex, profileID: profile.id), after.resolve(placement: newIndex, profileID: profile.id)) {
                 case (.success(let a), .success(let b)): results.append((name, a, b))
-                case (.failure(let error), _), (_, .failure(let error)): failure = error.message
+                case (.failure(let error), _), (_, .failure(let error)): failure = error
                 }
                 if failure != nil { break }
             }
             if let failure {
-                io.err("\(location): error: \(failure)\n")
+                io.report(.unresolvable(failure, file: record.path, line: record.line))
                 rejected += 1
                 continue
             }

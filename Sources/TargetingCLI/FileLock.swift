@@ -83,8 +83,3 @@ enum AtomicFile {
         }
     }
 }
-
-/// A profile store problem, with a lowercase message naming the file and line.
-struct StoreError: Error {
-    let message: String
-}

@@ -42,7 +42,7 @@ enum FmtCommand: Command {
         for root in roots {
             switch files(at: root) {
             case .failure(let error):
-                io.err("error: \(error.message)\n")
+                io.report(.unreadable(error.message))
                 status = ExitStatus.inputError
             case .success(let found):
                 paths.append(contentsOf: found.filter { !paths.contains($0) })
@@ -53,7 +53,7 @@ enum FmtCommand: Command {
             let bytes: [UInt8]
             switch SourceLoader.read(path) {
             case .failure(let error):
-                io.err("error: \(error.message)\n")
+                io.report(.unreadable(error.message))
                 status = ExitStatus.inputError
                 continue
             case .success(let value):
@@ -63,12 +63,11 @@ enum FmtCommand: Command {
             let formatted: String
             switch TargetingFormatting.Formatter.format(source) {
             case .failure(.syntax(let diagnostics)):
-                let renderer = DiagnosticRenderer(files: [source])
-                for diagnostic in diagnostics { io.err(renderer.text(diagnostic)) }
+                for diagnostic in diagnostics { io.report(diagnostic, files: [source]) }
                 status = ExitStatus.inputError
                 continue
             case .failure(let error):
-                io.err("error: cannot format `\(path)`: \(error.message)\n")
+                io.report(.cannotFormat(path, reason: error.message))
                 status = ExitStatus.inputError
                 continue
             case .success(let text):
@@ -90,7 +89,7 @@ enum FmtCommand: Command {
                     try AtomicFile.replace(path, with: output)
                     io.out(path + "\n")
                 } catch let error as StoreError {
-                    io.err("error: \(error.message)\n")
+                    io.report(error.diagnostic)
                     status = ExitStatus.inputError
                 }
             }

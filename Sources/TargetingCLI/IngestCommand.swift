@@ -50,13 +50,13 @@ enum IngestCommand: Command {
         }
         let interpreter = FlowEventInterpreter(mapping: mapping, timeZone: timeZone)
         for path in arguments.positionals where !FileManager.default.isReadableFile(atPath: path) {
-            io.err("error: cannot read `\(path)`\n")
+            io.report(.unreadable("cannot read `\(path)`", path: path))
             return ExitStatus.inputError
         }
 
         let storePath = arguments.value("--store") ?? "profiles.jsonl"
         guard let lock = FileLock(protecting: storePath, onWait: { io.err("waiting for another ingest to release `\(storePath)`…\n") }) else {
-            io.err("error: cannot lock `\(storePath)` (is its directory writable?)\n")
+            io.report(.storeNotLockable(storePath))
             return ExitStatus.inputError
         }
         defer { lock.release() }
@@ -65,28 +65,28 @@ enum IngestCommand: Command {
         do {
             store = try ProfileStore.open(storePath)
         } catch let error as StoreError {
-            io.err("error: \(error.message); the store was not changed\n")
+            io.report(error.adding("; the store was not changed"))
             return ExitStatus.inputError
         }
 
         var summary = Summary()
         for path in arguments.positionals {
             guard var reader = JSONLinesReader(path: path) else {
-                io.err("error: cannot read `\(path)`\n")
+                io.report(.unreadable("cannot read `\(path)`", path: path))
                 return ExitStatus.inputError
             }
             while let record = reader.next() {
-                let problem: String?
+                let problem: Diagnostic?
                 switch record.bytes {
-                case .failure(let error):
-                    problem = error.message
+                case .failure(let rejection):
+                    problem = rejection
                 case .success(let bytes):
                     summary.events += 1
-                    problem = ingest(bytes, interpreter: interpreter, store: &store, summary: &summary, location: record.location, io: io)
+                    problem = ingest(bytes, interpreter: interpreter, store: &store, summary: &summary, record: record, io: io).map(record.rejection)
                 }
                 if let problem {
                     summary.rejected += 1
-                    io.err("\(record.location): error: \(problem)\n")
+                    io.report(problem)
                 }
             }
         }
@@ -94,7 +94,7 @@ enum IngestCommand: Command {
             do {
                 try store.save()
             } catch let error as StoreError {
-                io.err("error: \(error.message)\n")
+                io.report(error.diagnostic)
                 return ExitStatus.inputError
             }
         }
@@ -104,7 +104,7 @@ enum IngestCommand: Command {
 
     /// Handles one event line; returns a rejection reason.
     static func ingest(_ bytes: [UInt8], interpreter: FlowEventInterpreter, store: inout ProfileStore,
-                       summary: inout Summary, location: String, io: CommandIO) -> String? {
+                       summary: inout Summary, record: JSONLinesReader.Record, io: CommandIO) -> String? {
         let event: EventLine
         switch EventLine.parse(bytes) {
         case .failure(let error): return error.message
@@ -132,7 +132,7 @@ enum IngestCommand: Command {
         case .stored(_, let warnings), .notStored(_, let warnings):
             for warning in warnings {
                 summary.warnings += 1
-                io.err("\(location): warning: \(warning)\n")
+                io.report(.recordWarning(warning, file: record.path, line: record.line))
             }
             if case .notStored(let rejection, _) = effect { return "profile `\(profileID)`: " + rejection.message }
             summary.applied += 1

@@ -1,3 +1,4 @@
+import TargetingBase
 import Foundation
 import TargetingProfiles
 
@@ -97,20 +98,23 @@ struct LineReader {
     }
 }
 
-/// The records of a JSON Lines file: non-blank lines, each with its `path:line` location, or
-/// a message for a line too long to read.
+/// The records of a JSON Lines file: non-blank lines, each with its path and line number, or
+/// a diagnostic for a line too long to read.
 struct JSONLinesReader {
     /// One record.
     struct Record {
-        /// `path:line`, for messages.
-        let location: String
+        /// The file's path.
+        let path: String
+        /// The 1-based line number.
+        let line: Int
         /// The line's bytes, or why it could not be read.
-        let bytes: Result<[UInt8], LineError>
-    }
+        let bytes: Result<[UInt8], Diagnostic>
 
-    /// Why a line could not be read.
-    struct LineError: Error {
-        let message: String
+        /// `path:line`, for messages.
+        var location: String { "\(path):\(line)" }
+
+        /// A rejection of this record.
+        func rejection(_ message: String) -> Diagnostic { .badRecord(message, file: path, line: line) }
     }
 
     private var lines: LineReader
@@ -126,23 +130,22 @@ struct JSONLinesReader {
     /// The next non-blank line (spaces and tabs only count as blank).
     mutating func next() -> Record? {
         while let line = lines.next() {
-            let location = "\(path):\(line.number)"
             guard let bytes = line.bytes else {
-                return Record(location: location, bytes: .failure(LineError(message: "line is longer than 1 MiB")))
+                return Record(path: path, line: line.number, bytes: .failure(.badRecord("line is longer than 1 MiB", file: path, line: line.number)))
             }
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            return Record(location: location, bytes: .success(bytes))
+            return Record(path: path, line: line.number, bytes: .success(bytes))
         }
         return nil
     }
 
-    /// The next record read as a profile (SPEC §2 rules applied), or the reason it was rejected.
-    mutating func nextProfile() -> (location: String, profile: Result<Profile, LineError>)? {
+    /// The next record read as a profile (SPEC §2 rules applied), or the diagnostic rejecting it.
+    mutating func nextProfile() -> (record: Record, profile: Result<Profile, Diagnostic>)? {
         guard let record = next() else { return nil }
         switch record.bytes {
-        case .failure(let error): return (record.location, .failure(error))
+        case .failure(let error): return (record, .failure(error))
         case .success(let bytes):
-            return (record.location, ProfileReader.read(bytes).mapError { LineError(message: $0.message) })
+            return (record, ProfileReader.read(bytes).mapError { record.rejection($0.message) })
         }
     }
 }

@@ -51,7 +51,7 @@ enum ResolveCommand: Command {
             let name = arguments.positionals[0]
             guard let index = program.placementIndex(named: name) else {
                 let suggestion = Suggestion.nearest(to: name, in: program.placements.map(\.name))
-                io.err("error: unknown placement `\(name)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? "") + "\n")
+                io.report(.unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion)))
                 return ExitStatus.inputError
             }
             placements = [index]
@@ -59,14 +59,15 @@ enum ResolveCommand: Command {
         let printer = DecisionPrinter(format: format, explain: arguments.has("--explain"), io: io)
         var rejected = 0
 
-        func resolve(_ profile: Profile, where location: String) {
+        /// Resolves one profile read from `file` (at `line` of a JSON Lines file).
+        func resolve(_ profile: Profile, file: String, line: Int?) {
             var evaluator = Evaluator(program: program, profile: profile, now: now)
             var decisions: [Decision] = []
             for index in placements {
                 switch evaluator.resolve(placement: index, profileID: profile.id) {
                 case .success(let decision): decisions.append(decision)
                 case .failure(let error):
-                    io.err("\(location): error: \(error.message)\n")
+                    io.report(.unresolvable(error, file: file, line: line))
                     rejected += 1
                     return
                 }
@@ -81,7 +82,7 @@ enum ResolveCommand: Command {
             } else {
                 switch SourceLoader.read(path) {
                 case .failure(let error):
-                    io.err("error: \(error.message)\n")
+                    io.report(.unreadable(error.message))
                     return ExitStatus.inputError
                 case .success(let read): bytes = read
                 }
@@ -89,32 +90,32 @@ enum ResolveCommand: Command {
             let name = path == "-" ? "<stdin>" : path
             switch ProfileReader.read(bytes) {
             case .failure(let error):
-                io.err("\(name): error: \(error.message)\n")
+                io.report(.badFile(error.message, file: name))
                 return ExitStatus.inputError
             case .success(let profile):
-                resolve(profile, where: name)
+                resolve(profile, file: name, line: nil)
             }
         } else {
             let path = arguments.value("--profiles") ?? arguments.value("--store")!
             let onlyID = arguments.value("--id")
             guard var reader = JSONLinesReader(path: path) else {
-                io.err("error: cannot read `\(path)`\n")
+                io.report(.unreadable("cannot read `\(path)`", path: path))
                 return ExitStatus.inputError
             }
             var found = false
-            while let (location, read) = reader.nextProfile() {
+            while let (record, read) = reader.nextProfile() {
                 switch read {
-                case .failure(let error):
-                    io.err("\(location): error: \(error.message)\n")
+                case .failure(let rejection):
+                    io.report(rejection)
                     rejected += 1
                 case .success(let profile):
                     if let onlyID, profile.id != onlyID { continue }
                     found = true
-                    resolve(profile, where: location)
+                    resolve(profile, file: record.path, line: record.line)
                 }
             }
             if let onlyID, !found {
-                io.err("error: no profile with id `\(onlyID)` in `\(path)`\n")
+                io.report(.noProfile(id: onlyID, in: path))
                 return ExitStatus.inputError
             }
         }

@@ -39,7 +39,7 @@ enum SqlCommand: Command {
         let name = arguments.positionals[0]
         guard program.placementIndex(named: name) != nil else {
             let suggestion = Suggestion.nearest(to: name, in: program.placements.map(\.name))
-            io.err("error: unknown placement `\(name)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? "") + "\n")
+            io.report(.unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion)))
             return ExitStatus.inputError
         }
         io.out(SQLCompiler.compile(placement: name, program: program, now: now, dialect: dialect))

@@ -1,3 +1,4 @@
+import TargetingBase
 import Foundation
 
 /// The `targeting` command line as a function from arguments and streams to an exit status.
@@ -26,7 +27,8 @@ package enum TargetingCLI {
         defer { io.flush() }
         let rest = Array(arguments.dropFirst())
         guard let name = rest.first else {
-            io.err("error: missing subcommand\n\n" + help)
+            io.report(.usage("missing subcommand"))
+            io.err("\n" + help)
             return ExitStatus.usage
         }
         if name == "-h" || name == "--help" || name == "help" {
@@ -34,7 +36,8 @@ package enum TargetingCLI {
             return ExitStatus.success
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            io.err("error: unknown subcommand `\(name)`\n\nUSAGE: targeting <subcommand> [options]\n")
+            io.report(.usage("unknown subcommand `\(name)`"))
+            io.err("\nUSAGE: targeting <subcommand> [options]\n")
             return ExitStatus.usage
         }
         let commandArguments = Array(rest.dropFirst())
@@ -46,10 +49,11 @@ package enum TargetingCLI {
             let parsed = try ParsedArguments.parse(commandArguments, options: command.options)
             return try command.run(parsed, io: io)
         } catch let error as UsageError {
-            io.err("error: \(error.message)\n\nUSAGE: targeting \(command.usage)\n")
+            io.report(error.diagnostic)
+            io.err("\nUSAGE: targeting \(command.usage)\n")
             return ExitStatus.usage
         } catch {
-            io.err("error: \(error)\n")
+            io.report(.unexpected(error))
             return ExitStatus.inputError
         }
     }

@@ -41,7 +41,7 @@ enum TestCommand: Command {
         let tests: LoadedTests
         switch LoadedTests.load(paths: roots, ruleSet: rules.program.ruleSet) {
         case .failure(let error):
-            io.err("error: \(error.message)\n")
+            io.report(.unreadable(error.message))
             return ExitStatus.inputError
         case .success(let value): tests = value
         }
@@ -53,7 +53,7 @@ enum TestCommand: Command {
         }
         for diagnostic in tests.diagnostics { io.err(renderer.text(diagnostic)) }
         if tests.files.isEmpty {
-            io.err("warning: no .tests files in " + roots.map { "`\($0)`" }.joined(separator: ", ") + "\n")
+            io.report(.noTestsFiles(in: roots))
         }
 
         let program = rules.program

@@ -1,7 +1,22 @@
-/// Findings about files as a whole.
+/// Findings about files and records as a whole.
 extension Diagnostic {
     /// A file or directory that could not be read; `message` names the path and the reason.
-    package static func unreadable(_ message: String, path: String) -> Diagnostic {
-        Diagnostic(.error, "unreadable", message, at: .unknown(path))
+    package static func unreadable(_ message: String, path: String = "") -> Diagnostic {
+        Diagnostic(.error, "unreadable", message, at: .unknown(path), place: .none)
+    }
+
+    /// A line of a JSON Lines file (a profile, an event, a store record) that was rejected.
+    package static func badRecord(_ message: String, file: String, line: Int) -> Diagnostic {
+        Diagnostic(.error, "bad-record", message, at: .line(line, of: file), place: .line)
+    }
+
+    /// A whole input file (one profile, say) that was rejected.
+    package static func badFile(_ message: String, file: String) -> Diagnostic {
+        Diagnostic(.error, "bad-file", message, at: .unknown(file), place: .file)
+    }
+
+    /// A note about a record that was still accepted (a value outside a declared `one of`).
+    package static func recordWarning(_ message: String, file: String, line: Int) -> Diagnostic {
+        Diagnostic(.warning, "record-warning", message, at: .line(line, of: file), place: .line)
     }
 }

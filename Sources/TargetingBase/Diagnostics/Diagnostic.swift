@@ -31,14 +31,30 @@ public struct Diagnostic: Hashable, Sendable {
     package var range: SourceRange
     /// An optional extra line, e.g. "did you mean `pros`?".
     public package(set) var help: String?
+    /// How much of `range` is known, which decides the header's `path:line:col` part.
+    package var place: Place
+
+    /// How much of a diagnostic's place is known.
+    package enum Place: Hashable, Sendable {
+        /// A span of a source file: `path:line:col`, with the line quoted.
+        case span
+        /// A line of a file, such as a JSON Lines record: `path:line`.
+        case line
+        /// A whole file: `path`.
+        case file
+        /// No file, or one the message names: a command-line problem.
+        case none
+    }
 
     /// Creates a diagnostic.
-    package init(_ severity: Severity, _ code: String, _ message: String, at range: SourceRange, help: String? = nil) {
+    package init(_ severity: Severity, _ code: String, _ message: String, at range: SourceRange, help: String? = nil,
+                 place: Place = .span) {
         self.severity = severity
         self.code = code
         self.message = message
         self.range = range
         self.help = help
+        self.place = place
     }
 
     /// Whether this is an error.
@@ -82,3 +98,6 @@ package struct DiagnosticBag: Sendable {
     /// Whether any finding is an error.
     package var hasErrors: Bool { items.contains { $0.isError } }
 }
+
+/// A diagnostic can stand for a failure where one value is expected (`Result<_, Diagnostic>`).
+extension Diagnostic: Error {}

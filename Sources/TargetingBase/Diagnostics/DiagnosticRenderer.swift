@@ -14,7 +14,14 @@ package struct DiagnosticRenderer: Sendable {
     /// The text form of one diagnostic, ending with a newline.
     package func text(_ diagnostic: Diagnostic) -> String {
         let range = diagnostic.range
-        var out = "\(range.file):\(range.start.line):\(range.start.column): \(diagnostic.severity.rawValue): \(diagnostic.message)\n"
+        let headline = "\(diagnostic.severity.rawValue): \(diagnostic.message)\n"
+        switch diagnostic.place {
+        case .none: return headline + (diagnostic.help.map { "  = help: \($0)\n" } ?? "")
+        case .file: return "\(range.file): " + headline
+        case .line: return "\(range.file):\(range.start.line): " + headline
+        case .span: break
+        }
+        var out = "\(range.file):\(range.start.line):\(range.start.column): " + headline
         if let file = files[range.file], range.start.line <= file.lineStarts.count {
             let excerpt = DiagnosticRenderer.excerpt(of: Array(file.lineText(range.start.line).unicodeScalars), range: range)
             let number = String(range.start.line)

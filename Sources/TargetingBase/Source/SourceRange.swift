@@ -38,6 +38,12 @@ package struct SourceRange: Hashable, Sendable {
         SourceRange(file: file, start: min(start, other.start), end: max(end, other.end))
     }
 
+    /// The start of 1-based line `line` of `file`, for a place known only by its line.
+    package static func line(_ line: Int, of file: String) -> SourceRange {
+        let position = SourcePosition(offset: 0, line: line, column: 1)
+        return SourceRange(file: file, start: position, end: position)
+    }
+
     /// A range for something that has no place in a file (e.g. a command-line value).
     package static func unknown(_ file: String) -> SourceRange {
         let origin = SourcePosition(offset: 0, line: 1, column: 1)

@@ -1,0 +1,78 @@
+import TargetingBase
+import TargetingEngine
+
+/// Findings of the command line itself: usage, arguments, the profile store. Rendered by the
+/// one `DiagnosticRenderer`, like every other diagnostic.
+extension Diagnostic {
+    /// A command line that does not fit the command's usage.
+    static func usage(_ message: String) -> Diagnostic {
+        Diagnostic(.error, "usage", message, at: .unknown(""), place: .none)
+    }
+
+    /// A placement named on the command line that the rules do not declare.
+    static func unknownPlacementArgument(_ error: ResolveError) -> Diagnostic {
+        Diagnostic(.error, "unknown-placement", error.message, at: .unknown(""), place: .none)
+    }
+
+    /// `diff --placement NAME` where neither rule set declares NAME.
+    static func placementInNeither(_ name: String) -> Diagnostic {
+        Diagnostic(.error, "unknown-placement", "unknown placement `\(name)` in both rule sets", at: .unknown(""), place: .none)
+    }
+
+    /// `resolve --store FILE --id ID` where the store holds no such profile.
+    static func noProfile(id: String, in path: String) -> Diagnostic {
+        Diagnostic(.error, "no-such-profile", "no profile with id `\(id)` in `\(path)`", at: .unknown(path), place: .none)
+    }
+
+    /// A profile that a placement could not be resolved for (a split without a profile id).
+    static func unresolvable(_ error: ResolveError, file: String, line: Int?) -> Diagnostic {
+        if let line { return .badRecord(error.message, file: file, line: line) }
+        return .badFile(error.message, file: file)
+    }
+
+    /// The store's lock file cannot be created.
+    static func storeNotLockable(_ path: String) -> Diagnostic {
+        Diagnostic(.error, "store-lock", "cannot lock `\(path)` (is its directory writable?)", at: .unknown(path), place: .none)
+    }
+
+    /// The store (or a file being rewritten) could not be read or written; `message` says where.
+    static func storeFailed(_ message: String) -> Diagnostic {
+        Diagnostic(.error, "store", message, at: .unknown(""), place: .none)
+    }
+
+    /// A file `fmt` could not format for a reason other than a syntax error.
+    static func cannotFormat(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(.error, "format", "cannot format `\(path)`: \(reason)", at: .unknown(path), place: .none)
+    }
+
+    /// `test` found no `.tests` files where it looked.
+    static func noTestsFiles(in roots: [String]) -> Diagnostic {
+        Diagnostic(.warning, "no-tests", "no .tests files in " + roots.map { "`\($0)`" }.joined(separator: ", "), at: .unknown(""), place: .none)
+    }
+
+    /// A failure no other diagnostic describes.
+    static func unexpected(_ error: any Error) -> Diagnostic {
+        Diagnostic(.error, "internal", "\(error)", at: .unknown(""), place: .none)
+    }
+}
+
+/// A command line that does not fit the command's usage; carries its coded diagnostic.
+struct UsageError: Error {
+    let diagnostic: Diagnostic
+
+    init(message: String) { diagnostic = .usage(message) }
+}
+
+/// The store (or a file being rewritten) could not be read or written; carries its coded diagnostic.
+struct StoreError: Error {
+    let diagnostic: Diagnostic
+
+    init(message: String) { diagnostic = .storeFailed(message) }
+
+    /// The same failure with more said after it (e.g. "; the store was not changed").
+    func adding(_ text: String) -> Diagnostic {
+        var extended = diagnostic
+        extended.message += text
+        return extended
+    }
+}
