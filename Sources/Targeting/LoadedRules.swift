@@ -61,12 +61,12 @@ package struct LoadedRules: Sendable {
     }
 
     /// Reads every `.rules` file under `path` (a directory or a file) and loads them.
-    package static func load(path: String) -> Result<LoadedRules, LoadError> {
+    package static func load(path: String) -> Result<LoadedRules, Diagnostic> {
         load(paths: [path])
     }
 
     /// Reads every `.rules` file under each of `paths` and loads them together as one rule set.
-    package static func load(paths roots: [String]) -> Result<LoadedRules, LoadError> {
+    package static func load(paths roots: [String]) -> Result<LoadedRules, Diagnostic> {
         var sources: [SourceFile] = []
         for root in roots {
             switch SourceLoader.files(at: root, extension: "rules") {

@@ -27,14 +27,14 @@ enum CheckCommand: Command {
         let loaded: LoadedRules
         switch LoadedRules.load(paths: TestSources.ruleRoots(of: roots, fallback: arguments.value("--rules") ?? "Rules")) {
         case .failure(let error):
-            io.report(.unreadable(error.message))
+            io.report(error)
             return ExitStatus.inputError
         case .success(let value): loaded = value
         }
         let tests: LoadedTests
         switch TestSources.loadForCheck(roots: roots, rules: loaded) {
         case .failure(let error):
-            io.report(.unreadable(error.message))
+            io.report(error)
             return ExitStatus.inputError
         case .success(let value): tests = value
         }

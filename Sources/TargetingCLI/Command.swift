@@ -66,7 +66,7 @@ enum CommandSupport {
         let path = arguments.value("--rules") ?? "Rules"
         switch LoadedRules.load(path: path) {
         case .failure(let error):
-            io.report(.unreadable(error.message))
+            io.report(error)
             return (nil, ExitStatus.inputError)
         case .success(let loaded):
             guard let rules = try? RuleSet(loaded) else {

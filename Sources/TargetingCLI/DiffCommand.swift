@@ -43,7 +43,7 @@ enum DiffCommand: Command {
         for path in arguments.positionals {
             switch LoadedRules.load(path: path) {
             case .failure(let error):
-                io.report(.unreadable(error.message))
+                io.report(error)
                 return ExitStatus.inputError
             case .success(let loaded):
                 guard let program = loaded.program else {

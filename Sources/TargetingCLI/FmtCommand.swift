@@ -42,7 +42,7 @@ enum FmtCommand: Command {
         for root in roots {
             switch files(at: root) {
             case .failure(let error):
-                io.report(.unreadable(error.message))
+                io.report(error)
                 status = ExitStatus.inputError
             case .success(let found):
                 paths.append(contentsOf: found.filter { !paths.contains($0) })
@@ -53,7 +53,7 @@ enum FmtCommand: Command {
             let bytes: [UInt8]
             switch SourceLoader.read(path) {
             case .failure(let error):
-                io.report(.unreadable(error.message))
+                io.report(error)
                 status = ExitStatus.inputError
                 continue
             case .success(let value):
@@ -99,7 +99,7 @@ enum FmtCommand: Command {
     }
 
     /// The `.rules` and `.tests` files under a directory (sorted by path), or a file itself.
-    private static func files(at root: String) -> Result<[String], LoadError> {
+    private static func files(at root: String) -> Result<[String], Diagnostic> {
         guard TestSources.isDirectory(root) else {
             return SourceLoader.files(at: root, extension: "rules")
         }

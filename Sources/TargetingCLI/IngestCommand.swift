@@ -82,7 +82,7 @@ enum IngestCommand: Command {
                     problem = rejection
                 case .success(let bytes):
                     summary.events += 1
-                    problem = ingest(bytes, interpreter: interpreter, store: &store, summary: &summary, record: record, io: io).map(record.rejection)
+                    problem = ingest(bytes, interpreter: interpreter, store: &store, summary: &summary, record: record, io: io)
                 }
                 if let problem {
                     summary.rejected += 1
@@ -102,12 +102,12 @@ enum IngestCommand: Command {
         return summary.rejected > 0 ? ExitStatus.inputError : ExitStatus.success
     }
 
-    /// Handles one event line; returns a rejection reason.
+    /// Handles one event line; returns the diagnostic rejecting it.
     static func ingest(_ bytes: [UInt8], interpreter: FlowEventInterpreter, store: inout ProfileStore,
-                       summary: inout Summary, record: JSONLinesReader.Record, io: CommandIO) -> String? {
+                       summary: inout Summary, record: JSONLinesReader.Record, io: CommandIO) -> Diagnostic? {
         let event: EventLine
-        switch EventLine.parse(bytes) {
-        case .failure(let error): return error.message
+        switch EventLine.parse(bytes, file: record.path, line: record.line) {
+        case .failure(let rejection): return rejection
         case .success(let line): event = line
         }
         let profileID = event.profileID
@@ -128,13 +128,13 @@ enum IngestCommand: Command {
             summary.ignored[reason, default: 0] += 1
             return nil
         case .rejected(let reason):
-            return "profile `\(profileID)`: " + reason
+            return record.rejection("profile `\(profileID)`: " + reason)
         case .stored(_, let warnings), .notStored(_, let warnings):
             for warning in warnings {
                 summary.warnings += 1
                 io.report(.recordWarning(warning, file: record.path, line: record.line))
             }
-            if case .notStored(let rejection, _) = effect { return "profile `\(profileID)`: " + rejection.message }
+            if case .notStored(let rejection, _) = effect { return record.rejection("profile `\(profileID)`: " + rejection.message) }
             summary.applied += 1
             summary.updatedIDs.insert(profileID)
             return nil

@@ -82,7 +82,7 @@ enum ResolveCommand: Command {
             } else {
                 switch SourceLoader.read(path) {
                 case .failure(let error):
-                    io.report(.unreadable(error.message))
+                    io.report(error)
                     return ExitStatus.inputError
                 case .success(let read): bytes = read
                 }

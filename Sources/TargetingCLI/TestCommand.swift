@@ -41,7 +41,7 @@ enum TestCommand: Command {
         let tests: LoadedTests
         switch LoadedTests.load(paths: roots, ruleSet: rules.program.ruleSet) {
         case .failure(let error):
-            io.report(.unreadable(error.message))
+            io.report(error)
             return ExitStatus.inputError
         case .success(let value): tests = value
         }

@@ -38,7 +38,7 @@ package struct LoadedTests: Sendable {
 
     /// Reads the `.tests` files under each of `paths` (directories, searched recursively, or
     /// files) and loads them; a file is read whatever its extension.
-    package static func load(paths: [String], ruleSet: CheckedRules?) -> Result<LoadedTests, LoadError> {
+    package static func load(paths: [String], ruleSet: CheckedRules?) -> Result<LoadedTests, Diagnostic> {
         var sources: [SourceFile] = []
         var seen: Set<String> = []
         for root in paths {

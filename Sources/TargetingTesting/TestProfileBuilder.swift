@@ -9,7 +9,7 @@ import TargetingSyntax
 /// dates as their text form. Events run through the real input handler.
 package struct TestProfileBuilder {
     let interpreter: FlowEventInterpreter
-    let readFile: @Sendable (String) -> Result<[UInt8], LoadError>
+    let readFile: @Sendable (String) -> Result<[UInt8], Diagnostic>
     /// The path of the tests file, which `given` paths are relative to.
     let testsFile: String
     /// The test's evaluation time (for `now ± d` values).
@@ -22,7 +22,7 @@ package struct TestProfileBuilder {
     /// Rejected events and values outside a declared `one of`, with their file and line.
     var notes: [String] = []
 
-    init(interpreter: FlowEventInterpreter, readFile: @escaping @Sendable (String) -> Result<[UInt8], LoadError>, testsFile: String, now: Int64) {
+    init(interpreter: FlowEventInterpreter, readFile: @escaping @Sendable (String) -> Result<[UInt8], Diagnostic>, testsFile: String, now: Int64) {
         self.interpreter = interpreter
         self.readFile = readFile
         self.testsFile = testsFile
@@ -110,7 +110,7 @@ package struct TestProfileBuilder {
             guard line.bytes.count <= TestProfileBuilder.maxLineBytes else {
                 throw TestError(message: "\(resolved):\(line.number): line is longer than 1 MiB", range: path.range)
             }
-            switch EventLine.parse(line.bytes) {
+            switch EventLine.parse(line.bytes, file: resolved, line: line.number) {
             case .failure(let error): throw TestError(message: "\(resolved):\(line.number): \(error.message)", range: path.range)
             case .success(let event): events.append((line.number, event))
             }

@@ -15,12 +15,12 @@ package struct TestRunner: Sendable {
     /// The evaluation time of tests without a `now` line (Unix ms).
     package let defaultNow: Int64
     /// Reads a `given events` or `given profile` file.
-    package let readFile: @Sendable (String) -> Result<[UInt8], LoadError>
+    package let readFile: @Sendable (String) -> Result<[UInt8], Diagnostic>
     let interpreter: FlowEventInterpreter
 
     /// Creates a runner; events go through the rules' input mapping with time zone UTC.
     package init(program: Program, defaultNow: Int64,
-                readFile: @escaping @Sendable (String) -> Result<[UInt8], LoadError> = { SourceLoader.read($0) }) {
+                readFile: @escaping @Sendable (String) -> Result<[UInt8], Diagnostic> = { SourceLoader.read($0) }) {
         self.program = program
         self.defaultNow = defaultNow
         self.readFile = readFile

@@ -65,7 +65,7 @@ final class TestRunnerTests: XCTestCase {
         let (rules, tests) = loadTests(text, path: path, clock: clock, files: files)
         XCTAssertFalse(tests.hasErrors, describe(tests.diagnostics), file: file, line: line)
         let runner = TestRunner(program: rules.program!, defaultNow: TestRunnerTests.now, readFile: { path in
-            guard let text = files[path] else { return .failure(LoadError(message: "cannot read `\(path)`")) }
+            guard let text = files[path] else { return .failure(Diagnostic.unreadable("cannot read `\(path)`")) }
             return .success(Array(text.utf8))
         })
         return runner.run(tests.files)
@@ -403,7 +403,7 @@ final class TestRunnerTests: XCTestCase {
         }
         """)
         var builder = TestProfileBuilder(interpreter: FlowEventInterpreter(mapping: InputMapping(rules.program!.ruleSet), timeZone: TimeZone(identifier: "UTC")!),
-                                         readFile: { _ in .failure(LoadError(message: "none")) }, testsFile: "dir/t.tests", now: TestRunnerTests.now)
+                                         readFile: { _ in .failure(Diagnostic.unreadable("none")) }, testsFile: "dir/t.tests", now: TestRunnerTests.now)
         for given in tests.files[0].tests[0].givens { try builder.apply(given) }
         let profile = builder.profile
         XCTAssertEqual(profile["birthday"], .string("1990-06-15"))
@@ -483,7 +483,7 @@ final class TestRunnerTests: XCTestCase {
     func testUnreadableOrInvalidFileAtRunTimeIsAnError() {
         let (rules, tests) = loadTests("test \"t\" {\n  given profile \"p.json\"\n  expect highs\n}", files: ["dir/p.json": "{}"])
         let runner = TestRunner(program: rules.program!, defaultNow: TestRunnerTests.now,
-                                readFile: { .failure(LoadError(message: "cannot read `\($0)`")) })
+                                readFile: { .failure(Diagnostic.unreadable("cannot read `\($0)`")) })
         guard case .error(let unreadable) = runner.run(tests.files)[0].status else { return XCTFail("expected an error") }
         XCTAssertEqual(unreadable.message, "cannot read `dir/p.json`")
         XCTAssertEqual(unreadable.range.start.line, 2)

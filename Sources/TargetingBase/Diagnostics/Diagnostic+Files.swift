@@ -5,6 +5,11 @@ extension Diagnostic {
         Diagnostic(.error, "unreadable", message, at: .unknown(path), place: .none)
     }
 
+    /// A file or directory at `path` that could not be read, for `reason`.
+    package static func unreadable(path: String, _ reason: String) -> Diagnostic {
+        unreadable(reason, path: path)
+    }
+
     /// A line of a JSON Lines file (a profile, an event, a store record) that was rejected.
     package static func badRecord(_ message: String, file: String, line: Int) -> Diagnostic {
         Diagnostic(.error, "bad-record", message, at: .line(line, of: file), place: .line)

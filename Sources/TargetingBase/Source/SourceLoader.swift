@@ -1,11 +1,5 @@
 import Foundation
 
-/// Why files could not be read.
-package struct LoadError: Error, Hashable, Sendable {
-    /// A lowercase message naming the path.
-    package var message: String
-}
-
 /// Finds and reads rule and test files from disk.
 package enum SourceLoader {
     /// The largest rule file accepted.
@@ -13,14 +7,14 @@ package enum SourceLoader {
 
     /// The files with extension `ext` (e.g. "rules") under `path` (recursively), or `path`
     /// itself when it is a file; sorted by path.
-    package static func files(at path: String, extension ext: String) -> Result<[String], LoadError> {
+    package static func files(at path: String, extension ext: String) -> Result<[String], Diagnostic> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return .failure(LoadError(message: "cannot read `\(path)`: no such file or directory"))
+            return .failure(.unreadable(path: path, "cannot read `\(path)`: no such file or directory"))
         }
         guard isDirectory.boolValue else { return .success([path]) }
         guard let enumerator = FileManager.default.enumerator(atPath: path) else {
-            return .failure(LoadError(message: "cannot read directory `\(path)`"))
+            return .failure(.unreadable(path: path, "cannot read directory `\(path)`"))
         }
         var found: [String] = []
         while let relative = enumerator.nextObject() as? String {
@@ -33,20 +27,20 @@ package enum SourceLoader {
     }
 
     /// Reads a file's bytes.
-    package static func read(_ path: String) -> Result<[UInt8], LoadError> {
+    package static func read(_ path: String) -> Result<[UInt8], Diagnostic> {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return .failure(LoadError(message: "cannot read `\(path)`: it is a directory"))
+            return .failure(.unreadable(path: path, "cannot read `\(path)`: it is a directory"))
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(LoadError(message: "cannot read `\(path)`"))
+            return .failure(.unreadable(path: path, "cannot read `\(path)`"))
         }
         defer { try? handle.close() }
         do {
             let data = try handle.readToEnd() ?? Data()
             return .success([UInt8](data))
         } catch {
-            return .failure(LoadError(message: "cannot read `\(path)`: \(error.localizedDescription)"))
+            return .failure(.unreadable(path: path, "cannot read `\(path)`: \(error.localizedDescription)"))
         }
     }
 }

@@ -13,23 +13,24 @@ package struct EventLine: Hashable, Sendable {
     /// Whether the event closes the profile's flow session (`flow_did_disappear`).
     package var closesSession: Bool { name == "flow_did_disappear" }
 
-    /// Reads one line; the failure is a lowercase reason.
-    package static func parse(_ bytes: some Collection<UInt8>) -> Result<EventLine, EventLineError> {
+    /// Reads line `line` of `file`; a failure is the diagnostic rejecting that record.
+    package static func parse(_ bytes: some Collection<UInt8>, file: String, line: Int) -> Result<EventLine, Diagnostic> {
+        func reject(_ message: String) -> Result<EventLine, Diagnostic> { .failure(.badRecord(message, file: file, line: line)) }
         let event: JSONValue
         switch JSONParser.parse(bytes) {
-        case .failure(let error): return .failure(EventLineError(message: "invalid JSON at column \(error.column): \(error.message)"))
+        case .failure(let error): return reject("invalid JSON at column \(error.column): \(error.message)")
         case .success(let value): event = value
         }
         guard case .object = event else {
-            return .failure(EventLineError(message: "an event must be a JSON object, found \(event.typeName)"))
+            return reject("an event must be a JSON object, found \(event.typeName)")
         }
-        guard let idValue = event["profile_id"] else { return .failure(EventLineError(message: "missing `profile_id`")) }
+        guard let idValue = event["profile_id"] else { return reject("missing `profile_id`") }
         guard case .string(let profileID) = idValue, !profileID.isEmpty else {
-            return .failure(EventLineError(message: "`profile_id` must be a non-empty string, found \(idValue.typeName)"))
+            return reject("`profile_id` must be a non-empty string, found \(idValue.typeName)")
         }
-        guard let nameValue = event["name"] else { return .failure(EventLineError(message: "missing `name`")) }
+        guard let nameValue = event["name"] else { return reject("missing `name`") }
         guard case .string(let name) = nameValue else {
-            return .failure(EventLineError(message: "`name` must be a string, found \(nameValue.typeName)"))
+            return reject("`name` must be a string, found \(nameValue.typeName)")
         }
         return .success(EventLine(profileID: profileID, name: name, params: event))
     }
@@ -44,10 +45,4 @@ package struct EventLine: Hashable, Sendable {
             return line.allSatisfy { $0 == 0x20 || $0 == 0x09 } ? nil : (number, line)
         }
     }
-}
-
-/// Why an event line could not be read.
-package struct EventLineError: Error, Hashable, Sendable {
-    /// A lowercase reason.
-    package var message: String
 }
