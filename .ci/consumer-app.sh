@@ -2,8 +2,9 @@
 # Proves that an app can depend on a tagged version of Targeting, as SwiftPM users do:
 # clone this repository, tag the clone, build a throwaway app package that depends on the tag
 # with `from:` and calls the library API of SPEC §10 (rules from text, the input handler,
-# answers applied to a profile, resolve). Also checks that the flag gate matters: forcing the
-# debug optimisation flag on makes SwiftPM reject the dependency.
+# answers applied to a profile, resolve). Also checks that the flag gate matters (forcing the
+# debug optimisation flag on makes SwiftPM reject the dependency) and that the pipeline's own
+# types are not visible to the app.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -69,3 +70,15 @@ grep -q "unsafe build flags" "$work/forced.log" || { cat "$work/forced.log" >&2;
 rm -rf .build Package.resolved
 swift build
 swift run App
+
+# The module is the one front door: the pipeline's own types stay out of an app's sight.
+hidden="LoadedRules Program Evaluator Parser Lexer Checker CheckedRules FlowEventInterpreter InputMapping JSONParser"
+for name in $hidden; do echo "let _ = $name.self"; done > Sources/App/Hidden.swift
+if swift build >"$work/hidden.log" 2>&1; then
+  echo "error: the app could use package-internal types of Targeting" >&2
+  exit 1
+fi
+for name in $hidden; do
+  grep -q "cannot find '$name' in scope" "$work/hidden.log" || { echo "error: \`$name\` is visible to the app" >&2; exit 1; }
+done
+echo "app: only the public API is visible"

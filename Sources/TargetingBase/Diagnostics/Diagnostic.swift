@@ -1,7 +1,10 @@
 /// How serious a diagnostic is.
 public enum Severity: String, Hashable, Sendable, Comparable {
+    /// Something that stops the rules (or an input) from being used; `check` exits 1.
     case error
+    /// Something worth a look that does not stop anything.
     case warning
+    /// Extra information.
     case note
 
     var rank: Int {
@@ -12,6 +15,7 @@ public enum Severity: String, Hashable, Sendable, Comparable {
         }
     }
 
+    /// Errors sort before warnings, warnings before notes.
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }
 
