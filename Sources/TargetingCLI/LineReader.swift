@@ -4,7 +4,8 @@ import TargetingProfiles
 
 /// Reads a file line by line in fixed-size chunks, so memory does not grow with the file.
 ///
-/// LF, CRLF and lone CR end a line; a UTF-8 BOM at the start is skipped. A line longer than
+/// The streaming form of `SourceFile`'s line table (a test keeps the two in agreement): LF,
+/// CRLF and lone CR end a line; a UTF-8 BOM at the start is skipped. A line longer than
 /// `maxLineBytes` is reported as too long (its bytes are not kept).
 struct LineReader {
     /// One line: its 1-based number and bytes, or nil bytes when it was too long.

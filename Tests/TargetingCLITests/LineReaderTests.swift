@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TargetingBase
 @testable import TargetingCLI
 
 /// The chunked line reader behind every JSON Lines input.
@@ -16,6 +17,24 @@ final class LineReaderTests: TemporaryDirectoryTestCase {
             result.append((line.number, line.bytes.map { String(decoding: $0, as: UTF8.self) }))
         }
         return result
+    }
+
+    /// The streaming reader and the source line table (behind `SourceFile`, diagnostics and
+    /// `given events`) split every input into the same numbered lines.
+    func testAgreesWithTheSourceLineTable() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = Array("ab{}\"\n\r\r\n ".utf8)
+        for round in 0..<300 {
+            var bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            if round % 7 == 0 { bytes = [0xEF, 0xBB, 0xBF] + bytes }
+            let table = SourceFile(path: "t", bytes: bytes)
+            var expected = (1...table.lineStarts.count).map { (number: $0, text: String(decoding: table.lineBytes($0), as: UTF8.self)) }
+            // A final line break starts no further line for a reader.
+            if let last = expected.last, last.text.isEmpty, table.lineStarts.count > 1 || table.bytes.isEmpty { expected.removeLast() }
+            let got = lines(bytes)
+            XCTAssertEqual(got.map(\.0), expected.map(\.number), "\(bytes)")
+            XCTAssertEqual(got.map(\.1), expected.map(\.text), "\(bytes)")
+        }
     }
 
     func testLFCRLFAndLoneCREndLinesAndNumbersCountEveryLine() {
