@@ -52,6 +52,8 @@ let package = Package(
         .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL"]),
         .executableTarget(name: "targeting", dependencies: ["TargetingCLI"]),
         .executableTarget(name: "sdk-example", dependencies: ["Targeting"], path: "Examples/SDKExample"),
+        // Benchmarks/run.sh: `swift run -c release targeting-bench`.
+        .executableTarget(name: "targeting-bench", dependencies: ["Targeting"], path: "Benchmarks/TargetingBench"),
 
         .target(name: "TargetingTestSupport", dependencies: ["Targeting"], path: "Tests/TargetingTestSupport"),
         tests(of: "TargetingBase", []),

@@ -1,0 +1,45 @@
+// targeting-bench: the in-process benchmark, and the generators behind Benchmarks/run.sh.
+//
+//     swift run -c release targeting-bench                      in-process rates (table rows)
+//     swift run -c release targeting-bench profiles N FILE      N profile lines (seeded)
+//     swift run -c release targeting-bench events N P FILE      N event lines over P profiles
+//     swift run -c release targeting-bench check-set N FILE     a rule file of N segments
+//     swift run -c release targeting-bench long-or N FILE       one segment: an `or` of N terms
+//     swift run -c release targeting-bench large-rules FILE     500 segments, 100 audiences, 20 placements
+import Foundation
+import Targeting
+
+let arguments = CommandLine.arguments
+let seed: UInt64 = 20_261_201
+
+func write(_ lines: [String], to path: String) {
+    FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+}
+
+func count(_ index: Int) -> Int {
+    guard arguments.count > index, let value = Int(arguments[index].replacingOccurrences(of: "_", with: "")) else {
+        FileHandle.standardError.write(Data("targeting-bench: expected a count\n".utf8))
+        exit(64)
+    }
+    return value
+}
+
+switch arguments.dropFirst().first {
+case "profiles":
+    write(Workload.profileLines(count: count(2), seed: seed), to: arguments[3])
+case "events":
+    var random = SeededGenerator(seed: seed &+ 1)
+    let profiles = count(3)
+    write((0..<count(2)).map { _ in Workload.eventLine(using: &random, profiles: profiles) }, to: arguments[4])
+case "check-set":
+    write([Workload.checkSet(segments: count(2))], to: arguments[3])
+case "long-or":
+    write([Workload.longOr(terms: count(2))], to: arguments[3])
+case "large-rules":
+    write([Workload.largeRules(segments: 500, audiences: 100, placements: 20, seed: seed)], to: arguments[2])
+case nil, "in-process":
+    InProcess.run(rulesDirectory: arguments.count > 2 ? arguments[2] : "Rules", count: 1_000_000)
+default:
+    FileHandle.standardError.write(Data("targeting-bench: unknown mode \(arguments[1])\n".utf8))
+    exit(64)
+}
