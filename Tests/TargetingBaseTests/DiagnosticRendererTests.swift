@@ -4,8 +4,13 @@ import XCTest
 final class DiagnosticRendererTests: XCTestCase {
     private func render(_ text: String, line: Int, column: Int, length: Int) -> String {
         let file = SourceFile(path: "r.rules", text: text)
-        let start = SourcePosition(offset: 0, line: line, column: column)
-        let end = SourcePosition(offset: 0, line: line, column: column + length)
+        // Byte offsets as the lexer records them: the line's start plus the bytes of the scalars before the column.
+        func offset(_ column: Int) -> Int {
+            let scalars = Array(file.lineText(line).unicodeScalars)
+            return file.lineStarts[line - 1] + scalars.prefix(column - 1).reduce(0) { $0 + String($1).utf8.count }
+        }
+        let start = SourcePosition(offset: offset(column), line: line, column: column)
+        let end = SourcePosition(offset: offset(column + length), line: line, column: column + length)
         let diagnostic = Diagnostic(.error, "test", "message", at: SourceRange(file: "r.rules", start: start, end: end), help: "a hint")
         return DiagnosticRenderer(files: [file]).text(diagnostic)
     }
@@ -45,5 +50,17 @@ final class DiagnosticRendererTests: XCTestCase {
         let caretColumn = Array(lines[3].unicodeScalars).firstIndex(of: "^")!
         XCTAssertEqual(String(String.UnicodeScalarView(quoted[caretColumn..<(caretColumn + 6)])), "TARGET")
         XCTAssertTrue(lines[3].hasSuffix("^~~~~~"), lines[3])
+    }
+
+    /// A long line is cut from its bytes around the column exactly as a short excerpt would be.
+    func testLongLineWindowMatchesTheWholeLineCut() {
+        for (prefix, column) in [(String(repeating: "é", count: 1500), 1501), (String(repeating: "\t", count: 30) + String(repeating: "x", count: 2000), 31), ("ab", 3)] {
+            let line = prefix + "TARGET" + String(repeating: "z", count: 1200)
+            let windowed = render(line, line: 1, column: column, length: 6)
+            let range = SourceRange(file: "r.rules", start: SourcePosition(offset: 0, line: 1, column: column),
+                                    end: SourcePosition(offset: 0, line: 1, column: column + 6))
+            let whole = DiagnosticRenderer.excerpt(of: Array(line.unicodeScalars), range: range)
+            XCTAssertTrue(windowed.contains("1 | \(whole.line)\n  | \(whole.caret)\n"), windowed)
+        }
     }
 }

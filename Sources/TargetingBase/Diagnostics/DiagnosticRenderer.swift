@@ -23,7 +23,7 @@ package struct DiagnosticRenderer: Sendable {
         }
         var out = "\(range.file):\(range.start.line):\(range.start.column): " + headline
         if let file = files[range.file], range.start.line <= file.lineStarts.count {
-            let excerpt = DiagnosticRenderer.excerpt(of: Array(file.lineText(range.start.line).unicodeScalars), range: range)
+            let excerpt = DiagnosticRenderer.excerpt(in: file, range: range)
             let number = String(range.start.line)
             let pad = String(repeating: " ", count: number.count)
             out += "\(pad) |\n\(number) | \(excerpt.line)\n\(pad) | \(excerpt.caret)\n"
@@ -37,6 +37,50 @@ package struct DiagnosticRenderer: Sendable {
     /// The widest source excerpt shown, in Unicode scalars; longer lines are cut around the
     /// column with `…` on the cut sides.
     static let maxExcerptWidth = 160
+
+    /// Lines up to this many bytes are decoded whole; longer ones only around the column, so
+    /// rendering many diagnostics on one long line costs time in proportion to their number.
+    static let wholeLineLimit = 1024
+
+    /// The excerpt of `range`'s line in `file`: cut from the bytes around the column when the
+    /// line is long.
+    static func excerpt(in file: SourceFile, range: SourceRange) -> (line: String, caret: String) {
+        let bytes = file.lineBytes(range.start.line)
+        guard bytes.count > wholeLineLimit else {
+            return excerpt(of: Array(String(decoding: bytes, as: UTF8.self).unicodeScalars), range: range)
+        }
+        // Long line: a window of at most `maxExcerptWidth` scalars that starts a third of the
+        // width before the column, exactly as `excerpt(of:range:)` cuts it.
+        func isLead(_ byte: UInt8) -> Bool { byte & 0xC0 != 0x80 }
+        let lineStart = bytes.startIndex
+        let anchor = min(max(range.start.offset, lineStart), bytes.endIndex)
+        var first = anchor
+        var back = 0
+        while first > lineStart, back < maxExcerptWidth / 3 {
+            first -= 1
+            while first > lineStart, !isLead(bytes[first]) { first -= 1 }
+            back += 1
+        }
+        var last = first
+        var count = 0
+        while last < bytes.endIndex, count < maxExcerptWidth {
+            last += 1
+            while last < bytes.endIndex, !isLead(bytes[last]) { last += 1 }
+            count += 1
+        }
+        let window = Array(String(decoding: bytes[first..<last], as: UTF8.self).unicodeScalars)
+        let columnInWindow = back + 1
+        let spanEnd = range.end.line == range.start.line ? range.end.column - range.start.column + columnInWindow : window.count + 1
+        let width = max(1, min(spanEnd, window.count + 1) - columnInWindow)
+        var line = String.UnicodeScalarView()
+        if first > lineStart { line.append("…") }
+        line.append(contentsOf: window)
+        if last < bytes.endIndex { line.append("…") }
+        var caret = first > lineStart ? " " : ""
+        for scalar in window[0..<min(back, window.count)] { caret.append(scalar == "\t" ? "\t" : " ") }
+        caret += "^" + String(repeating: "~", count: width - 1)
+        return (String(line), caret)
+    }
 
     /// The source line to show and the caret line under it (tabs kept so the caret lines up).
     static func excerpt(of scalars: [Unicode.Scalar], range: SourceRange) -> (line: String, caret: String) {
