@@ -4,8 +4,8 @@ import TargetingSyntax
 extension Checker {
     /// Segment expressions use segments; audience expressions use segments only; rows use audiences.
     mutating func checkReferences() {
-        let segmentNames = segmentOrder.map(\.name.text)
-        let audienceNames = audienceOrder.map(\.name.text)
+        let segmentNames = SuggestionIndex(segmentOrder.map(\.name.text))
+        let audienceNames = SuggestionIndex(audienceOrder.map(\.name.text))
         for segment in segmentOrder {
             for reference in segment.expression.references {
                 checkSegmentReference(reference, segmentNames: segmentNames)
@@ -32,20 +32,20 @@ extension Checker {
                 } else if placements[name.text] != nil {
                     report(.wrongKindOfName(name.text, is: "placement", expected: "audience", at: name.range))
                 } else {
-                    report(.unknownAudience(name.text, suggestion: Suggestion.nearest(to: name.text, in: audienceNames), at: name.range))
+                    report(.unknownAudience(name.text, suggestion: audienceNames.nearest(to: name.text), at: name.range))
                 }
             }
         }
     }
 
-    mutating func checkSegmentReference(_ reference: Identifier, segmentNames: [String]) {
+    mutating func checkSegmentReference(_ reference: Identifier, segmentNames: SuggestionIndex) {
         if segments[reference.text] != nil || isUnparsed(reference.text, .segment) { return }
         if audiences[reference.text] != nil {
             report(.wrongKindOfName(reference.text, is: "audience", expected: "segment", at: reference.range))
         } else if placements[reference.text] != nil {
             report(.wrongKindOfName(reference.text, is: "placement", expected: "segment", at: reference.range))
         } else {
-            report(.unknownSegment(reference.text, suggestion: Suggestion.nearest(to: reference.text, in: segmentNames), at: reference.range))
+            report(.unknownSegment(reference.text, suggestion: segmentNames.nearest(to: reference.text), at: reference.range))
         }
     }
 

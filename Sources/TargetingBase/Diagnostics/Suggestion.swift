@@ -3,7 +3,7 @@ package enum Suggestion {
     /// The candidate closest to `name`, if it is close enough to be a likely typo.
     package static func nearest(to name: String, in candidates: some Sequence<String>) -> String? {
         let target = Array(name.unicodeScalars)
-        let limit = max(1, min(3, target.count / 3 + 1))
+        let limit = limit(for: target.count)
         var best: (String, Int)?
         for candidate in candidates where candidate != name {
             let distance = editDistance(target, Array(candidate.unicodeScalars), limit: limit)
@@ -14,8 +14,11 @@ package enum Suggestion {
         return best?.0
     }
 
+    /// The largest edit distance a suggestion for a name of `length` scalars may have.
+    package static func limit(for length: Int) -> Int { max(1, min(3, length / 3 + 1)) }
+
     /// Optimal string alignment distance (insert, delete, substitute, swap neighbours), cut off above `limit`.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
+    package static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
         if abs(a.count - b.count) > limit { return limit + 1 }
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
