@@ -64,8 +64,7 @@ public struct RuleSet: Sendable {
     ///   must choose a variant for a profile without `id`.
     public func resolve(_ placement: String, for profile: Profile, at now: Date = Date()) throws(ResolveError) -> Decision {
         let index = try placementIndex(placement)
-        var evaluator = Evaluator(program: program, profile: profile, now: Self.milliseconds(now))
-        return try evaluator.resolve(placement: index, profileID: profile.id).get()
+        return try program.decide(placement: index, for: profile, now: Self.milliseconds(now)).get()
     }
 
     /// One decision per placement, in declaration order.
@@ -73,8 +72,7 @@ public struct RuleSet: Sendable {
     /// A placement whose split cannot choose (the profile has no `id`) gives a decision with the
     /// matched `audience` and the `split` id but no `outcome`.
     public func resolveAll(for profile: Profile, at now: Date = Date()) -> [Decision] {
-        var evaluator = Evaluator(program: program, profile: profile, now: Self.milliseconds(now))
-        return program.placements.indices.map { evaluator.resolveOrUndecided(placement: $0, profileID: profile.id) }
+        program.decideAll(for: profile, now: Self.milliseconds(now))
     }
 
     /// Why `profile` sees what it sees in `placement`: every row with matched / not matched and

@@ -59,6 +59,9 @@ package struct Program: Sendable {
     /// The rule set compiled.
     package let ruleSet: CheckedRules
 
+    /// The hot-path form of the same program (built last, on init).
+    package private(set) var flat: FlatCode!
+
     var slotIndex: [Slot: Int] = [:]
     var segmentIndex: [String: Int] = [:]
 
@@ -85,6 +88,7 @@ package struct Program: Sendable {
             }
             placements.append(Placement(name: placement.name.text, rows: rows))
         }
+        flat = FlatCode(self)
     }
 
     /// The index of the placement named `name`.

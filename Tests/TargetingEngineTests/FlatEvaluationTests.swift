@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+@testable import Targeting
+@testable import TargetingBase
+@testable import TargetingEngine
+@testable import TargetingProfiles
+
+/// The flat code decides exactly as the condition tree does, on every placement of the shipped
+/// rules and of the SQL stress rules (every operator on every type), over the example corpus
+/// and messy generated profiles.
+final class FlatEvaluationTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func program(_ path: String) throws -> Program {
+        let loaded = try LoadedRules.load(path: FlatEvaluationTests.root.appendingPathComponent(path).path).get()
+        return try XCTUnwrap(loaded.program, loaded.diagnostics.map(\.message).joined(separator: "\n"))
+    }
+
+    func profiles() throws -> [Profile] {
+        let corpus = try String(contentsOf: FlatEvaluationTests.root.appendingPathComponent("Examples/profiles/corpus.jsonl"), encoding: .utf8)
+        var profiles = corpus.split(separator: "\n").prefix(4_000).compactMap { try? ProfileReader.read(Array($0.utf8)).get() }
+        // Messy values: mistyped, missing, odd versions and dates.
+        let messy = [#"{"id":"m1","app_version":"4.2","birthday":"2000-02-29","custom_attributes":{"experience":"pro","weekly_hours":"ten"}}"#,
+                     #"{"app_version":4,"country":null,"access_levels":[],"installed_at":"not a date"}"#,
+                     #"{"id":"m3","custom_attributes":{"interests":"sports,,music","reminders":2,"goal_date":1.5e12,"sdk_version":"v1.2.3-beta"}}"#,
+                     #"{"id":"m4","platform":"ios","os_version":"17.0.1","last_seen_at":"2026-11-29T12:00:00.123456Z","total_revenue_usd":"9"}"#]
+        profiles += messy.map { try! ProfileReader.read(Array($0.utf8)).get() }
+        return profiles
+    }
+
+    func assertAgree(_ program: Program, profiles: [Profile], file: StaticString = #filePath, line: UInt = #line) {
+        let nows: [Int64] = [1_796_040_000_000, 1_700_000_000_000]
+        var compared = 0
+        for now in nows {
+            for profile in profiles {
+                var evaluator = Evaluator(program: program, profile: profile, now: now)
+                var tree: [Decision] = []
+                for index in program.placements.indices {
+                    let expected = evaluator.resolve(placement: index, profileID: profile.id)
+                    let got = program.decide(placement: index, for: profile, now: now)
+                    XCTAssertEqual(try? got.get(), try? expected.get(), "\(program.placements[index].name) for \(profile.json)", file: file, line: line)
+                    if case .failure(let a) = expected, case .failure(let b) = got { XCTAssertEqual(a, b, file: file, line: line) }
+                    tree.append(evaluator.resolveOrUndecided(placement: index, profileID: profile.id))
+                    compared += 1
+                }
+                XCTAssertEqual(program.decideAll(for: profile, now: now), tree, file: file, line: line)
+            }
+        }
+        XCTAssertGreaterThan(compared, 0, file: file, line: line)
+    }
+
+    func testShippedRules() throws {
+        assertAgree(try program("Rules"), profiles: try profiles())
+    }
+
+    func testEveryOperatorOnEveryType() throws {
+        assertAgree(try program("Tests/SQL/stress.rules"), profiles: try profiles())
+    }
+
+    func testEmptyAndOrAndNestedNot() throws {
+        let loaded = LoadedRules(sources: [SourceFile(path: "n.rules", text: """
+        segment a = not (x == 1 or not (y == 2 and z is set))
+        segment b = a and not a or x != 1
+        audience both = a or b
+        audience neither = not a and not b
+        placement p {
+          both -> flow "f"
+          neither -> flow "g"
+        }
+        """)])
+        let program = try XCTUnwrap(loaded.program)
+        let values = ["{}", #"{"custom_attributes":{"x":1}}"#, #"{"custom_attributes":{"y":2,"z":"q"}}"#, #"{"custom_attributes":{"x":2,"y":2}}"#]
+        assertAgree(program, profiles: values.map { try! ProfileReader.read(Array($0.utf8)).get() })
+    }
+}
