@@ -57,6 +57,7 @@ enum InProcess {
         }
         print("| in process: `rules.resolve` (onboarding_followup) | \(rate(count, engineSeconds)) | hand-written Swift: \(rate(count, handSeconds)) | \(String(format: "%.2f×", handSeconds / engineSeconds)) |")
 
+        if ProcessInfo.processInfo.environment["BENCH_SKIP_LARGE"] != nil { return }
         // A generated large rule set: every placement per profile.
         let large = try! RuleSet(source: Workload.largeRules(segments: 500, audiences: 100, placements: 20, seed: 7), fileName: "large.rules")
         let some = Array(profiles.prefix(200_000))

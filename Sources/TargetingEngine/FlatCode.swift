@@ -5,7 +5,10 @@
 ///
 /// Conditions run on one boolean accumulator: `and`/`or` become conditional jumps past the
 /// rest of their operands, so evaluation short-circuits exactly as the tree does.
-package final class FlatCode: Sendable {
+///
+/// The tables live in buffers this object owns (written once in `init`, freed in `deinit`,
+/// never changed in between, hence `@unchecked Sendable`): reading them takes no retain.
+package final class FlatCode: @unchecked Sendable {
     /// One instruction.
     package struct Instruction: Hashable, Sendable {
         package enum Op: UInt8, Hashable, Sendable {
@@ -35,24 +38,40 @@ package final class FlatCode: Sendable {
     }
 
     /// The instructions of every condition.
-    package let code: ContiguousArray<Instruction>
+    package let code: UnsafeBufferPointer<Instruction>
     /// The tests instructions refer to.
-    package let tests: ContiguousArray<Test>
+    package let tests: UnsafeBufferPointer<Test>
     /// Each segment's instructions (a range of `code`).
-    package let segmentCode: ContiguousArray<Range<Int>>
+    package let segmentCode: UnsafeBufferPointer<Range<Int>>
     /// Each audience's instructions.
-    package let audienceCode: ContiguousArray<Range<Int>>
+    package let audienceCode: UnsafeBufferPointer<Range<Int>>
     /// The segments each audience needs, dependencies first (flattened; ranges per audience).
-    package let audienceSegments: ContiguousArray<Int>
-    package let audienceSegmentRanges: ContiguousArray<Range<Int>>
+    package let audienceSegments: UnsafeBufferPointer<Int>
+    package let audienceSegmentRanges: UnsafeBufferPointer<Range<Int>>
     /// Per placement, per row: the audience index, or -1 for `everyone`.
-    package let rowAudiences: ContiguousArray<ContiguousArray<Int>>
+    package let rowAudiences: UnsafeBufferPointer<Int>
+    /// Each placement's rows: a range of `rowAudiences` and `rowResults`.
+    package let placementRows: UnsafeBufferPointer<Range<Int>>
+    /// What a row decides, per placement and row, ready to put into a `Decision`.
+    package struct RowResult: Sendable {
+        /// The audience name as reported (`everyone` for that row).
+        package var audience: String
+        /// The fixed outcome, or nil for a split (which `split` then chooses).
+        package var outcome: Outcome?
+        /// The prepared split.
+        package var split: SplitPlan?
+    }
+
+    /// Each row's result, per placement.
+    package let rowResults: UnsafeBufferPointer<RowResult>
+    /// The placements' names.
+    package let placementNames: ContiguousArray<String>
     /// The number of slots.
     package let slotCount: Int
 
     init(_ program: Program) {
-        var code = ContiguousArray<Instruction>()
-        var tests = ContiguousArray<Test>()
+        var code: [Instruction] = []
+        var tests: [Test] = []
         func emit(_ condition: Condition) {
             switch condition {
             case .and(let items), .or(let items):
@@ -86,20 +105,65 @@ package final class FlatCode: Sendable {
             emit(condition)
             return start..<code.count
         }
-        segmentCode = ContiguousArray(program.segments.map { compiled($0.condition) })
-        audienceCode = ContiguousArray(program.audiences.map { compiled($0.condition) })
-        var segments = ContiguousArray<Int>()
-        var ranges = ContiguousArray<Range<Int>>()
+        segmentCode = FlatCode.store(program.segments.map { compiled($0.condition) })
+        audienceCode = FlatCode.store(program.audiences.map { compiled($0.condition) })
+        var segments: [Int] = []
+        var ranges: [Range<Int>] = []
         for audience in program.audiences {
             let start = segments.count
             segments.append(contentsOf: audience.segmentOrder)
             ranges.append(start..<segments.count)
         }
-        audienceSegments = segments
-        audienceSegmentRanges = ranges
-        rowAudiences = ContiguousArray(program.placements.map { ContiguousArray($0.rows.map { $0.audience ?? -1 }) })
-        self.code = code
-        self.tests = tests
+        audienceSegments = FlatCode.store(segments)
+        audienceSegmentRanges = FlatCode.store(ranges)
+        var placementRows: [Range<Int>] = []
+        for placement in program.placements {
+            let start = placementRows.last?.upperBound ?? 0
+            placementRows.append(start..<(start + placement.rows.count))
+        }
+        self.placementRows = FlatCode.store(placementRows)
+        rowAudiences = FlatCode.store(program.placements.flatMap { $0.rows.map { $0.audience ?? -1 } })
+        rowResults = FlatCode.store(program.placements.flatMap { placement in
+            placement.rows.map { row in
+                let fixed: Outcome?
+                switch row.source.destination {
+                case .flow(let id, _): fixed = .flow(id)
+                case .paywall(let id, _): fixed = .paywall(id)
+                case .nothing: fixed = .nothing
+                case .split: fixed = nil
+                }
+                return RowResult(audience: row.source.audience.name, outcome: fixed, split: row.split)
+            }
+        })
+        placementNames = ContiguousArray(program.placements.map(\.name))
+        self.code = FlatCode.store(Array(code))
+        self.tests = FlatCode.store(Array(tests))
         slotCount = program.slots.count
+    }
+
+    deinit {
+        FlatCode.free(code)
+        FlatCode.free(tests)
+        FlatCode.free(segmentCode)
+        FlatCode.free(audienceCode)
+        FlatCode.free(audienceSegments)
+        FlatCode.free(audienceSegmentRanges)
+        FlatCode.free(placementRows)
+        FlatCode.free(rowAudiences)
+        FlatCode.free(rowResults)
+    }
+
+    /// A buffer holding a copy of `items`, owned by this object.
+    static func store<T>(_ items: [T]) -> UnsafeBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, items.count))
+        _ = buffer.initialize(from: items)
+        return UnsafeBufferPointer(rebasing: buffer[0..<items.count])
+    }
+
+    /// Releases a buffer made by `store`.
+    static func free<T>(_ buffer: UnsafeBufferPointer<T>) {
+        let mutable = UnsafeMutableBufferPointer(mutating: buffer)
+        mutable.deinitialize()
+        mutable.baseAddress?.deallocate()
     }
 }

@@ -4,14 +4,22 @@ extension Program {
     /// Resolves placement `index` for `profile` at `now` (Unix ms) on the flat code: the same
     /// answer as `Evaluator.resolve`, with slots read only when a test needs them.
     package func decide(placement index: Int, for profile: Profile, now: Int64) -> Result<Decision, ResolveError> {
+        withRun(for: profile, now: now) { run in run.resolve(placement: index) }
+    }
+
+    /// Runs `body` on a fresh evaluation of `profile`: its slot values and segment results live
+    /// on the stack, and the code is reached through buffer pointers (no copies, no retains).
+    func withRun<Result>(for profile: Profile, now: Int64, _ body: (inout FlatRun) -> Result) -> Result {
         let flat: FlatCode = self.flat
-        return withUnsafeTemporaryAllocation(of: SlotValue?.self, capacity: max(1, flat.slotCount)) { slots in
-            slots.initialize(repeating: nil)
-            defer { slots.deinitialize() }
+        return withUnsafeTemporaryAllocation(of: SlotValue?.self, capacity: max(1, flat.slotCount)) { values in
+            values.initialize(repeating: nil)
+            defer { values.deinitialize() }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, flat.segmentCode.count)) { segments in
                 segments.initialize(repeating: 0)
-                var run = FlatRun(flat: flat, program: self, profile: profile, now: now, slots: slots, segments: segments)
-                return run.resolve(placement: index)
+                return slots.withUnsafeBufferPointer { slots in
+                    var run = FlatRun(flat: flat, profile: profile, now: now, slots: slots, values: values, segments: segments)
+                    return body(&run)
+                }
             }
         }
     }
@@ -19,25 +27,18 @@ extension Program {
     /// One decision per placement (a split that cannot choose gives the audience and split id
     /// and no outcome), sharing slot reads and segment results across placements.
     package func decideAll(for profile: Profile, now: Int64) -> [Decision] {
-        let flat: FlatCode = self.flat
-        return withUnsafeTemporaryAllocation(of: SlotValue?.self, capacity: max(1, flat.slotCount)) { slots in
-            slots.initialize(repeating: nil)
-            defer { slots.deinitialize() }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, flat.segmentCode.count)) { segments in
-                segments.initialize(repeating: 0)
-                var run = FlatRun(flat: flat, program: self, profile: profile, now: now, slots: slots, segments: segments)
-                return placements.indices.map { index in
-                    switch run.resolve(placement: index) {
-                    case .success(let decision): return decision
-                    case .failure(let error):
-                        var decision = Decision(placement: placements[index].name, profileID: profile.id)
-                        if let row = run.matchingRow(placement: index) {
-                            decision.row = row
-                            decision.audience = placements[index].rows[row].source.audience.name
-                        }
-                        if case .splitNeedsProfileID(let split) = error { decision.split = split }
-                        return decision
+        withRun(for: profile, now: now) { run in
+            placements.indices.map { index in
+                switch run.resolve(placement: index) {
+                case .success(let decision): return decision
+                case .failure(let error):
+                    var decision = Decision(placement: placements[index].name, profileID: profile.id)
+                    if let row = run.matchingRow(placement: index) {
+                        decision.row = row
+                        decision.audience = placements[index].rows[row].source.audience.name
                     }
+                    if case .splitNeedsProfileID(let split) = error { decision.split = split }
+                    return decision
                 }
             }
         }
@@ -47,34 +48,39 @@ extension Program {
 /// The state of one profile's evaluation on flat code: slot values and segment results
 /// (0 unknown, 1 false, 2 true), both in caller-provided stack memory.
 struct FlatRun {
-    let flat: FlatCode
-    let program: Program
+    unowned(unsafe) let flat: FlatCode
     let profile: Profile
     let now: Int64
-    let slots: UnsafeMutableBufferPointer<SlotValue?>
+    let slots: UnsafeBufferPointer<Slot>
+    let values: UnsafeMutableBufferPointer<SlotValue?>
     let segments: UnsafeMutableBufferPointer<UInt8>
 
     /// The first row whose audience matches, if any.
     mutating func matchingRow(placement index: Int) -> Int? {
-        let rows = flat.rowAudiences[index]
-        for row in rows.indices where rows[row] < 0 || audienceMatches(rows[row]) { return row }
+        let rows = flat.placementRows[index]
+        for row in rows where flat.rowAudiences[row] < 0 || audienceMatches(flat.rowAudiences[row]) { return row - rows.lowerBound }
         return nil
     }
 
     mutating func resolve(placement index: Int) -> Result<Decision, ResolveError> {
-        let placement = program.placements[index]
-        var decision = Decision(placement: placement.name, profileID: profile.id)
+        var decision = Decision(placement: flat.placementNames[index], profileID: profile.id)
         guard let rowIndex = matchingRow(placement: index) else { return .success(decision) }
-        let row = placement.rows[rowIndex]
         decision.row = rowIndex
-        decision.audience = row.source.audience.name
-        switch Evaluator.outcome(of: row.source.destination, split: row.split, profileID: decision.profileID) {
-        case .failure(let error): return .failure(error)
-        case .success(let (outcome, split)):
+        let row = flat.rowResults.baseAddress! + flat.placementRows[index].lowerBound + rowIndex
+        decision.audience = row.pointee.audience
+        if let outcome = row.pointee.outcome {
             decision.outcome = outcome
-            decision.split = split
             return .success(decision)
         }
+        guard let split = row.pointee.split else { return .success(decision) }
+        guard let profileID = decision.profileID else { return .failure(.splitNeedsProfileID(split: split.id)) }
+        switch split.destination(forProfileID: profileID) {
+        case .flow(let id, _): decision.outcome = .flow(id)
+        case .paywall(let id, _): decision.outcome = .paywall(id)
+        default: decision.outcome = .nothing
+        }
+        decision.split = split.id
+        return .success(decision)
     }
 
     mutating func audienceMatches(_ audience: Int) -> Bool {
@@ -109,18 +115,16 @@ struct FlatRun {
 
     /// Runs test `index` with the two-valued semantics of SPEC §4.4.
     mutating func test(_ index: Int) -> Bool {
-        let slot = flat.tests[index].slot
-        let value: SlotValue
-        if slot < 0 {
-            value = .date(now)
-        } else if let known = slots[slot] {
-            value = known
-        } else {
-            value = program.slots[slot].read(from: profile, now: now)
-            slots[slot] = value
-        }
-        if case .isSet = flat.tests[index].kind { return value.isPresent != flat.tests[index].negated }
-        guard let result = Evaluator.compare(value, flat.tests[index].kind, now: now) else { return false }
-        return result != flat.tests[index].negated
+        let test = flat.tests.baseAddress! + index
+        let slot = test.pointee.slot
+        if slot >= 0, values[slot] == nil { values[slot] = slots[slot].read(from: profile, now: now) }
+        return FlatRun.holds(test, slot < 0 ? .date(now) : values[slot]!, now: now)
+    }
+
+    /// The outcome of `test` on `value`, reading the test in place.
+    static func holds(_ test: UnsafePointer<FlatCode.Test>, _ value: SlotValue, now: Int64) -> Bool {
+        if case .isSet = test.pointee.kind { return value.isPresent != test.pointee.negated }
+        guard let result = Evaluator.compare(value, test.pointee.kind, now: now) else { return false }
+        return result != test.pointee.negated
     }
 }
