@@ -1,0 +1,103 @@
+"""The reference batch loop: the shipped rules' two placements written out in plain Python
+(stdlib `json` and `hashlib`), over the same JSON Lines file, printing the same JSON lines as
+`targeting resolve --all --format json`. Benchmarks/run.sh checks both outputs are identical."""
+import hashlib
+import json
+import sys
+from datetime import datetime, timezone
+
+NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=timezone.utc)
+NOW_MS = int(NOW.timestamp() * 1000)
+EU = {"DE", "FR", "ES", "IT", "NL"}
+
+
+def age(birthday):
+    try:
+        year, month, day = (int(part) for part in birthday.split("-"))
+    except (AttributeError, ValueError):
+        return None
+    years = NOW.year - year
+    if (NOW.month, NOW.day) < (month, day):
+        years -= 1
+    return years
+
+
+def version(text):
+    try:
+        return tuple(int(part) for part in text.split("."))
+    except (AttributeError, ValueError):
+        return None
+
+
+def days_since(instant):
+    try:
+        ms = int(datetime.strptime(instant, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp() * 1000)
+    except (TypeError, ValueError):
+        return None
+    return (NOW_MS - ms) // 86_400_000
+
+
+def bucket(split, profile_id):
+    digest = hashlib.md5(f"{split}-{profile_id}".encode()).digest()
+    return int.from_bytes(digest[8:16], "big") % 100
+
+
+def followup(profile, custom):
+    experience = custom.get("experience")
+    years = age(profile.get("birthday"))
+    adults = years is not None and years >= 18
+    interests = custom.get("interests")
+    sporty = isinstance(interests, str) and "sports" in interests.split(",")
+    reminders = custom.get("reminders") == 1
+    hours = custom.get("weekly_hours")
+    dedicated = isinstance(hours, (int, float)) and hours >= 10
+    if experience == "pro" and adults:
+        return "pro_adults", "flow", "flow_pro_v2", None
+    if experience == "amateur" and (dedicated or reminders):
+        return "committed_amateurs", "flow", "flow_amateur_plan", None
+    if experience == "amateur" and not dedicated:
+        return "casual_amateurs", "flow", "flow_amateur_casual", None
+    if experience == "beginner" and sporty:
+        r = bucket("sporty_beginners_v1", profile["id"])
+        if r < 10:
+            return "sporty_beginners", None, None, "sporty_beginners_v1"
+        return "sporty_beginners", "flow", "flow_sport_start_b" if r < 50 else "flow_sport_start_a", "sporty_beginners_v1"
+    if experience == "beginner":
+        return "other_beginners", "flow", "flow_beginner", None
+    if "experience" not in custom:
+        return "quiz_skippers", "flow", "flow_quiz_reminder", None
+    return "everyone", "flow", "flow_default", None
+
+
+def paywall(profile):
+    levels = profile.get("access_levels")
+    if isinstance(levels, list) and "premium" in levels:
+        return "premium_members", None, None, None
+    v = version(profile.get("app_version"))
+    modern = v is not None and v >= (4, 2, 0)
+    if not modern:
+        return "outdated_app", "paywall", "pw_update_first", None
+    days = days_since(profile.get("installed_at"))
+    new = days is not None and days <= 7
+    country = profile.get("country")
+    if country == "US" and new:
+        return "new_us_modern", "paywall", "pw_intro_us", None
+    if country in EU and new:
+        return "new_eu_modern", "paywall", "pw_intro_eu", None
+    return "everyone", "paywall", "pw_standard", None
+
+
+def main(path):
+    out = sys.stdout
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            profile = json.loads(line)
+            custom = profile.get("custom_attributes") or {}
+            for name, decide in (("onboarding_followup", lambda: followup(profile, custom)), ("main_paywall", lambda: paywall(profile))):
+                audience, kind, ident, split = decide()
+                out.write(json.dumps({"profile_id": profile.get("id"), "placement": name, "audience": audience,
+                                      "kind": kind, "id": ident, "split": split}, separators=(",", ":"), ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Benchmarks/run.sh: every benchmark in one run, printed as one table. Release builds; the
+# workloads are generated from a fixed seed into a temporary folder (nothing large is kept).
+# Rates are per core; ratios compare with a reference measured in the same run.
+#
+#   Benchmarks/run.sh            # the whole table (about 5 minutes on 2 cores)
+#   PROFILES=200000 Benchmarks/run.sh   # a quicker, smaller run
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+profiles=${PROFILES:-1000000}
+events=${EVENTS:-1000000}
+store_profiles=${STORE_PROFILES:-100000}
+now=2026-11-29T12:00:00Z
+
+swift build -c release --product targeting >&2
+swift build -c release --product targeting-bench >&2
+bin=.build/release/targeting
+bench=.build/release/targeting-bench
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# `measure CMD…`: runs CMD with stdout to $work/out; sets $seconds and $rss_mb.
+measure() {
+  /usr/bin/time -f "%e %M" -o "$work/time" "$@" > "$work/out" 2> "$work/err" || true
+  read -r seconds rss_kb < "$work/time"
+  rss_mb=$(awk -v k="$rss_kb" 'BEGIN { printf "%.0f", k / 1024 }')
+}
+rate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s <= 0) s = 0.001; printf "%.0f k/s", n / s / 1000 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a <= 0) a = 0.001; printf "%.2f×", b / a }'; }
+
+echo "| benchmark | Targeting | reference (same run) | ratio |"
+echo "|---|---|---|---|"
+
+# (a) In process: SPEC §10 against a hand-written Swift function over the same Profile values.
+"$bench" in-process Rules
+
+# (b) Batch: resolve --all over JSON Lines, against a stdlib-Python loop on the same file.
+"$bench" profiles "$profiles" "$work/profiles.jsonl"
+head -n $((profiles / 10)) "$work/profiles.jsonl" > "$work/profiles-small.jsonl"
+bytes=$(wc -c < "$work/profiles.jsonl")
+measure "$bin" resolve --all --profiles "$work/profiles-small.jsonl" --now "$now" --format json
+small_rss=$rss_mb
+measure "$bin" resolve --all --profiles "$work/profiles.jsonl" --now "$now" --format json
+ours=$seconds; ours_rss=$rss_mb
+cp "$work/out" "$work/ours.jsonl"
+measure python3 Benchmarks/peers/stdlib_resolve.py "$work/profiles.jsonl"
+python_seconds=$seconds
+same=$(cmp -s "$work/out" "$work/ours.jsonl" && echo "same output" || echo "OUTPUT DIFFERS")
+mbps=$(awk -v b="$bytes" -v s="$ours" 'BEGIN { printf "%.0f MB/s", b / s / 1e6 }')
+echo "| batch: \`resolve --all --profiles\`, $profiles profiles, 2 placements | $(rate "$profiles" "$ours") ($mbps) | stdlib Python: $(rate "$profiles" "$python_seconds") ($same) | $(ratio "$ours" "$python_seconds") |"
+echo "| batch: peak RSS at $((profiles / 10)) vs $profiles lines | $small_rss MiB vs $ours_rss MiB | — | — |"
+
+# (c) Ingest: events into a store, against a minimal stdlib-Python ingest.
+"$bench" profiles "$store_profiles" "$work/store.jsonl"
+"$bench" events "$events" "$store_profiles" "$work/events.jsonl"
+cp "$work/store.jsonl" "$work/store-python.jsonl"
+measure "$bin" ingest "$work/events.jsonl" --store "$work/store.jsonl" --rules Rules
+ours=$seconds
+measure python3 Benchmarks/peers/stdlib_ingest.py "$work/events.jsonl" "$work/store-python.jsonl"
+echo "| ingest: $events events into a store of $store_profiles profiles | $(rate "$events" "$ours") events | stdlib Python: $(rate "$events" "$seconds") | $(ratio "$ours" "$seconds") |"
+
+# (d) Check: growth with the size of the rule set.
+previous=""
+for segments in 2500 10000 40000; do
+  "$bench" check-set "$segments" "$work/set-$segments.rules"
+  measure "$bin" check "$work/set-$segments.rules"
+  growth=${previous:+$(ratio "$previous" "$seconds") for 4× input}
+  echo "| check: $segments segments | ${seconds} s | — | ${growth:-—} |"
+  previous=$seconds
+done
+for terms in 25000 100000; do
+  "$bench" long-or "$terms" "$work/or-$terms.rules"
+  measure "$bin" check "$work/or-$terms.rules"
+  echo "| check: one \`or\` of $terms terms | ${seconds} s | — | — |"
+done
+
+# One resolve of one profile on the shipped rules: the whole process.
+measure "$bin" resolve onboarding_followup --profile Examples/profiles/pro_adult.json --now "$now"
+echo "| one \`targeting resolve\` of one profile | $(awk -v s="$seconds" 'BEGIN { printf "%.0f ms", s * 1000 }') wall | — | — |"
