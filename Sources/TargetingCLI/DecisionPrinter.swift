@@ -8,8 +8,8 @@ struct DecisionPrinter {
     let explain: Bool
     let io: CommandIO
 
-    func print(_ decision: Decision, profile: Profile, evaluator: inout Evaluator) {
-        let explanation = explain ? evaluator.explain(decision, profile: profile) : nil
+    /// Prints one decision, with its explanation when given.
+    func print(_ decision: Decision, explanation: Explanation? = nil) {
         switch format {
         case .json:
             var json = decision.json

@@ -82,16 +82,17 @@ enum DiffCommand: Command {
                 continue
             case .success(let read): profile = read
             }
-            var before = Evaluator(program: old, profile: profile, now: now)
-            var after = Evaluator(program: new, profile: profile, now: now)
             var results: [(String, Decision, Decision)] = []
             var failure: ResolveError?
-            for (name, oldIndex, newIndex) in shared {
-                switch (before.resolve(placement: oldIndex, profileID: profile.id), after.resolve(placement: newIndex, profileID: profile.id)) {
-                case (.success(let a), .success(let b)): results.append((name, a, b))
-                case (.failure(let error), _), (_, .failure(let error)): failure = error
+            switch (old.decide(placements: shared.map(\.1), for: profile, now: now), new.decide(placements: shared.map(\.2), for: profile, now: now)) {
+            case (.success(let before), .success(let after)):
+                for (position, (name, _, _)) in shared.enumerated() { results.append((name, before[position], after[position])) }
+            case (.failure, _), (_, .failure):
+                // Report the failure the placements meet first, old rules before new.
+                for (_, oldIndex, newIndex) in shared {
+                    if case .failure(let error) = old.decide(placement: oldIndex, for: profile, now: now) { failure = error; break }
+                    if case .failure(let error) = new.decide(placement: newIndex, for: profile, now: now) { failure = error; break }
                 }
-                if failure != nil { break }
             }
             if let failure {
                 io.report(.unresolvable(failure, file: record.path, line: record.line))

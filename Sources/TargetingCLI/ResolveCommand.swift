@@ -61,18 +61,18 @@ enum ResolveCommand: Command {
 
         /// Resolves one profile read from `file` (at `line` of a JSON Lines file).
         func resolve(_ profile: Profile, file: String, line: Int?) {
-            var evaluator = Evaluator(program: program, profile: profile, now: now)
-            var decisions: [Decision] = []
-            for index in placements {
-                switch evaluator.resolve(placement: index, profileID: profile.id) {
-                case .success(let decision): decisions.append(decision)
-                case .failure(let error):
-                    io.report(.unresolvable(error, file: file, line: line))
-                    rejected += 1
+            switch program.decide(placements: placements, for: profile, now: now) {
+            case .failure(let error):
+                io.report(.unresolvable(error, file: file, line: line))
+                rejected += 1
+            case .success(let decisions):
+                guard printer.explain else {
+                    for decision in decisions { printer.print(decision) }
                     return
                 }
+                var evaluator = Evaluator(program: program, profile: profile, now: now)
+                for decision in decisions { printer.print(decision, explanation: evaluator.explain(decision, profile: profile)) }
             }
-            for decision in decisions { printer.print(decision, profile: profile, evaluator: &evaluator) }
         }
 
         if let path = arguments.value("--profile") {

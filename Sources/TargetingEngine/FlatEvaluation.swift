@@ -7,6 +7,22 @@ extension Program {
         withRun(for: profile, now: now) { run in run.resolve(placement: index) }
     }
 
+    /// Resolves each of `placements` for `profile`, sharing slot reads and segment results; the
+    /// first failure (a split without a profile id) ends it.
+    package func decide(placements indices: [Int], for profile: Profile, now: Int64) -> Result<[Decision], ResolveError> {
+        withRun(for: profile, now: now) { run in
+            var decisions: [Decision] = []
+            decisions.reserveCapacity(indices.count)
+            for index in indices {
+                switch run.resolve(placement: index) {
+                case .success(let decision): decisions.append(decision)
+                case .failure(let error): return .failure(error)
+                }
+            }
+            return .success(decisions)
+        }
+    }
+
     /// Runs `body` on a fresh evaluation of `profile`: its slot values and segment results live
     /// on the stack, and the code is reached through buffer pointers (no copies, no retains).
     func withRun<Result>(for profile: Profile, now: Int64, _ body: (inout FlatRun) -> Result) -> Result {
