@@ -49,12 +49,12 @@ package final class CommandIO: @unchecked Sendable {
         }
     }
 
-    /// Writes to standard error (after flushing buffered output).
     /// Writes a diagnostic to standard error, rendered as §8 text (quoting lines of `files`).
     func report(_ diagnostic: Diagnostic, files: [SourceFile] = []) {
         err(DiagnosticRenderer(files: files).text(diagnostic))
     }
 
+    /// Writes to standard error (after flushing buffered output).
     package func err(_ text: String) {
         lock.lock()
         defer { lock.unlock() }

@@ -12,8 +12,9 @@ struct DecisionPrinter {
     func print(_ decision: Decision, explanation: Explanation? = nil) {
         switch format {
         case .json:
+            guard let explanation else { return io.out(decision.jsonLine + "\n") }
             var json = decision.json
-            if let explanation, case .object(var members) = json {
+            if case .object(var members) = json {
                 members.append(JSONMember(key: "explanation", value: .array(explanation.rows.map(DecisionPrinter.json))))
                 json = .object(members)
             }

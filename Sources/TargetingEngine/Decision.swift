@@ -63,6 +63,28 @@ public struct Decision: Hashable, Sendable {
         return nil
     }
 
+    /// The JSON object of `resolve --format json` written straight to text: the same bytes as
+    /// `JSONWriter.write(json)`, without building the tree.
+    package var jsonLine: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(160)
+        func field(_ key: StaticString, _ value: String?) {
+            bytes.append(bytes.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            bytes.append(UInt8(ascii: "\""))
+            key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            if let value { JSONWriter.appendString(value, to: &bytes) } else { bytes.append(contentsOf: Array("null".utf8)) }
+        }
+        field("profile_id", profileID)
+        field("placement", placement)
+        field("audience", audience)
+        field("kind", outcome?.kind)
+        field("id", outcome?.id)
+        field("split", split)
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The JSON object of `resolve --format json` (SPEC §6), keys in the documented order.
     package var json: JSONValue {
         func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }

@@ -73,3 +73,18 @@ final class FlatEvaluationTests: XCTestCase {
         assertAgree(program, profiles: values.map { try! ProfileReader.read(Array($0.utf8)).get() })
     }
 }
+
+/// The JSON line written without a tree is byte for byte the tree's text.
+final class DecisionJSONLineTests: XCTestCase {
+    func testSameBytesAsTheTree() {
+        let texts: [String?] = [nil, "u1", "", "quote \" and \\ back", "tab\tnew\nline", "é ü 😀", "\u{1}\u{1F}", "pw_x"]
+        for profileID in texts {
+            for audience in texts {
+                for outcome in [nil, Outcome.nothing, .flow("f\"1"), .paywall("pw é")] {
+                    let decision = Decision(placement: "p\u{7}", profileID: profileID, row: 0, audience: audience, outcome: outcome, split: audience)
+                    XCTAssertEqual(decision.jsonLine, JSONWriter.write(decision.json))
+                }
+            }
+        }
+    }
+}

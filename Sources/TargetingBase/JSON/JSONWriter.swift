@@ -88,7 +88,8 @@ package enum JSONWriter {
         return number.description
     }
 
-    private static func appendString(_ text: String, to output: inout [UInt8]) {
+    /// Appends `text` as a JSON string literal (quoted and escaped).
+    package static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         let handled: Void? = text.utf8.withContiguousStorageIfAvailable { buffer in
             appendEscaped(buffer, to: &output)

@@ -21,6 +21,9 @@ package enum AdaptyLimits {
 
     /// Text trimmed of white space and line breaks at both ends, as Adapty trims keys and values.
     package static func trimmed(_ text: String) -> String {
+        // Fast path: text that starts and ends with visible ASCII has nothing to trim.
+        if let first = text.utf8.first, let last = text.utf8.last,
+           first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return text }
         let all = text.unicodeScalars
         guard let first = all.first, let last = all.last else { return text }
         if !first.properties.isWhitespace, !last.properties.isWhitespace { return text }
