@@ -43,6 +43,13 @@ extension Command {
 
 /// Helpers shared by commands.
 enum CommandSupport {
+    /// Parses `--jobs N` (a whole number from 1), defaulting to the number of cores.
+    static func jobs(_ arguments: ParsedArguments) throws -> Int {
+        guard let text = arguments.value("--jobs") else { return max(1, ProcessInfo.processInfo.activeProcessorCount) }
+        guard let jobs = Int(text), jobs >= 1 else { throw UsageError(message: "invalid --jobs `\(text)`; give a whole number from 1") }
+        return jobs
+    }
+
     /// Parses `--now`, defaulting to the current time.
     static func now(_ arguments: ParsedArguments) throws -> Int64 {
         guard let text = arguments.value("--now") else {

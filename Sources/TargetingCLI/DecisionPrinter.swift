@@ -10,17 +10,22 @@ struct DecisionPrinter {
 
     /// Prints one decision, with its explanation when given.
     func print(_ decision: Decision, explanation: Explanation? = nil) {
+        io.out(text(decision, explanation: explanation))
+    }
+
+    /// The printed form of one decision (ending with a line break).
+    func text(_ decision: Decision, explanation: Explanation? = nil) -> String {
         switch format {
         case .json:
-            guard let explanation else { return io.out(decision.jsonLine + "\n") }
+            guard let explanation else { return decision.jsonLine + "\n" }
             var json = decision.json
             if case .object(var members) = json {
                 members.append(JSONMember(key: "explanation", value: .array(explanation.rows.map(DecisionPrinter.json))))
                 json = .object(members)
             }
-            io.out(JSONWriter.write(json) + "\n")
+            return JSONWriter.write(json) + "\n"
         case .text:
-            io.out(explanation?.description ?? decision.description + "\n")
+            return explanation?.description ?? decision.description + "\n"
         }
     }
 

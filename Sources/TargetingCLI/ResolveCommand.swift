@@ -7,7 +7,7 @@ import TargetingProfiles
 enum ResolveCommand: Command {
     static let name = "resolve"
     static let overview = "Show which flow or paywall a profile sees in a placement, and why"
-    static let usage = "resolve (PLACEMENT | --all) (--profile FILE | --profiles FILE.jsonl | --store FILE [--id ID]) [--explain] [--rules PATH] [--now TIME] [--format text|json]"
+    static let usage = "resolve (PLACEMENT | --all) (--profile FILE | --profiles FILE.jsonl | --store FILE [--id ID]) [--explain] [--jobs N] [--rules PATH] [--now TIME] [--format text|json]"
     static let discussion = """
     ARGUMENTS:
       PLACEMENT                   The placement to resolve (or --all for every placement)
@@ -16,7 +16,8 @@ enum ResolveCommand: Command {
     one profile per line and stream them. With --format json each result is one line:
       {"profile_id":…,"placement":…,"audience":…,"kind":…,"id":…,"split":…}
     A rejected profile line is reported on stderr with its line number, the other lines are
-    still resolved, and the exit status is 2.
+    still resolved, and the exit status is 2. --jobs spreads --profiles and --store over N
+    threads (default: every core); the output is in input order and the same for any N.
     """
     static let options = [
         CommonOptions.rules, CommonOptions.now, CommonOptions.format,
@@ -26,6 +27,7 @@ enum ResolveCommand: Command {
         OptionSpec(names: ["--store"], takesValue: true, valueName: "FILE", help: "A profile store (JSON Lines)"),
         OptionSpec(names: ["--id"], takesValue: true, valueName: "ID", help: "With --store: only this profile"),
         OptionSpec(names: ["--explain"], takesValue: false, valueName: "", help: "List every row with why it matched or not"),
+        CommonOptions.jobs,
     ]
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
@@ -40,6 +42,7 @@ enum ResolveCommand: Command {
             throw UsageError(message: sources.isEmpty ? "missing profile input: --profile, --profiles or --store" : "give only one of --profile, --profiles, --store")
         }
         if arguments.has("--id"), !arguments.has("--store") { throw UsageError(message: "--id needs --store") }
+        let jobs = try CommandSupport.jobs(arguments)
 
         let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
         guard let loaded = loadedRules else { return status }
@@ -102,18 +105,9 @@ enum ResolveCommand: Command {
                 io.report(.unreadable("cannot read `\(path)`", path: path))
                 return ExitStatus.inputError
             }
-            var found = false
-            while let (record, read) = reader.nextProfile() {
-                switch read {
-                case .failure(let rejection):
-                    io.report(rejection)
-                    rejected += 1
-                case .success(let profile):
-                    if let onlyID, profile.id != onlyID { continue }
-                    found = true
-                    resolve(profile, file: record.path, line: record.line)
-                }
-            }
+            let batch = BatchResolver(program: program, placements: placements, now: now, onlyID: onlyID, printer: printer, jobs: jobs)
+            let (batchRejected, found) = batch.run(&reader, io: io)
+            rejected += batchRejected
             if let onlyID, !found {
                 io.report(.noProfile(id: onlyID, in: path))
                 return ExitStatus.inputError
