@@ -39,16 +39,21 @@ echo "|---|---|---|---|"
 "$bench" profiles "$profiles" "$work/profiles.jsonl"
 head -n $((profiles / 10)) "$work/profiles.jsonl" > "$work/profiles-small.jsonl"
 bytes=$(wc -c < "$work/profiles.jsonl")
-measure "$bin" resolve --all --profiles "$work/profiles-small.jsonl" --now "$now" --format json
+measure "$bin" resolve --all --profiles "$work/profiles-small.jsonl" --now "$now" --format json --jobs 1
 small_rss=$rss_mb
-measure "$bin" resolve --all --profiles "$work/profiles.jsonl" --now "$now" --format json
+measure "$bin" resolve --all --profiles "$work/profiles.jsonl" --now "$now" --format json --jobs 1
 ours=$seconds; ours_rss=$rss_mb
 cp "$work/out" "$work/ours.jsonl"
 measure python3 Benchmarks/peers/stdlib_resolve.py "$work/profiles.jsonl"
 python_seconds=$seconds
 same=$(cmp -s "$work/out" "$work/ours.jsonl" && echo "same output" || echo "OUTPUT DIFFERS")
 mbps=$(awk -v b="$bytes" -v s="$ours" 'BEGIN { printf "%.0f MB/s", b / s / 1e6 }')
-echo "| batch: \`resolve --all --profiles\`, $profiles profiles, 2 placements | $(rate "$profiles" "$ours") ($mbps) | stdlib Python: $(rate "$profiles" "$python_seconds") ($same) | $(ratio "$ours" "$python_seconds") |"
+echo "| batch: \`resolve --all --profiles --jobs 1\`, $profiles profiles, 2 placements | $(rate "$profiles" "$ours") ($mbps) | stdlib Python: $(rate "$profiles" "$python_seconds") ($same) | $(ratio "$ours" "$python_seconds") |"
+cores=$(nproc)
+measure "$bin" resolve --all --profiles "$work/profiles.jsonl" --now "$now" --format json --jobs "$cores"
+all_cores=$seconds
+cmp -s "$work/out" "$work/ours.jsonl" || echo "| batch: --jobs $cores OUTPUT DIFFERS from --jobs 1 | | | |"
+echo "| batch: \`--jobs $cores\` (every core) | $(rate "$profiles" "$all_cores") | \`--jobs 1\`: $(rate "$profiles" "$ours") | $(ratio "$all_cores" "$ours") |"
 echo "| batch: peak RSS at $((profiles / 10)) vs $profiles lines | $small_rss MiB vs $ours_rss MiB | — | — |"
 
 # (c) Ingest: events into a store, against a minimal stdlib-Python ingest.
