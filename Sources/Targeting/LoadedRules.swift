@@ -7,9 +7,12 @@ import TargetingSyntax
 package struct LoadedRules: Sendable {
     /// The source files read.
     package var sources: [SourceFile]
-    /// The compiled rules; nil when any diagnostic is an error, so nothing downstream can run
+    /// The checked rules; nil when any diagnostic is an error, so nothing downstream can run
     /// on rules with errors.
-    package var program: Program?
+    package var checked: CheckedRules?
+
+    /// The rules compiled for evaluation (built on each access: `check` never needs it).
+    package var program: Program? { checked.map(Program.init) }
     /// Every diagnostic, sorted by file and position.
     package var diagnostics: [Diagnostic]
 
@@ -33,10 +36,9 @@ package struct LoadedRules: Sendable {
         let (ruleSet, checkDiagnostics) = Checker.check(parsed)
         diagnostics += checkDiagnostics
         if let ruleSet, !diagnostics.contains(where: \.isError) {
-            let program = Program(ruleSet)
-            self.program = program
+            checked = ruleSet
             if LoadedRules.isSmallEnoughToAnalyze(ruleSet) {
-                diagnostics += Analyzer.analyze(program)
+                diagnostics += Analyzer.analyze(Program(ruleSet))
             } else if let first = ruleSet.placements.first {
                 diagnostics.append(.analysisSkipped(at: first.name.range))
             }

@@ -33,6 +33,6 @@ enum TestSources {
     /// Loads the tests under `roots` for `check`: checked against the rules when they have no
     /// errors, else only parsed.
     static func loadForCheck(roots: [String], rules: LoadedRules) -> Result<LoadedTests, Diagnostic> {
-        LoadedTests.load(paths: testRoots(of: roots), ruleSet: rules.program?.ruleSet)
+        LoadedTests.load(paths: testRoots(of: roots), ruleSet: rules.checked)
     }
 }
