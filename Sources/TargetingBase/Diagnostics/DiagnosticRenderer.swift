@@ -68,18 +68,14 @@ package struct DiagnosticRenderer: Sendable {
             while last < bytes.endIndex, !isLead(bytes[last]) { last += 1 }
             count += 1
         }
-        let window = Array(String(decoding: bytes[first..<last], as: UTF8.self).unicodeScalars)
         let columnInWindow = back + 1
-        let spanEnd = range.end.line == range.start.line ? range.end.column - range.start.column + columnInWindow : window.count + 1
-        let width = max(1, min(spanEnd, window.count + 1) - columnInWindow)
-        var line = String.UnicodeScalarView()
-        if first > lineStart { line.append("…") }
-        line.append(contentsOf: window)
-        if last < bytes.endIndex { line.append("…") }
+        let spanEnd = range.end.line == range.start.line ? range.end.column - range.start.column + columnInWindow : count + 1
+        let width = max(1, min(spanEnd, count + 1) - columnInWindow)
+        let line = (first > lineStart ? "…" : "") + String(decoding: bytes[first..<last], as: UTF8.self) + (last < bytes.endIndex ? "…" : "")
         var caret = first > lineStart ? " " : ""
-        for scalar in window[0..<min(back, window.count)] { caret.append(scalar == "\t" ? "\t" : " ") }
+        for byte in bytes[first..<min(anchor, last)] where isLead(byte) { caret += byte == 0x09 ? "\t" : " " }
         caret += "^" + String(repeating: "~", count: width - 1)
-        return (String(line), caret)
+        return (line, caret)
     }
 
     /// The source line to show and the caret line under it (tabs kept so the caret lines up).
