@@ -38,7 +38,8 @@ case "long-or":
 case "large-rules":
     write([Workload.largeRules(segments: 500, audiences: 100, placements: 20, seed: seed)], to: arguments[2])
 case nil, "in-process":
-    InProcess.run(rulesDirectory: arguments.count > 2 ? arguments[2] : "Rules", count: 1_000_000)
+    InProcess.run(rulesDirectory: arguments.count > 2 ? arguments[2] : "Rules",
+                  count: Int(ProcessInfo.processInfo.environment["BENCH_COUNT"] ?? "") ?? 1_000_000)
 default:
     FileHandle.standardError.write(Data("targeting-bench: unknown mode \(arguments[1])\n".utf8))
     exit(64)
