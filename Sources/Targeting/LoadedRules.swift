@@ -54,7 +54,8 @@ package struct LoadedRules: Sendable {
         var comparisons = 0
         var literals = 0
         for segment in ruleSet.segments {
-            for comparison in segment.expression.comparisons {
+            segment.expression.forEachLeaf { leaf in
+                guard case .comparison(let comparison) = leaf else { return }
                 comparisons += 1
                 literals += comparison.literals.count
             }

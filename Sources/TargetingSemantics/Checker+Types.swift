@@ -35,6 +35,9 @@ extension Checker {
     /// and warns once that it is undeclared; a second type is an error.
     mutating func inferUndeclared(_ comparisons: [Comparison]) {
         var warned: Set<String> = []
+        warned.reserveCapacity(comparisons.count)
+        attributeTypes.reserveCapacity(attributeTypes.count + comparisons.count)
+        inferredFrom.reserveCapacity(comparisons.count)
         for comparison in comparisons {
             guard case .attribute(let reference) = comparison.subject, case .custom(let key) = reference.target,
                   attributeDeclarations[key] == nil, !isUnparsed(key, .attribute) else { continue }
