@@ -56,6 +56,23 @@ cmp -s "$work/out" "$work/ours.jsonl" || echo "| batch: --jobs $cores OUTPUT DIF
 echo "| batch: \`--jobs $cores\` (every core) | $(rate "$profiles" "$all_cores") | \`--jobs 1\`: $(rate "$profiles" "$ours") | $(ratio "$all_cores" "$ours") |"
 echo "| batch: peak RSS at $((profiles / 10)) vs $profiles lines | $small_rss MiB vs $ours_rss MiB | — | — |"
 
+# (e) Peers on the same file and placements: orjson, the GrowthBook SDK, JSON Logic (from PyPI
+# into a local venv; skipped when PyPI cannot be reached).
+venv=.build/peers-venv
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import orjson, growthbook, json_logic" 2>/dev/null; then
+  python3 -m venv "$venv" >&2 && "$venv/bin/pip" install -q orjson growthbook panzi-json-logic >&2 || true
+fi
+if "$venv/bin/python" -c "import orjson, growthbook, json_logic" 2>/dev/null; then
+  for peer in orjson growthbook json-logic; do
+    measure "$venv/bin/python" Benchmarks/peers/peers.py "$peer" "$work/profiles.jsonl"
+    note=""
+    [ "$peer" = orjson ] && { cmp -s "$work/out" "$work/ours.jsonl" && note=" (same output)" || note=" (OUTPUT DIFFERS)"; }
+    echo "| peer: $peer loop | $(rate "$profiles" "$ours") | $peer: $(rate "$profiles" "$seconds")$note | $(ratio "$ours" "$seconds") |"
+  done
+else
+  echo "| peers | skipped: PyPI unreachable | — | — |"
+fi
+
 # (c) Ingest: events into a store, against a minimal stdlib-Python ingest.
 "$bench" profiles "$store_profiles" "$work/store.jsonl"
 "$bench" events "$events" "$store_profiles" "$work/events.jsonl"
