@@ -40,7 +40,8 @@ package struct LoadedRules: Sendable {
             if LoadedRules.isSmallEnoughToAnalyze(ruleSet) {
                 diagnostics += Analyzer.analyze(Program(ruleSet))
             } else if let first = ruleSet.placements.first {
-                diagnostics.append(.analysisSkipped(at: first.name.range))
+                let limits = LoadedRules.analysisLimits
+                diagnostics.append(.analysisSkipped(rows: limits.rows, comparisons: limits.comparisons, literals: limits.literals, at: first.name.range))
             }
         }
         self.diagnostics = Diagnostic.sorted(diagnostics)
@@ -49,6 +50,10 @@ package struct LoadedRules: Sendable {
     /// Whether the reachability analysis runs: it searches over representative profiles, so
     /// very large rule sets (thousands of rows or comparisons) are left out to keep `check`
     /// fast; they get a note instead.
+    /// The largest rule set the reachability analysis runs on (within these, its shared work
+    /// budget bounds it: 10,000 segments take well under a second, a 50,000-term `or` a few).
+    static let analysisLimits = (rows: 1_000, comparisons: 50_000, literals: 1_000_000)
+
     static func isSmallEnoughToAnalyze(_ ruleSet: CheckedRules) -> Bool {
         let rows = ruleSet.placements.reduce(0) { $0 + $1.rows.count }
         var comparisons = 0
@@ -60,7 +65,8 @@ package struct LoadedRules: Sendable {
                 literals += comparison.literals.count
             }
         }
-        return rows <= 1_000 && comparisons <= 10_000 && literals <= 100_000
+        let limits = analysisLimits
+        return rows <= limits.rows && comparisons <= limits.comparisons && literals <= limits.literals
     }
 
     /// Reads every `.rules` file under `path` (a directory or a file) and loads them.

@@ -176,8 +176,16 @@ extension Diagnostic {
         Diagnostic(.warning, "unused", "\(kind) `\(name)` is never used", at: range)
     }
 
-    package static func analysisSkipped(at range: SourceRange) -> Diagnostic {
-        Diagnostic(.note, "analysis-skipped", "rule set too large for the reachability analysis; unreachable rows and fall-through are not reported", at: range,
-                   help: "the analysis runs for up to 1,000 placement rows, 10,000 comparisons and 100,000 literals")
+    /// The reachability analysis did not run: the rule set has more than `rows` placement
+    /// rows, `comparisons` comparisons or `literals` literals.
+    package static func analysisSkipped(rows: Int, comparisons: Int, literals: Int, at range: SourceRange) -> Diagnostic {
+        func grouped(_ number: Int) -> String {
+            var digits = Array(String(number))
+            var index = digits.count - 3
+            while index > 0 { digits.insert(",", at: index); index -= 3 }
+            return String(digits)
+        }
+        return Diagnostic(.note, "analysis-skipped", "rule set too large for the reachability analysis; unreachable rows and fall-through are not reported", at: range,
+                          help: "the analysis runs for up to \(grouped(rows)) placement rows, \(grouped(comparisons)) comparisons and \(grouped(literals)) literals")
     }
 }
