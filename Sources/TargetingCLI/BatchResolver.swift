@@ -44,10 +44,17 @@ struct BatchResolver {
             }
         }
         if let onlyID, profile.id != onlyID { return result }
+        return resolve(profile, file: record.path, line: record.line)
+    }
+
+    /// The result of one profile read from `file` (at `line` of a JSON Lines file, if any):
+    /// the one path from a profile to printed decisions, for `--profile` and for batches.
+    func resolve(_ profile: Profile, file: String, line: Int?) -> Result {
+        var result = Result()
         result.matched = true
         switch program.decide(placements: placements, for: profile, now: now) {
         case .failure(let error):
-            result.rejection = .unresolvable(error, file: record.path, line: record.line)
+            result.rejection = .unresolvable(error, file: file, line: line)
         case .success(let decisions):
             if printer.explain {
                 var evaluator = Evaluator(program: program, profile: profile, now: now)
@@ -59,6 +66,12 @@ struct BatchResolver {
         return result
     }
 
+    /// Writes one result: its rejection to standard error, its decisions to standard output.
+    func emit(_ result: Result, io: CommandIO) {
+        if let rejection = result.rejection { io.report(rejection) }
+        if !result.output.isEmpty { io.out(result.output) }
+    }
+
     /// Resolves every record of `reader`, writing results in order; returns (rejected, matched).
     func run(_ reader: inout JSONLinesReader, io: CommandIO) -> (rejected: Int, matched: Bool) {
         var rejected = 0
@@ -67,11 +80,8 @@ struct BatchResolver {
         batch.reserveCapacity(BatchResolver.batchSize)
         func flush() {
             for result in results(of: batch) {
-                if let rejection = result.rejection {
-                    io.report(rejection)
-                    rejected += 1
-                }
-                if !result.output.isEmpty { io.out(result.output) }
+                emit(result, io: io)
+                if result.rejection != nil { rejected += 1 }
                 matched = matched || result.matched
             }
             batch.removeAll(keepingCapacity: true)

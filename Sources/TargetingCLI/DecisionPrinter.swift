@@ -2,16 +2,10 @@ import TargetingBase
 import TargetingEngine
 import TargetingProfiles
 
-/// Prints resolve results as text or JSON lines, with optional explanations.
+/// Renders resolve results as text or JSON lines, with optional explanations.
 struct DecisionPrinter {
     let format: OutputFormat
     let explain: Bool
-    let io: CommandIO
-
-    /// Prints one decision, with its explanation when given.
-    func print(_ decision: Decision, explanation: Explanation? = nil) {
-        io.out(text(decision, explanation: explanation))
-    }
 
     /// The printed form of one decision (ending with a line break).
     func text(_ decision: Decision, explanation: Explanation? = nil) -> String {

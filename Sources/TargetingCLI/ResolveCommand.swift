@@ -59,24 +59,10 @@ enum ResolveCommand: Command {
             }
             placements = [index]
         }
-        let printer = DecisionPrinter(format: format, explain: arguments.has("--explain"), io: io)
+        let printer = DecisionPrinter(format: format, explain: arguments.has("--explain"))
+        let batch = BatchResolver(program: program, placements: placements, now: now, onlyID: arguments.value("--id"),
+                                  printer: printer, jobs: jobs)
         var rejected = 0
-
-        /// Resolves one profile read from `file` (at `line` of a JSON Lines file).
-        func resolve(_ profile: Profile, file: String, line: Int?) {
-            switch program.decide(placements: placements, for: profile, now: now) {
-            case .failure(let error):
-                io.report(.unresolvable(error, file: file, line: line))
-                rejected += 1
-            case .success(let decisions):
-                guard printer.explain else {
-                    for decision in decisions { printer.print(decision) }
-                    return
-                }
-                var evaluator = Evaluator(program: program, profile: profile, now: now)
-                for decision in decisions { printer.print(decision, explanation: evaluator.explain(decision, profile: profile)) }
-            }
-        }
 
         if let path = arguments.value("--profile") {
             let bytes: [UInt8]
@@ -96,19 +82,19 @@ enum ResolveCommand: Command {
                 io.report(.badFile(error.message, file: name))
                 return ExitStatus.inputError
             case .success(let profile):
-                resolve(profile, file: name, line: nil)
+                let result = batch.resolve(profile, file: name, line: nil)
+                batch.emit(result, io: io)
+                if result.rejection != nil { rejected += 1 }
             }
         } else {
             let path = arguments.value("--profiles") ?? arguments.value("--store")!
-            let onlyID = arguments.value("--id")
             guard var reader = JSONLinesReader(path: path) else {
                 io.report(.unreadable("cannot read `\(path)`", path: path))
                 return ExitStatus.inputError
             }
-            let batch = BatchResolver(program: program, placements: placements, now: now, onlyID: onlyID, printer: printer, jobs: jobs)
             let (batchRejected, found) = batch.run(&reader, io: io)
             rejected += batchRejected
-            if let onlyID, !found {
+            if let onlyID = batch.onlyID, !found {
                 io.report(.noProfile(id: onlyID, in: path))
                 return ExitStatus.inputError
             }

@@ -20,24 +20,6 @@ extension Evaluator {
         return .success(decision)
     }
 
-    /// Resolves placement `index` like `resolve`, but a split that cannot choose (no profile id)
-    /// gives the decision with its audience and split id and no outcome.
-    package mutating func resolveOrUndecided(placement index: Int, profileID: String?) -> Decision {
-        switch resolve(placement: index, profileID: profileID) {
-        case .success(let decision): return decision
-        case .failure(let error):
-            var decision = Decision(placement: program.placements[index].name, profileID: profileID)
-            for (rowIndex, row) in program.placements[index].rows.enumerated() {
-                if let audience = row.audience, !audienceMatches(audience) { continue }
-                decision.row = rowIndex
-                decision.audience = row.source.audience.name
-                break
-            }
-            if case .splitNeedsProfileID(let split) = error { decision.split = split }
-            return decision
-        }
-    }
-
     /// The outcome of a row's destination; a split draws its variant from the row's prepared plan.
     static func outcome(of destination: Destination, split: SplitPlan?, profileID: String?) -> Result<(Outcome, String?), ResolveError> {
         switch destination {

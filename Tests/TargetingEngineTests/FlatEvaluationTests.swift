@@ -34,16 +34,27 @@ final class FlatEvaluationTests: XCTestCase {
         for now in nows {
             for profile in profiles {
                 var evaluator = Evaluator(program: program, profile: profile, now: now)
-                var tree: [Decision] = []
                 for index in program.placements.indices {
                     let expected = evaluator.resolve(placement: index, profileID: profile.id)
                     let got = program.decide(placement: index, for: profile, now: now)
                     XCTAssertEqual(try? got.get(), try? expected.get(), "\(program.placements[index].name) for \(profile.json)", file: file, line: line)
                     if case .failure(let a) = expected, case .failure(let b) = got { XCTAssertEqual(a, b, file: file, line: line) }
-                    tree.append(evaluator.resolveOrUndecided(placement: index, profileID: profile.id))
                     compared += 1
                 }
-                XCTAssertEqual(program.decideAll(for: profile, now: now), tree, file: file, line: line)
+                // All placements at once: the same decisions; a split that cannot choose keeps
+                // the tree's deciding audience and the split id, without an outcome.
+                for (index, decision) in program.decideAll(for: profile, now: now).enumerated() {
+                    switch evaluator.resolve(placement: index, profileID: profile.id) {
+                    case .success(let expected): XCTAssertEqual(decision, expected, file: file, line: line)
+                    case .failure(let error):
+                        XCTAssertEqual(error, .splitNeedsProfileID(split: decision.split ?? ""), file: file, line: line)
+                        XCTAssertNil(decision.outcome, file: file, line: line)
+                        let rows = program.placements[index].rows
+                        let row = rows.firstIndex { row in row.audience.map { evaluator.audienceMatches($0) } ?? true }
+                        XCTAssertEqual(decision.row, row, file: file, line: line)
+                        XCTAssertEqual(decision.audience, row.map { rows[$0].source.audience.name }, file: file, line: line)
+                    }
+                }
             }
         }
         XCTAssertGreaterThan(compared, 0, file: file, line: line)
