@@ -3,19 +3,27 @@ import TargetingBase
 import TargetingEngine
 import TargetingProfiles
 
-/// Resolves the records of a JSON Lines file in batches spread over `jobs` threads. Each
-/// record's output (decision lines, or the diagnostic rejecting it) is produced apart and
-/// written in input order, so the output is byte-identical whatever the number of jobs, and
-/// memory holds one batch at a time.
+/// Resolves the records of a JSON Lines file in batches spread over `jobs` threads.
+///
+/// Each thread takes a contiguous run of a batch and writes its decisions into its own byte
+/// buffer, noting where a rejected record's diagnostic falls; the runs are then written in
+/// input order, so the output is byte-identical whatever the number of jobs, and memory holds
+/// one batch at a time.
+///
+/// A line is read by `ProfileScan` straight into the program's slots when it can be, and by
+/// `ProfileReader` otherwise (which gives the same values, or the message rejecting the line).
+/// A decision is printed as the head for the profile id and the prepared tail of its choice.
 struct BatchResolver {
-    /// What one record comes to.
-    struct Result: Sendable {
-        /// The text for standard output.
-        var output = ""
-        /// The diagnostic for standard error, when the record was rejected.
-        var rejection: Diagnostic?
-        /// Whether the record was the profile asked for (always, without `--id`).
+    /// What a run of records comes to.
+    struct Output {
+        /// The bytes for standard output.
+        var bytes: [UInt8] = []
+        /// Each rejected record's diagnostic, with the length of `bytes` when it came.
+        var rejections: [(offset: Int, diagnostic: Diagnostic)] = []
+        /// Whether some record was the profile asked for (always, without `--id`).
         var matched = false
+
+        mutating func reject(_ diagnostic: Diagnostic) { rejections.append((bytes.count, diagnostic)) }
     }
 
     let program: Program
@@ -24,52 +32,85 @@ struct BatchResolver {
     let onlyID: String?
     let printer: DecisionPrinter
     let jobs: Int
+    let tails: DecisionTails
     /// Records per batch.
     static let batchSize = 4096
 
-    /// The result of one record.
-    func resolve(_ record: JSONLinesReader.Record) -> Result {
-        var result = Result()
-        let profile: Profile
+    init(program: Program, placements: [Int], now: Int64, onlyID: String?, printer: DecisionPrinter, jobs: Int) {
+        self.program = program
+        self.placements = placements
+        self.now = now
+        self.onlyID = onlyID
+        self.printer = printer
+        self.jobs = jobs
+        tails = DecisionTails(program: program, format: printer.format)
+    }
+
+    /// Resolves one record into `output`, scanning with `scan`.
+    func resolve(_ record: JSONLinesReader.Record, scan: inout ProfileScan, into output: inout Output) {
         switch record.bytes {
         case .failure(let rejection):
-            result.rejection = rejection
-            return result
-        case .success(let bytes):
-            switch ProfileReader.read(bytes) {
+            output.reject(rejection)
+        case .success(let line):
+            line.withUnsafeBufferPointer { bytes in
+                if !printer.explain, scan.scan(bytes) {
+                    let scanned = ScannedProfile(scan: scan, bytes: bytes)
+                    if let onlyID, scanned.profileID != onlyID { return }
+                    resolve(scanned, profile: nil, file: record.path, line: record.line, into: &output)
+                    return
+                }
+                switch ProfileReader.read(bytes) {
+                case .failure(let error):
+                    output.reject(record.rejection(error.message))
+                case .success(let profile):
+                    if let onlyID, profile.id != onlyID { return }
+                    resolve(profile, profile: profile, file: record.path, line: record.line, into: &output)
+                }
+            }
+        }
+    }
+
+    /// Resolves one profile read from `file` (at `line` of a JSON Lines file, if any) into
+    /// `output`: the one path from a profile to printed decisions, for `--profile` and for
+    /// batches. `--explain` needs the `Profile` itself.
+    func resolve<Source: SlotSource>(_ source: Source, profile: Profile?, file: String, line: Int?, into output: inout Output) {
+        output.matched = true
+        if printer.explain, let profile {
+            switch program.decide(placements: placements, for: profile, now: now) {
             case .failure(let error):
-                result.rejection = record.rejection(error.message)
-                return result
-            case .success(let read): profile = read
-            }
-        }
-        if let onlyID, profile.id != onlyID { return result }
-        return resolve(profile, file: record.path, line: record.line)
-    }
-
-    /// The result of one profile read from `file` (at `line` of a JSON Lines file, if any):
-    /// the one path from a profile to printed decisions, for `--profile` and for batches.
-    func resolve(_ profile: Profile, file: String, line: Int?) -> Result {
-        var result = Result()
-        result.matched = true
-        switch program.decide(placements: placements, for: profile, now: now) {
-        case .failure(let error):
-            result.rejection = .unresolvable(error, file: file, line: line)
-        case .success(let decisions):
-            if printer.explain {
+                output.reject(.unresolvable(error, file: file, line: line))
+            case .success(let decisions):
                 var evaluator = Evaluator(program: program, profile: profile, now: now)
-                for decision in decisions { result.output += printer.text(decision, explanation: evaluator.explain(decision, profile: profile)) }
-            } else {
-                for decision in decisions { result.output += printer.text(decision) }
+                for decision in decisions {
+                    output.bytes.append(contentsOf: printer.text(decision, explanation: evaluator.explain(decision, profile: profile)).utf8)
+                }
+            }
+            return
+        }
+        program.withRun(for: source, now: now) { run in
+            let start = output.bytes.count
+            for index in placements {
+                switch run.choose(placement: index) {
+                case .failure(let error):
+                    output.bytes.removeSubrange(start...)
+                    output.reject(.unresolvable(error, file: file, line: line))
+                    return
+                case .success(let choice):
+                    tails.append(placement: index, choice: choice, profileID: source.profileID, to: &output.bytes)
+                }
             }
         }
-        return result
     }
 
-    /// Writes one result: its rejection to standard error, its decisions to standard output.
-    func emit(_ result: Result, io: CommandIO) {
-        if let rejection = result.rejection { io.report(rejection) }
-        if !result.output.isEmpty { io.out(result.output) }
+    /// Writes an output: its bytes to standard output, each rejection to standard error where it came.
+    func emit(_ output: Output, io: CommandIO) {
+        var written = 0
+        for (offset, diagnostic) in output.rejections {
+            if offset > written { io.out(output.bytes[written..<offset]) }
+            written = offset
+            io.report(diagnostic)
+        }
+        if output.bytes.count > written { io.out(output.bytes[written...]) }
     }
 
     /// Resolves every record of `reader`, writing results in order; returns (rejected, matched).
@@ -78,11 +119,12 @@ struct BatchResolver {
         var matched = false
         var batch: [JSONLinesReader.Record] = []
         batch.reserveCapacity(BatchResolver.batchSize)
+        var scans = [ProfileScan](repeating: ProfileScan(), count: max(1, jobs))
         func flush() {
-            for result in results(of: batch) {
-                emit(result, io: io)
-                if result.rejection != nil { rejected += 1 }
-                matched = matched || result.matched
+            for output in outputs(of: batch, scans: &scans) {
+                emit(output, io: io)
+                rejected += output.rejections.count
+                matched = matched || output.matched
             }
             batch.removeAll(keepingCapacity: true)
         }
@@ -94,39 +136,52 @@ struct BatchResolver {
         return (rejected, matched)
     }
 
-    /// The results of `records`, in order, computed on up to `jobs` threads.
-    func results(of records: [JSONLinesReader.Record]) -> [Result] {
-        guard jobs > 1, records.count > 1 else { return records.map(resolve) }
-        let slots = ResultSlots(count: records.count)
-        let workers = min(jobs, records.count)
+    /// The outputs of `records`, in order: one per contiguous run, computed on up to `jobs` threads.
+    func outputs(of records: [JSONLinesReader.Record], scans: inout [ProfileScan]) -> [Output] {
+        let workers = min(jobs, records.count, scans.count)
+        guard workers > 1 else {
+            var output = Output()
+            for record in records { resolve(record, scan: &scans[0], into: &output) }
+            return [output]
+        }
+        let slots = OutputSlots(outputs: workers, scans: scans)
         let resolver = self
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var index = worker
-            while index < records.count {
-                slots.set(index, resolver.resolve(records[index]))
-                index += workers
+            let range = (records.count * worker / workers)..<(records.count * (worker + 1) / workers)
+            slots.fill(worker) { output, scan in
+                for index in range { resolver.resolve(records[index], scan: &scan, into: &output) }
             }
         }
-        return slots.all
+        scans = slots.scans
+        return slots.outputs
     }
 }
 
-/// Results written by several threads, each to its own indices.
-private final class ResultSlots: @unchecked Sendable {
-    private let storage: UnsafeMutableBufferPointer<BatchResolver.Result>
+/// Outputs and scans written by several threads, each to its own index.
+private final class OutputSlots: @unchecked Sendable {
+    private let outputStorage: UnsafeMutableBufferPointer<BatchResolver.Output>
+    private let scanStorage: UnsafeMutableBufferPointer<ProfileScan>
 
-    init(count: Int) {
-        storage = .allocate(capacity: count)
-        storage.initialize(repeating: BatchResolver.Result())
+    init(outputs count: Int, scans: [ProfileScan]) {
+        outputStorage = .allocate(capacity: count)
+        outputStorage.initialize(repeating: BatchResolver.Output())
+        scanStorage = .allocate(capacity: scans.count)
+        _ = scanStorage.initialize(from: scans)
     }
 
     deinit {
-        storage.deinitialize()
-        storage.deallocate()
+        outputStorage.deinitialize()
+        outputStorage.deallocate()
+        scanStorage.deinitialize()
+        scanStorage.deallocate()
     }
 
-    /// Sets one result; no two threads write the same index, and nobody reads until all are done.
-    func set(_ index: Int, _ result: BatchResolver.Result) { storage[index] = result }
+    /// Runs `body` on output and scan `index`; no two threads use the same index, and nobody
+    /// reads until all are done.
+    func fill(_ index: Int, _ body: (inout BatchResolver.Output, inout ProfileScan) -> Void) {
+        body(&outputStorage[index], &scanStorage[index])
+    }
 
-    var all: [BatchResolver.Result] { Array(storage) }
+    var outputs: [BatchResolver.Output] { Array(outputStorage) }
+    var scans: [ProfileScan] { Array(scanStorage) }
 }

@@ -49,6 +49,11 @@ package final class CommandIO: @unchecked Sendable {
         }
     }
 
+    /// Writes UTF-8 bytes to standard output.
+    package func out(_ bytes: ArraySlice<UInt8>) {
+        out(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// Writes a diagnostic to standard error, rendered as §8 text (quoting lines of `files`).
     func report(_ diagnostic: Diagnostic, files: [SourceFile] = []) {
         err(DiagnosticRenderer(files: files).text(diagnostic))

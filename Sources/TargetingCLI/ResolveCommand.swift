@@ -82,9 +82,10 @@ enum ResolveCommand: Command {
                 io.report(.badFile(error.message, file: name))
                 return ExitStatus.inputError
             case .success(let profile):
-                let result = batch.resolve(profile, file: name, line: nil)
-                batch.emit(result, io: io)
-                if result.rejection != nil { rejected += 1 }
+                var output = BatchResolver.Output()
+                batch.resolve(profile, profile: profile, file: name, line: nil, into: &output)
+                batch.emit(output, io: io)
+                rejected += output.rejections.count
             }
         } else {
             let path = arguments.value("--profiles") ?? arguments.value("--store")!

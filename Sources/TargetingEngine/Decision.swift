@@ -68,21 +68,34 @@ public struct Decision: Hashable, Sendable {
     package var jsonLine: String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(160)
+        Decision.appendJSONHead(profileID: profileID, to: &bytes)
+        bytes.append(contentsOf: jsonTail)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The start of `jsonLine`, the only part that depends on the profile: `{"profile_id":"u1"`.
+    package static func appendJSONHead(profileID: String?, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: #"{"profile_id":"#.utf8)
+        if let profileID { JSONWriter.appendString(profileID, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+    }
+
+    /// The rest of `jsonLine`, after the profile id: `,"placement":…,"split":null}`.
+    package var jsonTail: [UInt8] {
+        var bytes: [UInt8] = []
         func field(_ key: StaticString, _ value: String?) {
-            bytes.append(bytes.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            bytes.append(UInt8(ascii: ","))
             bytes.append(UInt8(ascii: "\""))
             key.withUTF8Buffer { bytes.append(contentsOf: $0) }
             bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-            if let value { JSONWriter.appendString(value, to: &bytes) } else { bytes.append(contentsOf: Array("null".utf8)) }
+            if let value { JSONWriter.appendString(value, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
         }
-        field("profile_id", profileID)
         field("placement", placement)
         field("audience", audience)
         field("kind", outcome?.kind)
         field("id", outcome?.id)
         field("split", split)
         bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// The JSON object of `resolve --format json` (SPEC §6), keys in the documented order.

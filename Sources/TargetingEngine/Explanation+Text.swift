@@ -1,8 +1,14 @@
 extension Decision: CustomStringConvertible {
     /// One line: `u1 onboarding_followup: flow "flow_pro_v2" (audience `pro_adults`)`.
     public var description: String {
-        "\(profileID ?? "(no id)") \(placement): " + outcomeText
+        Decision.textHead(profileID: profileID) + textTail
     }
+
+    /// The start of `description`, the only part that depends on the profile: its id.
+    package static func textHead(profileID: String?) -> String { profileID ?? "(no id)" }
+
+    /// The rest of `description`, after the profile id: ` placement: flow "x" (audience `a`)`.
+    package var textTail: String { " \(placement): " + outcomeText }
 
     /// What was shown and why: `flow "x" (audience `a`, split `s`)`, or `no match (…)`.
     package var outcomeText: String {

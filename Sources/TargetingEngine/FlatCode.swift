@@ -153,6 +153,26 @@ package final class FlatCode: @unchecked Sendable {
         FlatCode.free(rowResults)
     }
 
+    /// The decision a choice spells out for placement `index`.
+    package func decision(placement index: Int, choice: Choice, profileID: String?) -> Decision {
+        var decision = Decision(placement: placementNames[index], profileID: profileID)
+        guard let rowIndex = choice.row else { return decision }
+        decision.row = rowIndex
+        let row = rowResults[placementRows[index].lowerBound + rowIndex]
+        decision.audience = row.audience
+        if let outcome = row.outcome {
+            decision.outcome = outcome
+        } else if let split = row.split, let step = choice.step {
+            switch split.steps[step].destination {
+            case .flow(let id, _): decision.outcome = .flow(id)
+            case .paywall(let id, _): decision.outcome = .paywall(id)
+            default: decision.outcome = .nothing
+            }
+            decision.split = split.id
+        }
+        return decision
+    }
+
     /// A buffer holding a copy of `items`, owned by this object.
     static func store<T>(_ items: [T]) -> UnsafeBufferPointer<T> {
         let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, items.count))

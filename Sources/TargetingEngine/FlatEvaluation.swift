@@ -25,7 +25,7 @@ extension Program {
 
     /// Runs `body` on a fresh evaluation of `profile`: its slot values and segment results live
     /// on the stack, and the code is reached through buffer pointers (no copies, no retains).
-    func withRun<Result>(for profile: Profile, now: Int64, _ body: (inout FlatRun) -> Result) -> Result {
+    package func withRun<Source: SlotSource, Result>(for profile: Source, now: Int64, _ body: (inout FlatRun<Source>) -> Result) -> Result {
         let flat: FlatCode = self.flat
         return withUnsafeTemporaryAllocation(of: SlotValue?.self, capacity: max(1, flat.slotCount)) { values in
             values.initialize(repeating: nil)
@@ -48,7 +48,7 @@ extension Program {
                 switch run.resolve(placement: index) {
                 case .success(let decision): return decision
                 case .failure(let error):
-                    var decision = Decision(placement: placements[index].name, profileID: profile.id)
+                    var decision = Decision(placement: placements[index].name, profileID: profile.profileID)
                     if let row = run.matchingRow(placement: index) {
                         decision.row = row
                         decision.audience = placements[index].rows[row].source.audience.name
@@ -61,11 +61,25 @@ extension Program {
     }
 }
 
+/// Which row of a placement decided for one profile and, for a split, which variant: the
+/// decision as indices, which `FlatCode.decision(placement:choice:profileID:)` spells out.
+package struct Choice: Hashable, Sendable {
+    /// The deciding row, or nil when none matched.
+    package var row: Int?
+    /// For a split row, the variant's index in its plan's steps.
+    package var step: Int?
+
+    package init(row: Int? = nil, step: Int? = nil) {
+        self.row = row
+        self.step = step
+    }
+}
+
 /// The state of one profile's evaluation on flat code: slot values and segment results
 /// (0 unknown, 1 false, 2 true), both in caller-provided stack memory.
-struct FlatRun {
+package struct FlatRun<Source: SlotSource> {
     unowned(unsafe) let flat: FlatCode
-    let profile: Profile
+    let profile: Source
     let now: Int64
     let slots: UnsafeBufferPointer<Slot>
     let values: UnsafeMutableBufferPointer<SlotValue?>
@@ -79,24 +93,16 @@ struct FlatRun {
     }
 
     mutating func resolve(placement index: Int) -> Result<Decision, ResolveError> {
-        var decision = Decision(placement: flat.placementNames[index], profileID: profile.id)
-        guard let rowIndex = matchingRow(placement: index) else { return .success(decision) }
-        decision.row = rowIndex
+        choose(placement: index).map { flat.decision(placement: index, choice: $0, profileID: profile.profileID) }
+    }
+
+    /// The row and variant that decide placement `index`; a split fails without a profile id.
+    package mutating func choose(placement index: Int) -> Result<Choice, ResolveError> {
+        guard let rowIndex = matchingRow(placement: index) else { return .success(Choice()) }
         let row = flat.rowResults.baseAddress! + flat.placementRows[index].lowerBound + rowIndex
-        decision.audience = row.pointee.audience
-        if let outcome = row.pointee.outcome {
-            decision.outcome = outcome
-            return .success(decision)
-        }
-        guard let split = row.pointee.split else { return .success(decision) }
-        guard let profileID = decision.profileID else { return .failure(.splitNeedsProfileID(split: split.id)) }
-        switch split.destination(forProfileID: profileID) {
-        case .flow(let id, _): decision.outcome = .flow(id)
-        case .paywall(let id, _): decision.outcome = .paywall(id)
-        default: decision.outcome = .nothing
-        }
-        decision.split = split.id
-        return .success(decision)
+        guard row.pointee.outcome == nil, let split = row.pointee.split else { return .success(Choice(row: rowIndex)) }
+        guard let profileID = profile.profileID else { return .failure(.splitNeedsProfileID(split: split.id)) }
+        return .success(Choice(row: rowIndex, step: split.step(forProfileID: profileID)))
     }
 
     mutating func audienceMatches(_ audience: Int) -> Bool {

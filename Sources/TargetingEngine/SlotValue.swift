@@ -27,10 +27,10 @@ package struct Slot: Hashable, Sendable {
     package var type: ValueType?
 
     /// Reads the slot from a profile at time `now` (Unix ms).
-    package func read(from profile: Profile, now: Int64) -> SlotValue {
+    package func read(from profile: some SlotSource, now: Int64) -> SlotValue {
         switch target {
         case .custom(let key):
-            guard let stored = profile.customAttributes[key] else { return .missing }
+            guard let stored = profile.customValue(key) else { return .missing }
             return Slot.view(stored, as: type)
         case .builtin(let field):
             return Slot.builtin(field, in: profile, as: type, now: now)
@@ -56,13 +56,13 @@ package struct Slot: Hashable, Sendable {
         }
     }
 
-    static func builtin(_ field: String, in profile: Profile, as type: ValueType?, now: Int64) -> SlotValue {
+    static func builtin(_ field: String, in profile: some SlotSource, as type: ValueType?, now: Int64) -> SlotValue {
         if let derived = BuiltinField.derivation(of: field) {
-            guard let stored = profile[derived.source] else { return .missing }
+            guard let stored = profile.field(derived.source) else { return .missing }
             guard let text = stored.stringValue, let ms = Timestamp.parse(text) else { return .mistyped }
             return .number(Double(derived.rule.value(sourceMs: ms, nowMs: now)))
         }
-        guard let value = profile[field] else { return .missing }
+        guard let value = profile.field(field) else { return .missing }
         switch (value, type ?? BuiltinField.all[field]?.type ?? .string) {
         case (.string(let text), .string): return .string(text)
         case (.number(let number), .number): return .number(number)

@@ -31,11 +31,21 @@ package struct SplitPlan: Hashable, Sendable {
     /// The variant a bucket (0..<100) chooses: the walk of SPEC §4.5 (subtract each weight
     /// from r; the first that takes r below 0 wins) is the first step whose bound exceeds r.
     package func destination(forBucket bucket: Int) -> Destination {
-        steps.first { bucket < $0.bound }?.destination ?? steps[steps.count - 1].destination
+        steps[step(forBucket: bucket)].destination
+    }
+
+    /// The index in `steps` of the variant a bucket chooses.
+    package func step(forBucket bucket: Int) -> Int {
+        steps.firstIndex { bucket < $0.bound } ?? steps.count - 1
+    }
+
+    /// The index in `steps` of the variant Adapty shows the profile with this id.
+    package func step(forProfileID profileID: String) -> Int {
+        step(forBucket: SplitDraw.bucket(splitID: id, profileID: profileID))
     }
 
     /// The variant Adapty shows the profile with this id.
     package func destination(forProfileID profileID: String) -> Destination {
-        destination(forBucket: SplitDraw.bucket(splitID: id, profileID: profileID))
+        steps[step(forProfileID: profileID)].destination
     }
 }

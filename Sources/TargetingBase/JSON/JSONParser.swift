@@ -35,6 +35,13 @@ package struct JSONParser {
         return text.withUTF8 { parse(buffer: $0, maxDepth: maxDepth) }
     }
 
+    /// The JSON number starting at `start` in `bytes` and the index just past it, read exactly as
+    /// `parse` reads numbers; nil when no valid, finite number starts there.
+    package static func number(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (value: Double, end: Int)? {
+        guard start < bytes.count else { return nil }
+        return try? JSONParserState.number(in: bytes, at: start, end: bytes.count)
+    }
+
     static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONParseError> {
         var state = JSONParserState(bytes: buffer, maxDepth: Swift.max(0, maxDepth))
         do {
@@ -375,8 +382,16 @@ struct JSONParserState {
     }
 
     private mutating func parseNumber() throws(JSONSyntaxFailure) -> Double {
-        let start = pos
-        var index = pos
+        let (value, next) = try Self.number(in: bytes, at: pos, end: end)
+        pos = next
+        return value
+    }
+
+    /// The number starting at `start` and the index just past it: the one reading of JSON
+    /// numbers, shared by the parser and by `JSONParser.number(in:at:)`.
+    static func number(in bytes: UnsafeBufferPointer<UInt8>, at start: Int, end: Int) throws(JSONSyntaxFailure) -> (value: Double, end: Int) {
+        func unexpectedEnd() -> JSONSyntaxFailure { JSONSyntaxFailure(message: "unexpected end of input", offset: end) }
+        var index = start
         var negative = false
         if bytes[index] == UInt8(ascii: "-") {
             negative = true
@@ -424,7 +439,6 @@ struct JSONParserState {
                 index += 1
             }
         }
-        pos = index
         if isInteger && integerDigits <= 15 {
             // Exact: every integer below 10^15 is representable, so this equals Double(String).
             var magnitude: Int64 = 0
@@ -432,13 +446,13 @@ struct JSONParserState {
                 magnitude = magnitude * 10 + Int64(bytes[digitIndex] &- UInt8(ascii: "0"))
             }
             let result = Double(magnitude)
-            return negative ? -result : result
+            return (negative ? -result : result, index)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let result = Double(text), result.isFinite else {
             throw JSONSyntaxFailure(message: "number is not finite", offset: start)
         }
-        return result
+        return (result, index)
     }
 
     // MARK: Strings
