@@ -46,7 +46,11 @@ struct BatchResolver {
         tails = DecisionTails(program: program, format: printer.format)
     }
 
-    /// Resolves one record into `output`, scanning with `scan`.
+    /// Resolves one record into `worker`'s output, scanning with its scan.
+    func resolve(_ record: JSONLinesReader.Record, by worker: inout Worker) {
+        resolve(record, scan: &worker.scan, into: &worker.output)
+    }
+
     func resolve(_ record: JSONLinesReader.Record, scan: inout ProfileScan, into output: inout Output) {
         switch record.bytes {
         case .failure(let rejection):
@@ -56,7 +60,7 @@ struct BatchResolver {
                 if !printer.explain, scan.scan(bytes) {
                     let scanned = ScannedProfile(scan: scan, bytes: bytes)
                     if let onlyID, scanned.profileID != onlyID { return }
-                    resolve(scanned, profile: nil, file: record.path, line: record.line, into: &output)
+                    resolve(.scanned(scanned), file: record.path, line: record.line, into: &output)
                     return
                 }
                 switch ProfileReader.read(bytes) {
@@ -64,18 +68,23 @@ struct BatchResolver {
                     output.reject(record.rejection(error.message))
                 case .success(let profile):
                     if let onlyID, profile.id != onlyID { return }
-                    resolve(profile, profile: profile, file: record.path, line: record.line, into: &output)
+                    resolve(.profile(profile), file: record.path, line: record.line, into: &output)
                 }
             }
         }
     }
 
+    /// A profile as read: scanned in place, or a `Profile` (what `--explain` needs).
+    enum ReadProfile {
+        case scanned(ScannedProfile)
+        case profile(Profile)
+    }
+
     /// Resolves one profile read from `file` (at `line` of a JSON Lines file, if any) into
-    /// `output`: the one path from a profile to printed decisions, for `--profile` and for
-    /// batches. `--explain` needs the `Profile` itself.
-    func resolve<Source: SlotSource>(_ source: Source, profile: Profile?, file: String, line: Int?, into output: inout Output) {
+    /// `output`: the one path from a profile to printed decisions, for `--profile` and for batches.
+    func resolve(_ read: ReadProfile, file: String, line: Int?, into output: inout Output) {
         output.matched = true
-        if printer.explain, let profile {
+        if printer.explain, case .profile(let profile) = read {
             switch program.decide(placements: placements, for: profile, now: now) {
             case .failure(let error):
                 output.reject(.unresolvable(error, file: file, line: line))
@@ -87,18 +96,22 @@ struct BatchResolver {
             }
             return
         }
-        program.withRun(for: source, now: now) { run in
-            let start = output.bytes.count
-            for index in placements {
-                switch run.choose(placement: index) {
-                case .failure(let error):
-                    output.bytes.removeSubrange(start...)
-                    output.reject(.unresolvable(error, file: file, line: line))
-                    return
-                case .success(let choice):
-                    tails.append(placement: index, choice: choice, profileID: source.profileID, to: &output.bytes)
-                }
+        let start = output.bytes.count
+        let failure: ResolveError?
+        switch read {
+        case .scanned(let scanned):
+            failure = program.choose(placements: placements, for: scanned, now: now) { index, choice in
+                tails.append(placement: index, choice: choice, profileID: scanned.profileID, to: &output.bytes)
             }
+        case .profile(let profile):
+            let profileID = profile.id
+            failure = program.choose(placements: placements, for: profile, now: now) { index, choice in
+                tails.append(placement: index, choice: choice, profileID: profileID, to: &output.bytes)
+            }
+        }
+        if let failure {
+            output.bytes.removeSubrange(start...)
+            output.reject(.unresolvable(failure, file: file, line: line))
         }
     }
 
@@ -113,18 +126,27 @@ struct BatchResolver {
         if output.bytes.count > written { io.out(output.bytes[written...]) }
     }
 
+    /// What one thread keeps from batch to batch: its scan and its output buffer.
+    struct Worker {
+        var scan = ProfileScan()
+        var output = Output()
+    }
+
     /// Resolves every record of `reader`, writing results in order; returns (rejected, matched).
     func run(_ reader: inout JSONLinesReader, io: CommandIO) -> (rejected: Int, matched: Bool) {
         var rejected = 0
         var matched = false
         var batch: [JSONLinesReader.Record] = []
         batch.reserveCapacity(BatchResolver.batchSize)
-        var scans = [ProfileScan](repeating: ProfileScan(), count: max(1, jobs))
+        var workers = [Worker](repeating: Worker(), count: max(1, jobs))
         func flush() {
-            for output in outputs(of: batch, scans: &scans) {
-                emit(output, io: io)
-                rejected += output.rejections.count
-                matched = matched || output.matched
+            let used = resolve(batch, workers: &workers)
+            for index in 0..<used {
+                emit(workers[index].output, io: io)
+                rejected += workers[index].output.rejections.count
+                matched = matched || workers[index].output.matched
+                workers[index].output.bytes.removeAll(keepingCapacity: true)
+                workers[index].output.rejections.removeAll(keepingCapacity: true)
             }
             batch.removeAll(keepingCapacity: true)
         }
@@ -136,52 +158,35 @@ struct BatchResolver {
         return (rejected, matched)
     }
 
-    /// The outputs of `records`, in order: one per contiguous run, computed on up to `jobs` threads.
-    func outputs(of records: [JSONLinesReader.Record], scans: inout [ProfileScan]) -> [Output] {
-        let workers = min(jobs, records.count, scans.count)
-        guard workers > 1 else {
-            var output = Output()
-            for record in records { resolve(record, scan: &scans[0], into: &output) }
-            return [output]
+    /// Resolves `records` into the outputs of the first workers, each taking a contiguous run,
+    /// on up to `jobs` threads; returns how many workers took part (their outputs, in order,
+    /// are the batch's).
+    func resolve(_ records: [JSONLinesReader.Record], workers: inout [Worker]) -> Int {
+        let used = max(1, min(workers.count, records.count))
+        guard used > 1 else {
+            for record in records { resolve(record, by: &workers[0]) }
+            return 1
         }
-        let slots = OutputSlots(outputs: workers, scans: scans)
         let resolver = self
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let range = (records.count * worker / workers)..<(records.count * (worker + 1) / workers)
-            slots.fill(worker) { output, scan in
-                for index in range { resolver.resolve(records[index], scan: &scan, into: &output) }
+        workers.withUnsafeMutableBufferPointer { buffer in
+            let shared = SharedWorkers(buffer)
+            DispatchQueue.concurrentPerform(iterations: used) { index in
+                let range = (records.count * index / used)..<(records.count * (index + 1) / used)
+                shared.with(index) { worker in
+                    for position in range { resolver.resolve(records[position], by: &worker) }
+                }
             }
         }
-        scans = slots.scans
-        return slots.outputs
+        return used
     }
 }
 
-/// Outputs and scans written by several threads, each to its own index.
-private final class OutputSlots: @unchecked Sendable {
-    private let outputStorage: UnsafeMutableBufferPointer<BatchResolver.Output>
-    private let scanStorage: UnsafeMutableBufferPointer<ProfileScan>
+/// The workers' buffer, shared with the threads of one batch: each thread uses only its own
+/// index, and the buffer outlives them (`concurrentPerform` returns when all are done).
+private struct SharedWorkers: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<BatchResolver.Worker>
 
-    init(outputs count: Int, scans: [ProfileScan]) {
-        outputStorage = .allocate(capacity: count)
-        outputStorage.initialize(repeating: BatchResolver.Output())
-        scanStorage = .allocate(capacity: scans.count)
-        _ = scanStorage.initialize(from: scans)
-    }
+    init(_ buffer: UnsafeMutableBufferPointer<BatchResolver.Worker>) { self.buffer = buffer }
 
-    deinit {
-        outputStorage.deinitialize()
-        outputStorage.deallocate()
-        scanStorage.deinitialize()
-        scanStorage.deallocate()
-    }
-
-    /// Runs `body` on output and scan `index`; no two threads use the same index, and nobody
-    /// reads until all are done.
-    func fill(_ index: Int, _ body: (inout BatchResolver.Output, inout ProfileScan) -> Void) {
-        body(&outputStorage[index], &scanStorage[index])
-    }
-
-    var outputs: [BatchResolver.Output] { Array(outputStorage) }
-    var scans: [ProfileScan] { Array(scanStorage) }
+    func with(_ index: Int, _ body: (inout BatchResolver.Worker) -> Void) { body(&buffer[index]) }
 }

@@ -83,7 +83,7 @@ enum ResolveCommand: Command {
                 return ExitStatus.inputError
             case .success(let profile):
                 var output = BatchResolver.Output()
-                batch.resolve(profile, profile: profile, file: name, line: nil, into: &output)
+                batch.resolve(.profile(profile), file: name, line: nil, into: &output)
                 batch.emit(output, io: io)
                 rejected += output.rejections.count
             }

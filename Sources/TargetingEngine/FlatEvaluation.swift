@@ -23,9 +23,33 @@ extension Program {
         }
     }
 
+    /// Chooses each of `placements` for `profile` at `now`, handing `body` each placement and
+    /// choice in order; returns the first failure (a split without a profile id), which ends it.
+    package func choose(placements indices: [Int], for profile: Profile, now: Int64, _ body: (Int, Choice) -> Void) -> ResolveError? {
+        chooseEach(indices, for: profile, now: now, body)
+    }
+
+    /// `choose(placements:for:now:_:)` for a profile line scanned in place.
+    package func choose(placements indices: [Int], for profile: ScannedProfile, now: Int64, _ body: (Int, Choice) -> Void) -> ResolveError? {
+        chooseEach(indices, for: profile, now: now, body)
+    }
+
+    // One generic body, specialised here for each concrete source above.
+    private func chooseEach<Source: SlotSource>(_ indices: [Int], for profile: Source, now: Int64, _ body: (Int, Choice) -> Void) -> ResolveError? {
+        withRun(for: profile, now: now) { run in
+            for index in indices {
+                switch run.choose(placement: index) {
+                case .success(let choice): body(index, choice)
+                case .failure(let error): return error
+                }
+            }
+            return nil
+        }
+    }
+
     /// Runs `body` on a fresh evaluation of `profile`: its slot values and segment results live
     /// on the stack, and the code is reached through buffer pointers (no copies, no retains).
-    package func withRun<Source: SlotSource, Result>(for profile: Source, now: Int64, _ body: (inout FlatRun<Source>) -> Result) -> Result {
+    func withRun<Source: SlotSource, Result>(for profile: Source, now: Int64, _ body: (inout FlatRun<Source>) -> Result) -> Result {
         let flat: FlatCode = self.flat
         return withUnsafeTemporaryAllocation(of: SlotValue?.self, capacity: max(1, flat.slotCount)) { values in
             values.initialize(repeating: nil)

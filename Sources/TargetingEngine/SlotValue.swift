@@ -22,9 +22,31 @@ package enum SlotValue: Hashable, Sendable {
 /// Which attribute a slot reads, and as what type.
 package struct Slot: Hashable, Sendable {
     /// The attribute.
-    package var target: AttributeReference.Target
+    package let target: AttributeReference.Target
     /// The type to read it as (nil: only presence matters).
-    package var type: ValueType?
+    package let type: ValueType?
+    /// For a built-in field: its recipe when derived, and the type it is read as.
+    private let derived: BuiltinField.Derived?
+    private let builtinType: ValueType
+
+    package init(target: AttributeReference.Target, type: ValueType?) {
+        self.target = target
+        self.type = type
+        if case .builtin(let field) = target {
+            derived = BuiltinField.derivation(of: field)
+            builtinType = type ?? BuiltinField.all[field]?.type ?? .string
+        } else {
+            derived = nil
+            builtinType = .string
+        }
+    }
+
+    package static func == (lhs: Slot, rhs: Slot) -> Bool { lhs.target == rhs.target && lhs.type == rhs.type }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(target)
+        hasher.combine(type)
+    }
 
     /// Reads the slot from a profile at time `now` (Unix ms).
     package func read(from profile: some SlotSource, now: Int64) -> SlotValue {
@@ -33,7 +55,7 @@ package struct Slot: Hashable, Sendable {
             guard let stored = profile.customValue(key) else { return .missing }
             return Slot.view(stored, as: type)
         case .builtin(let field):
-            return Slot.builtin(field, in: profile, as: type, now: now)
+            return Slot.builtin(field, in: profile, derived: derived, as: builtinType, now: now)
         }
     }
 
@@ -56,14 +78,14 @@ package struct Slot: Hashable, Sendable {
         }
     }
 
-    static func builtin(_ field: String, in profile: some SlotSource, as type: ValueType?, now: Int64) -> SlotValue {
-        if let derived = BuiltinField.derivation(of: field) {
+    static func builtin(_ field: String, in profile: some SlotSource, derived: BuiltinField.Derived?, as type: ValueType, now: Int64) -> SlotValue {
+        if let derived {
             guard let stored = profile.field(derived.source) else { return .missing }
             guard let text = stored.stringValue, let ms = Timestamp.parse(text) else { return .mistyped }
             return .number(Double(derived.rule.value(sourceMs: ms, nowMs: now)))
         }
         guard let value = profile.field(field) else { return .missing }
-        switch (value, type ?? BuiltinField.all[field]?.type ?? .string) {
+        switch (value, type) {
         case (.string(let text), .string): return .string(text)
         case (.number(let number), .number): return .number(number)
         case (.string(let text), .date): return Timestamp.parse(text).map(SlotValue.date) ?? .mistyped

@@ -19,6 +19,12 @@ package struct SemanticVersion: Hashable, Sendable, Comparable, CustomStringConv
 
     /// Parses `[v]MAJOR[.MINOR[.PATCH]][-PRERELEASE][+BUILD]`; returns nil for anything else.
     package init?(parsing text: String) {
+        if let core = Self.plainCore(text) {
+            (major, minor, patch) = core
+            preRelease = []
+            build = []
+            return
+        }
         var rest = Substring(text)
         if rest.first == "v" {
             rest = rest.dropFirst()
@@ -68,6 +74,37 @@ package struct SemanticVersion: Hashable, Sendable, Comparable, CustomStringConv
         build = buildIdentifiers
     }
 
+    /// The common case `MAJOR.MINOR.PATCH` of short canonical numbers, read without splitting;
+    /// nil for anything else (which the general parser then reads or rejects).
+    private static func plainCore(_ text: String) -> (String, String, String)? {
+        let utf8 = text.utf8
+        guard utf8.count <= 32 else { return nil }
+        var parts: [String.Index] = [utf8.startIndex]
+        parts.reserveCapacity(4)
+        var digits = 0
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, parts.count < 3 else { return nil }
+                parts.append(utf8.index(after: index))
+                digits = 0
+            } else {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                digits += 1
+            }
+            index = utf8.index(after: index)
+        }
+        guard digits > 0, parts.count == 3 else { return nil }
+        func part(_ i: Int) -> String {
+            let end = i + 1 < parts.count ? utf8.index(before: parts[i + 1]) : utf8.endIndex
+            return String(text[parts[i]..<end])
+        }
+        let major = part(0), minor = part(1), patch = part(2)
+        guard isCanonicalNumber(major), isCanonicalNumber(minor), isCanonicalNumber(patch) else { return nil }
+        return (major, minor, patch)
+    }
+
     /// True when the version has pre-release identifiers.
     package var isPreRelease: Bool {
         !preRelease.isEmpty
@@ -103,11 +140,11 @@ package struct SemanticVersion: Hashable, Sendable, Comparable, CustomStringConv
 
     /// Orders by SemVer 2.0 precedence.
     package static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
-        for (l, r) in [(lhs.major, rhs.major), (lhs.minor, rhs.minor), (lhs.patch, rhs.patch)] {
-            let order = compareNumbers(l, r)
-            if order != 0 {
-                return order < 0
-            }
+        var order = compareNumbers(lhs.major, rhs.major)
+        if order == 0 { order = compareNumbers(lhs.minor, rhs.minor) }
+        if order == 0 { order = compareNumbers(lhs.patch, rhs.patch) }
+        if order != 0 {
+            return order < 0
         }
         // A release outranks any pre-release of the same core version.
         switch (lhs.preRelease.isEmpty, rhs.preRelease.isEmpty) {
