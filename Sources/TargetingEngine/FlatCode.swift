@@ -30,17 +30,16 @@ package final class FlatCode: @unchecked Sendable {
         package var operand: Int32
     }
 
-    /// A test as it runs: slot and typed comparison, without the source node.
-    package struct Test: Sendable {
-        package var slot: Int
-        package var kind: CompiledTest.Kind
-        package var negated: Bool
-    }
-
     /// The instructions of every condition.
     package let code: UnsafeBufferPointer<Instruction>
-    /// The tests instructions refer to.
-    package let tests: UnsafeBufferPointer<Test>
+    /// The tests instructions refer to, in plain form.
+    package let tests: UnsafeBufferPointer<FastTest>
+    /// Each test's typed comparison, for tests that run in general form.
+    package let kinds: UnsafeBufferPointer<CompiledTest.Kind>
+    /// Per slot: the string literals its tests compare with.
+    package let literalTables: ContiguousArray<LiteralTable>
+    /// Per slot: whether some test may need its full value.
+    package let keepsFullValue: UnsafeBufferPointer<Bool>
     /// Each segment's instructions (a range of `code`).
     package let segmentCode: UnsafeBufferPointer<Range<Int>>
     /// Each audience's instructions.
@@ -71,7 +70,11 @@ package final class FlatCode: @unchecked Sendable {
 
     init(_ program: Program) {
         var code: [Instruction] = []
-        var tests: [Test] = []
+        var tests: [FastTest] = []
+        var kinds: [CompiledTest.Kind] = []
+        var tables = [LiteralTable.Builder](repeating: LiteralTable.Builder(), count: program.slots.count)
+        var keepsFullValue = [Bool](repeating: false, count: program.slots.count)
+        var nowTable = LiteralTable.Builder()
         func emit(_ condition: Condition) {
             switch condition {
             case .and(let items), .or(let items):
@@ -97,7 +100,12 @@ package final class FlatCode: @unchecked Sendable {
                 code.append(Instruction(op: .segment, operand: Int32(index)))
             case .test(let test):
                 code.append(Instruction(op: .test, operand: Int32(tests.count)))
-                tests.append(Test(slot: test.slot, kind: test.kind, negated: test.negated))
+                let fast = test.slot >= 0
+                    ? FastTest(slot: test.slot, kind: test.kind, negated: test.negated, table: &tables[test.slot])
+                    : FastTest(slot: test.slot, kind: test.kind, negated: test.negated, table: &nowTable)
+                if fast.needsFullValue, test.slot >= 0 { keepsFullValue[test.slot] = true }
+                tests.append(fast)
+                kinds.append(test.kind)
             }
         }
         func compiled(_ condition: Condition) -> Range<Int> {
@@ -137,13 +145,18 @@ package final class FlatCode: @unchecked Sendable {
         })
         placementNames = ContiguousArray(program.placements.map(\.name))
         self.code = FlatCode.store(Array(code))
-        self.tests = FlatCode.store(Array(tests))
+        self.tests = FlatCode.store(tests)
+        self.kinds = FlatCode.store(kinds)
+        literalTables = ContiguousArray(tables.map(\.table))
+        self.keepsFullValue = FlatCode.store(keepsFullValue)
         slotCount = program.slots.count
     }
 
     deinit {
         FlatCode.free(code)
         FlatCode.free(tests)
+        FlatCode.free(kinds)
+        FlatCode.free(keepsFullValue)
         FlatCode.free(segmentCode)
         FlatCode.free(audienceCode)
         FlatCode.free(audienceSegments)

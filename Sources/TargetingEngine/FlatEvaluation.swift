@@ -54,11 +54,14 @@ extension Program {
         return withUnsafeTemporaryAllocation(of: SlotValue?.self, capacity: max(1, flat.slotCount)) { values in
             values.initialize(repeating: nil)
             defer { values.deinitialize() }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, flat.segmentCode.count)) { segments in
-                segments.initialize(repeating: 0)
-                return slots.withUnsafeBufferPointer { slots in
-                    var run = FlatRun(flat: flat, profile: profile, now: now, slots: slots, values: values, segments: segments)
-                    return body(&run)
+            return withUnsafeTemporaryAllocation(of: FastValue.self, capacity: max(1, flat.slotCount)) { fast in
+                fast.initialize(repeating: FastValue())
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, flat.segmentCode.count)) { segments in
+                    segments.initialize(repeating: 0)
+                    return slots.withUnsafeBufferPointer { slots in
+                        var run = FlatRun(flat: flat, profile: profile, now: now, slots: slots, values: values, fast: fast, segments: segments)
+                        return body(&run)
+                    }
                 }
             }
         }
@@ -106,7 +109,10 @@ package struct FlatRun<Source: SlotSource> {
     let profile: Source
     let now: Int64
     let slots: UnsafeBufferPointer<Slot>
+    /// Full slot values, kept for slots that a general test may read.
     let values: UnsafeMutableBufferPointer<SlotValue?>
+    /// Plain slot values (`.unread` until a test needs the slot).
+    let fast: UnsafeMutableBufferPointer<FastValue>
     let segments: UnsafeMutableBufferPointer<UInt8>
 
     /// The first row whose audience matches, if any.
@@ -162,15 +168,25 @@ package struct FlatRun<Source: SlotSource> {
     /// Runs test `index` with the two-valued semantics of SPEC §4.4.
     mutating func test(_ index: Int) -> Bool {
         let test = flat.tests.baseAddress! + index
-        let slot = test.pointee.slot
-        if slot >= 0, values[slot] == nil { values[slot] = slots[slot].read(from: profile, now: now) }
-        return FlatRun.holds(test, slot < 0 ? .date(now) : values[slot]!, now: now)
+        let slot = Int(test.pointee.slot)
+        let value: FastValue
+        if slot < 0 {
+            value = FastValue(now: now)
+        } else {
+            if fast[slot].tag == .unread { load(slot) }
+            value = fast[slot]
+        }
+        if test.pointee.op != .general, let result = test.pointee.holds(value, now: now) { return result }
+        let full: SlotValue = slot < 0 ? .date(now) : values[slot]!
+        if case .isSet = flat.kinds[index] { return full.isPresent != test.pointee.negated }
+        guard let result = Evaluator.compare(full, flat.kinds[index], now: now) else { return false }
+        return result != test.pointee.negated
     }
 
-    /// The outcome of `test` on `value`, reading the test in place.
-    static func holds(_ test: UnsafePointer<FlatCode.Test>, _ value: SlotValue, now: Int64) -> Bool {
-        if case .isSet = test.pointee.kind { return value.isPresent != test.pointee.negated }
-        guard let result = Evaluator.compare(value, test.pointee.kind, now: now) else { return false }
-        return result != test.pointee.negated
+    /// Reads slot `slot` once: its plain form, and its full value when a test may need it.
+    mutating func load(_ slot: Int) {
+        let value = slots[slot].read(from: profile, now: now)
+        fast[slot] = FastValue(value, table: flat.literalTables[slot])
+        if flat.keepsFullValue[slot] { values[slot] = value }
     }
 }

@@ -85,6 +85,61 @@ final class FlatEvaluationTests: XCTestCase {
     }
 }
 
+/// The plain test forms (interned literals, literal masks, packed versions) and the places
+/// where they hand over to the general form decide as the tree does.
+extension FlatEvaluationTests {
+    func testInterningMasksPackedVersionsAndFallbacks() throws {
+        let many = (0..<70).map { "\"c\($0)\"" }.joined(separator: ", ")
+        let segments = ["composed", "decomposed", "folded", "listed", "wide", "tagged", "anyTag", "allTags", "noTags", "wideTags",
+                        "newer", "exact", "window", "huge", "span", "later"]
+        let loaded = LoadedRules(sources: [SourceFile(path: "f.rules", text: """
+        attribute tags: set
+        attribute word: string
+        attribute v: version
+        segment composed = word == "\u{E9}"
+        segment decomposed = word == "e\u{301}"
+        segment folded = word == "ABC" ignoring case
+        segment listed = word in ["a", "b", "\u{E9}"]
+        segment wide = word in [\(many)]
+        segment tagged = tags has "x"
+        segment anyTag = tags has any ["y", "e\u{301}"]
+        segment allTags = tags has all ["x", "y"]
+        segment noTags = tags has none ["z"]
+        segment wideTags = tags has any [\(many)]
+        segment newer = v >= "4.2.0"
+        segment exact = v == "4.2"
+        segment window = v between "1.0.0" and "2.0.0-rc.1"
+        segment huge = v < "2000000.0.0"
+        segment span = v between "1.0.0" and "4.2.0"
+        segment later = profile.app_version > "4.2.0-beta.2"
+        \(segments.map { "audience a_\($0) = \($0)\nplacement p_\($0) {\n  a_\($0) -> flow \"y\"\n  everyone -> flow \"n\"\n}" }.joined(separator: "\n"))
+        placement mixed {
+          a_composed -> flow "1"
+          a_tagged -> flow "2"
+          everyone -> flow "0"
+        }
+        """)])
+        let program = try XCTUnwrap(loaded.program, loaded.diagnostics.map(\.message).joined(separator: "\n"))
+        let words = ["\u{E9}", "e\u{301}", "abc", "ABC", "a", "b", "c3", "c69", "zz"]
+        let tags = ["x", "x,y", "y,e\u{301}", "\u{E9}", "z", "c65", "c1,x", ""]
+        let versions = ["4.2.0", "4.2", "4.3.0-beta", "1.5.0", "2.0.0-rc.1", "2.0.0-rc.0", "1999999.1.1", "3000000.0.0", "x", "4.2.0+build"]
+        var lines: [String] = []
+        for (index, word) in words.enumerated() {
+            for tag in tags {
+                let version = versions[(index + lines.count) % versions.count]
+                lines.append(#"{"id":"u\#(lines.count)","app_version":"\#(version)","custom_attributes":{"word":"\#(word)","tags":"\#(tag)","v":"\#(version)"}}"#)
+            }
+        }
+        lines.append(#"{"id":"n","custom_attributes":{"word":5,"v":7}}"#)
+        let profiles = lines.map { try! ProfileReader.read(Array($0.utf8)).get() }
+        assertAgree(program, profiles: profiles)
+        // The plain forms are in use, and so are the fallbacks.
+        let ops = Set(program.flat.tests.map(\.op))
+        XCTAssertTrue(ops.isSuperset(of: [.stringEquals, .stringIn, .has, .hasAny, .hasAll, .hasNone, .versionOrder, .versionEquals, .versionBetween]), "\(ops)")
+        XCTAssertTrue(ops.contains(.general), "the folded test and the 70-literal lists stay general")
+    }
+}
+
 /// The JSON line written without a tree is byte for byte the tree's text.
 final class DecisionJSONLineTests: XCTestCase {
     func testSameBytesAsTheTree() {

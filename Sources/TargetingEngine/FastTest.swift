@@ -1,0 +1,229 @@
+import TargetingBase
+
+/// A test in the flat code's plain form: fixed-size fields, no references, so running it
+/// copies nothing and retains nothing. String literals are interned per slot at compile time
+/// (`LiteralTable`), so text equality and set membership compare integers; release versions are
+/// packed into one integer. Whatever has no plain form runs as `.general` on its
+/// `CompiledTest.Kind`.
+///
+/// Each operation gives exactly `Evaluator.compare`'s answer, and false where that gives nil.
+package struct FastTest: Sendable {
+    package enum Op: UInt8, Sendable {
+        /// Run `CompiledTest.Kind` on the slot's full value.
+        case general
+        case isSet
+        case numberEquals, numberOrder, numberBetween
+        case boolEquals
+        case dateEquals, dateOrder, dateBetween
+        /// The value's literal id equals `literal`.
+        case stringEquals
+        /// The value's literal id is in `mask`.
+        case stringIn
+        /// `has`, `has any`, `has all`, `has none` over the set's literal mask.
+        case has, hasAny, hasAll, hasNone
+        /// Packed release versions (a pre-release value takes the general path).
+        case versionEquals, versionOrder, versionBetween
+    }
+
+    package var slot: Int32
+    package var op: Op
+    package var negated: Bool
+    package var ordering: Ordering = .less
+    /// Numbers, and 1 or 0 for a boolean literal.
+    package var low: Double = 0
+    package var high: Double = 0
+    package var lowDate: DateOperand = .fixed(0)
+    package var highDate: DateOperand = .fixed(0)
+    /// A literal id, or packed versions in `lowBits`/`highBits`.
+    package var literal: Int32 = -1
+    package var lowBits: UInt64 = 0
+    package var highBits: UInt64 = 0
+    /// Literal ids as bits (ids below 64).
+    package var mask: UInt64 = 0
+
+    /// The plain form of `kind` on `slot`, interning its text into `table` (the slot's literals).
+    init(slot: Int, kind: CompiledTest.Kind, negated: Bool, table: inout LiteralTable.Builder) {
+        self.slot = Int32(slot)
+        self.negated = negated
+        op = .general
+        func bits(_ literals: ExactStringSet) -> UInt64? {
+            var mask: UInt64 = 0
+            for literal in literals {
+                let id = table.intern(literal)
+                guard id < 64 else { return nil }
+                mask |= 1 << UInt64(id)
+            }
+            return mask
+        }
+        switch kind {
+        case .isSet: op = .isSet
+        case .numberEquals(let value): op = .numberEquals; low = value
+        case .numberOrder(let order, let value): op = .numberOrder; ordering = order; low = value
+        case .numberBetween(let from, let to): op = .numberBetween; low = from; high = to
+        case .boolEquals(let flag): op = .boolEquals; low = flag ? 1 : 0
+        case .dateEquals(let date): op = .dateEquals; lowDate = date
+        case .dateOrder(let order, let date): op = .dateOrder; ordering = order; lowDate = date
+        case .dateBetween(let from, let to): op = .dateBetween; lowDate = from; highDate = to
+        case .stringEquals(let text, fold: false):
+            op = .stringEquals
+            literal = Int32(table.intern(text))
+        case .stringIn(let texts, fold: false):
+            if let mask = bits(texts) { op = .stringIn; self.mask = mask }
+        case .has(let text, fold: false):
+            if let mask = bits(ExactStringSet([text])) { op = .has; self.mask = mask }
+        case .hasAny(let texts, fold: false):
+            if let mask = bits(texts) { op = .hasAny; self.mask = mask }
+        case .hasAll(let texts, fold: false):
+            if let mask = bits(texts) { op = .hasAll; self.mask = mask }
+        case .hasNone(let texts, fold: false):
+            if let mask = bits(texts) { op = .hasNone; self.mask = mask }
+        case .versionEquals(let version):
+            if let packed = version.packed { op = .versionEquals; lowBits = packed }
+        case .versionOrder(let order, let version):
+            if let packed = version.packed { op = .versionOrder; ordering = order; lowBits = packed }
+        case .versionBetween(let from, let to):
+            if let low = from.packed, let high = to.packed { op = .versionBetween; lowBits = low; highBits = high }
+        default:
+            break
+        }
+    }
+
+    /// Whether the test may need the slot's full value (a general test, or a version test on a pre-release).
+    var needsFullValue: Bool {
+        switch op {
+        case .general, .versionEquals, .versionOrder, .versionBetween: true
+        default: false
+        }
+    }
+
+    /// The outcome on a plain value; nil when only the full value can tell (a pre-release version).
+    @inline(__always)
+    func holds(_ value: FastValue, now: Int64) -> Bool? {
+        if op == .isSet { return (value.tag != .missing) != negated }
+        let result: Bool
+        switch (op, value.tag) {
+        case (.numberEquals, .number): result = value.number == low
+        case (.numberOrder, .number): result = ordering.holds(value.number, low)
+        case (.numberBetween, .number): result = low <= value.number && value.number <= high
+        case (.boolEquals, .bool): result = value.number == low
+        case (.dateEquals, .date): result = value.bits == UInt64(bitPattern: lowDate.at(now))
+        case (.dateOrder, .date): result = ordering.holds(Int64(bitPattern: value.bits), lowDate.at(now))
+        case (.dateBetween, .date):
+            let ms = Int64(bitPattern: value.bits)
+            result = lowDate.at(now) <= ms && ms <= highDate.at(now)
+        case (.stringEquals, .string): result = value.literal == literal
+        case (.stringIn, .string): result = value.literal >= 0 && value.literal < 64 && mask & (1 << UInt64(value.literal)) != 0
+        case (.has, .set), (.hasAny, .set): result = value.bits & mask != 0
+        case (.hasAll, .set): result = value.bits & mask == mask
+        case (.hasNone, .set): result = value.bits & mask == 0
+        case (.versionEquals, .version): result = value.bits == lowBits
+        case (.versionOrder, .version): result = ordering.holds(value.bits, lowBits)
+        case (.versionBetween, .version): result = lowBits <= value.bits && value.bits <= highBits
+        case (.versionEquals, .otherVersion), (.versionOrder, .otherVersion), (.versionBetween, .otherVersion): return nil
+        default: return false
+        }
+        return result != negated
+    }
+}
+
+/// A slot's value in plain form: its type tag and a number, bits (an instant, a packed
+/// version, a set's literal mask) or a literal id.
+package struct FastValue: Sendable {
+    package enum Tag: UInt8, Sendable {
+        case unread, missing, mistyped, string, number, bool, date, version, otherVersion, set
+    }
+
+    package var tag: Tag = .unread
+    /// The interned literal id of a string (-1: not a literal of this slot).
+    package var literal: Int32 = -1
+    /// A number; 1 or 0 for a boolean.
+    package var number: Double = 0
+    package var bits: UInt64 = 0
+
+    package init() {}
+
+    /// The plain form of `value`, looking its text up in the slot's `table`.
+    package init(_ value: SlotValue, table: LiteralTable) {
+        switch value {
+        case .missing: tag = .missing
+        case .mistyped: tag = .mistyped
+        case .string(let text):
+            tag = .string
+            literal = table.id(of: text)
+        case .number(let value):
+            tag = .number
+            number = value
+        case .bool(let flag):
+            tag = .bool
+            number = flag ? 1 : 0
+        case .date(let ms):
+            tag = .date
+            bits = UInt64(bitPattern: ms)
+        case .version(let version):
+            if let packed = version.packed {
+                tag = .version
+                bits = packed
+            } else {
+                tag = .otherVersion
+            }
+        case .set(let members):
+            tag = .set
+            for member in members {
+                let id = table.id(of: member)
+                if id >= 0, id < 64 { bits |= 1 << UInt64(id) }
+            }
+        }
+    }
+
+    /// The instant `now`, for tests on `now`.
+    init(now: Int64) {
+        tag = .date
+        bits = UInt64(bitPattern: now)
+    }
+}
+
+/// The string literals rules compare one slot with, each with a small integer id; lookups
+/// compare exact UTF-8 bytes (canonically equivalent spellings stay distinct).
+package struct LiteralTable: Sendable {
+    private let items: [String]
+    private let buckets: [String: [Int32]]
+
+    /// Collects literals while compiling.
+    package struct Builder {
+        var items: [String] = []
+        var buckets: [String: [Int32]] = [:]
+
+        /// The id of `text`, added if new.
+        mutating func intern(_ text: String) -> Int {
+            if let ids = buckets[text], let id = ids.first(where: { TextMatching.equals(items[Int($0)], text) }) { return Int(id) }
+            items.append(text)
+            buckets[text, default: []].append(Int32(items.count - 1))
+            return items.count - 1
+        }
+
+        var table: LiteralTable { LiteralTable(items: items, buckets: buckets) }
+    }
+
+    /// Short tables are searched in order; longer ones through the buckets.
+    static let linearLimit = 8
+
+    /// The id of `text`, or -1 when no rule compares this slot with it.
+    package func id(of text: String) -> Int32 {
+        if items.count <= LiteralTable.linearLimit {
+            for (index, item) in items.enumerated() where TextMatching.equals(item, text) { return Int32(index) }
+            return -1
+        }
+        guard let ids = buckets[text] else { return -1 }
+        return ids.first { TextMatching.equals(items[Int($0)], text) } ?? -1
+    }
+}
+
+extension SemanticVersion {
+    /// A release version whose parts are below 2^20, packed so that integer order is precedence
+    /// order; nil for a pre-release or larger parts.
+    var packed: UInt64? {
+        guard preRelease.isEmpty, let major = UInt64(major), let minor = UInt64(minor), let patch = UInt64(patch),
+              major < 1 << 20, minor < 1 << 20, patch < 1 << 20 else { return nil }
+        return major << 40 | minor << 20 | patch
+    }
+}
