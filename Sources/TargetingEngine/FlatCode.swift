@@ -44,9 +44,9 @@ package final class FlatCode: @unchecked Sendable {
     package let segmentCode: UnsafeBufferPointer<Range<Int>>
     /// Each audience's instructions.
     package let audienceCode: UnsafeBufferPointer<Range<Int>>
-    /// The segments each audience needs, dependencies first (flattened; ranges per audience).
-    package let audienceSegments: UnsafeBufferPointer<Int>
-    package let audienceSegmentRanges: UnsafeBufferPointer<Range<Int>>
+    /// The segments each segment names directly (flattened; ranges per segment).
+    package let segmentChildren: UnsafeBufferPointer<Int>
+    package let segmentChildRanges: UnsafeBufferPointer<Range<Int>>
     /// Per placement, per row: the audience index, or -1 for `everyone`.
     package let rowAudiences: UnsafeBufferPointer<Int>
     /// Each placement's rows: a range of `rowAudiences` and `rowResults`.
@@ -115,15 +115,15 @@ package final class FlatCode: @unchecked Sendable {
         }
         segmentCode = FlatCode.store(program.segments.map { compiled($0.condition) })
         audienceCode = FlatCode.store(program.audiences.map { compiled($0.condition) })
-        var segments: [Int] = []
+        var children: [Int] = []
         var ranges: [Range<Int>] = []
-        for audience in program.audiences {
-            let start = segments.count
-            segments.append(contentsOf: audience.segmentOrder)
-            ranges.append(start..<segments.count)
+        for segment in program.segments.indices {
+            let start = children.count
+            children.append(contentsOf: program.children(segment))
+            ranges.append(start..<children.count)
         }
-        audienceSegments = FlatCode.store(segments)
-        audienceSegmentRanges = FlatCode.store(ranges)
+        segmentChildren = FlatCode.store(children)
+        segmentChildRanges = FlatCode.store(ranges)
         var placementRows: [Range<Int>] = []
         for placement in program.placements {
             let start = placementRows.last?.upperBound ?? 0
@@ -159,8 +159,8 @@ package final class FlatCode: @unchecked Sendable {
         FlatCode.free(keepsFullValue)
         FlatCode.free(segmentCode)
         FlatCode.free(audienceCode)
-        FlatCode.free(audienceSegments)
-        FlatCode.free(audienceSegmentRanges)
+        FlatCode.free(segmentChildren)
+        FlatCode.free(segmentChildRanges)
         FlatCode.free(placementRows)
         FlatCode.free(rowAudiences)
         FlatCode.free(rowResults)

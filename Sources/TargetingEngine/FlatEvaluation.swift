@@ -136,15 +136,44 @@ package struct FlatRun<Source: SlotSource> {
     }
 
     mutating func audienceMatches(_ audience: Int) -> Bool {
-        for position in flat.audienceSegmentRanges[audience] {
-            let segment = flat.audienceSegments[position]
-            if segments[segment] == 0 { segments[segment] = run(flat.segmentCode[segment]) ? 2 : 1 }
-        }
-        return run(flat.audienceCode[audience])
+        run(flat.audienceCode[audience], depth: 0)
     }
 
-    /// Runs the instructions in `range`; segments they name are already known.
-    mutating func run(_ range: Range<Int>) -> Bool {
+    /// Segments nest this deep by recursion; deeper chains are settled without it.
+    static var maxRecursion: Int { 32 }
+
+    /// The result of `segment`, evaluated on first use: by recursion while shallow, and below
+    /// `maxRecursion` by an explicit walk that settles every segment it depends on first, so a
+    /// long chain of segments cannot exhaust a thread's stack.
+    mutating func segment(_ segment: Int, depth: Int) -> Bool {
+        if segments[segment] == 0 {
+            if depth >= FlatRun.maxRecursion { settleDependencies(of: segment) }
+            segments[segment] = run(flat.segmentCode[segment], depth: depth + 1) ? 2 : 1
+        }
+        return segments[segment] == 2
+    }
+
+    /// Evaluates every unknown segment `segment` depends on, dependencies first, without recursion.
+    mutating func settleDependencies(of segment: Int) {
+        var stack: [(segment: Int, next: Int)] = [(segment, flat.segmentChildRanges[segment].lowerBound)]
+        while let top = stack.last {
+            let children = flat.segmentChildRanges[top.segment]
+            if top.next < children.upperBound {
+                stack[stack.count - 1].next += 1
+                let child = flat.segmentChildren[top.next]
+                if segments[child] == 0 { stack.append((child, flat.segmentChildRanges[child].lowerBound)) }
+                continue
+            }
+            stack.removeLast()
+            // Its children are all known, so running it does not recurse.
+            if top.segment != segment, segments[top.segment] == 0 {
+                segments[top.segment] = run(flat.segmentCode[top.segment], depth: 0) ? 2 : 1
+            }
+        }
+    }
+
+    /// Runs the instructions in `range` (at recursion `depth`); segments they name are evaluated on first use.
+    mutating func run(_ range: Range<Int>, depth: Int) -> Bool {
         var acc = false
         var pc = range.lowerBound
         let end = range.upperBound
@@ -152,7 +181,7 @@ package struct FlatRun<Source: SlotSource> {
             let instruction = flat.code[pc]
             switch instruction.op {
             case .test: acc = test(Int(instruction.operand))
-            case .segment: acc = segments[Int(instruction.operand)] == 2
+            case .segment: acc = segment(Int(instruction.operand), depth: depth)
             case .jumpIfFalse:
                 if !acc { pc = Int(instruction.operand); continue }
             case .jumpIfTrue:

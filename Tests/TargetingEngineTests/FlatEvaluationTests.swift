@@ -140,6 +140,36 @@ extension FlatEvaluationTests {
     }
 }
 
+extension FlatEvaluationTests {
+    /// Segments are evaluated on first use; a chain far deeper than the recursion limit is
+    /// settled without recursion, even on a thread with a small stack.
+    func testDeepSegmentChainsOnASmallStack() throws {
+        var text = "segment s0 = x == 1\n"
+        for index in 1..<3_000 { text += "segment s\(index) = s\(index - 1) and not (y == \(index))\n" }
+        text += "segment two = x == 2\naudience a = s2999\naudience b = two or not s1500\nplacement p {\n  b -> flow \"b\"\n  a -> flow \"a\"\n  everyone -> flow \"g\"\n}\n"
+        let loaded = LoadedRules(sources: [SourceFile(path: "chain.rules", text: text)])
+        let program = try XCTUnwrap(loaded.program, loaded.diagnostics.map(\.message).joined(separator: "\n"))
+        let lines = [#"{"id":"1","custom_attributes":{"x":1,"y":5000}}"#, #"{"id":"2","custom_attributes":{"x":1,"y":2500}}"#,
+                     #"{"id":"3","custom_attributes":{"x":2}}"#, #"{"id":"4","custom_attributes":{"x":1,"y":1000}}"#]
+        let profiles = lines.map { try! ProfileReader.read(Array($0.utf8)).get() }
+        assertAgree(program, profiles: profiles)
+        let decided = Decided()
+        let thread = Thread {
+            decided.outcomes = profiles.map { program.decideAll(for: $0, now: 0)[0].flowID ?? "" }
+            decided.done.signal()
+        }
+        thread.stackSize = 256 * 1024
+        thread.start()
+        decided.done.wait()
+        XCTAssertEqual(decided.outcomes, ["a", "g", "b", "b"])
+    }
+}
+
+private final class Decided: @unchecked Sendable {
+    var outcomes: [String] = []
+    let done = DispatchSemaphore(value: 0)
+}
+
 /// The JSON line written without a tree is byte for byte the tree's text.
 final class DecisionJSONLineTests: XCTestCase {
     func testSameBytesAsTheTree() {
