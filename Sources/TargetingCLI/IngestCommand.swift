@@ -30,7 +30,8 @@ enum IngestCommand: Command {
         var rejected = 0
         var warnings = 0
         var created = 0
-        var updatedIDs: Set<String> = []
+        /// Profiles with a stored answer (created ones included).
+        var updated = 0
         var sessionsClosed = 0
         var openSessions: Set<String> = []
     }
@@ -98,6 +99,7 @@ enum IngestCommand: Command {
                 return ExitStatus.inputError
             }
         }
+        summary.updated = store.changedCount
         printSummary(summary, store: storePath, format: format, io: io)
         return summary.rejected > 0 ? ExitStatus.inputError : ExitStatus.success
     }
@@ -117,12 +119,23 @@ enum IngestCommand: Command {
         }
         summary.openSessions.insert(profileID)
         let outcome = interpreter.interpret(name: event.name, params: event.params)
-        var effect = EventEffect.ignored("")
-        let created = store.update(id: profileID) { profile in
-            effect = profile.record(outcome)
-            return effect.changedProfile
+        var effect: EventEffect
+        if outcome.isAnswer {
+            effect = .ignored("")
+            do {
+                let created = try store.update(id: profileID) { profile in
+                    effect = profile.record(outcome)
+                    return effect.changedProfile
+                }
+                if created { summary.created += 1 }
+            } catch {
+                return error.diagnostic
+            }
+        } else {
+            // Not an answer: no profile is read or changed.
+            var untouched = Profile()
+            effect = untouched.record(outcome)
         }
-        if created { summary.created += 1 }
         switch effect {
         case .ignored(let reason):
             summary.ignored[reason, default: 0] += 1
@@ -136,7 +149,6 @@ enum IngestCommand: Command {
             }
             if case .notStored(let rejection, _) = effect { return record.rejection("profile `\(profileID)`: " + rejection.message) }
             summary.applied += 1
-            summary.updatedIDs.insert(profileID)
             return nil
         }
     }
@@ -154,7 +166,7 @@ enum IngestCommand: Command {
                 JSONMember(key: "rejected", value: .number(Double(summary.rejected))),
                 JSONMember(key: "warnings", value: .number(Double(summary.warnings))),
                 JSONMember(key: "profiles_created", value: .number(Double(summary.created))),
-                JSONMember(key: "profiles_updated", value: .number(Double(summary.updatedIDs.count))),
+                JSONMember(key: "profiles_updated", value: .number(Double(summary.updated))),
                 JSONMember(key: "sessions_closed", value: .number(Double(summary.sessionsClosed))),
                 JSONMember(key: "sessions_open", value: .array(open.map(JSONValue.string))),
             ])
@@ -168,7 +180,7 @@ enum IngestCommand: Command {
             }
             text += "\nrejected: \(summary.rejected)\n"
             if summary.warnings > 0 { text += "warnings: \(summary.warnings)\n" }
-            text += "profiles: \(summary.updatedIDs.count) updated, \(summary.created) created\n"
+            text += "profiles: \(summary.updated) updated, \(summary.created) created\n"
             text += "sessions: \(summary.sessionsClosed) closed, \(open.count) still open"
             if !open.isEmpty { text += " (" + open.joined(separator: ", ") + ")" }
             text += "\nstore: \(store)\n"

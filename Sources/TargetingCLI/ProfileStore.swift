@@ -6,11 +6,21 @@ import TargetingProfiles
 ///
 /// Lines are kept byte for byte unless their profile changes, so unknown fields and
 /// formatting survive; a corrupt line makes the whole store unreadable (it is never rewritten).
+///
+/// Opening checks every line (with `ProfileScan` where it can, else `ProfileReader`) but builds
+/// a `Profile` only for lines the scan leaves to the reader; any other line is read into a
+/// `Profile` when an event first changes it.
 struct ProfileStore {
     private(set) var lines: [[UInt8]] = []
-    private(set) var profiles: [Int: Profile] = [:]
+    /// Per line: its profile, once read.
+    private var parsed: [Profile?] = []
     private var indexByID: [String: Int] = [:]
-    private var changed: Set<Int> = []
+    /// Per line: whether its profile changed.
+    private var changed: [Bool] = []
+    /// How many profiles changed (created ones included).
+    private(set) var changedCount = 0
+    /// Reused to read lines on first change.
+    private var scan = ProfileScan()
     let path: String
 
     /// Reads the store at `path`; an absent file is an empty store.
@@ -18,25 +28,35 @@ struct ProfileStore {
         var store = ProfileStore(path: path)
         guard FileManager.default.fileExists(atPath: path) else { return store }
         guard var reader = JSONLinesReader(path: path) else { throw StoreError(message: "cannot read store `\(path)`") }
+        var scan = ProfileScan()
         while let record = reader.next() {
             let bytes: [UInt8]
             switch record.bytes {
             case .failure(let error): throw StoreError(message: "\(record.location): corrupt store line: \(error.message)")
             case .success(let read): bytes = read
             }
-            switch ProfileReader.read(bytes) {
-            case .failure(let error):
-                throw StoreError(message: "\(record.location): corrupt store line: \(error.message)")
-            case .success(let profile):
-                let index = store.lines.count
-                store.lines.append(bytes)
-                store.profiles[index] = profile
-                if let id = profile.id {
-                    if store.indexByID[id] != nil {
-                        throw StoreError(message: "\(record.location): corrupt store: a second profile with id `\(id)`")
-                    }
-                    store.indexByID[id] = index
+            var profile: Profile?
+            var id: String?
+            if bytes.withUnsafeBufferPointer({ scan.scan($0) }) {
+                id = bytes.withUnsafeBufferPointer { scan.id(in: $0) }
+            } else {
+                switch ProfileReader.read(bytes) {
+                case .failure(let error):
+                    throw StoreError(message: "\(record.location): corrupt store line: \(error.message)")
+                case .success(let read):
+                    profile = read
+                    id = read.id
                 }
+            }
+            let index = store.lines.count
+            store.lines.append(bytes)
+            store.parsed.append(profile)
+            store.changed.append(false)
+            if let id {
+                if store.indexByID[id] != nil {
+                    throw StoreError(message: "\(record.location): corrupt store: a second profile with id `\(id)`")
+                }
+                store.indexByID[id] = index
             }
         }
         return store
@@ -46,44 +66,50 @@ struct ProfileStore {
     var count: Int { lines.count }
 
     /// Whether anything changed since reading.
-    var isModified: Bool { !changed.isEmpty }
+    var isModified: Bool { changedCount > 0 }
 
-    /// The profile with `id`.
-    func profile(id: String) -> Profile? { indexByID[id].flatMap { profiles[$0] } }
+    /// The profile on line `index`, read now if it was not yet.
+    private mutating func profile(at index: Int) throws(StoreError) -> Profile {
+        if let profile = parsed[index] { return profile }
+        if let profile = lines[index].withUnsafeBufferPointer({ scan.scan($0) ? scan.profile(in: $0) : nil }) { return profile }
+        switch ProfileReader.read(lines[index]) {
+        case .success(let profile): return profile
+        case .failure(let error): throw StoreError(message: "\(path): store line \(index + 1) cannot be read: \(error.message)")
+        }
+    }
 
     /// Applies `change` to the profile with `id` (a new profile holding only the id when there
     /// is none); the change is kept only when `change` returns true, so a rejected answer
-    /// neither creates a profile nor rewrites one. Returns whether a profile was created.
+    /// neither creates a profile nor rewrites one (`change` leaves the profile as it was when it
+    /// returns false). Returns whether a profile was created.
     @discardableResult
-    mutating func update(id: String, _ change: (inout Profile) -> Bool) -> Bool {
-        let index = indexByID[id]
-        var profile = index.flatMap { profiles[$0] } ?? {
+    mutating func update(id: String, _ change: (inout Profile) -> Bool) throws(StoreError) -> Bool {
+        guard let index = indexByID[id] else {
             var fresh = Profile()
             fresh.setField("id", .string(id))
-            return fresh
-        }()
-        guard change(&profile) else { return false }
-        if let index {
-            profiles[index] = profile
-            changed.insert(index)
-            return false
+            guard change(&fresh) else { return false }
+            indexByID[id] = lines.count
+            lines.append([])
+            parsed.append(fresh)
+            changed.append(true)
+            changedCount += 1
+            return true
         }
-        let newIndex = lines.count
-        lines.append([])
-        profiles[newIndex] = profile
-        indexByID[id] = newIndex
-        changed.insert(newIndex)
-        return true
+        var profile = try profile(at: index)
+        parsed[index] = nil  // the local copy is now the only one, so the change is made in place
+        if change(&profile), !changed[index] {
+            changed[index] = true
+            changedCount += 1
+        }
+        parsed[index] = profile
+        return false
     }
-
-    /// Every profile in store order.
-    var allProfiles: [Profile] { (0..<lines.count).compactMap { profiles[$0] } }
 
     /// Writes the store atomically.
     func save() throws {
         var output: [UInt8] = []
         for index in 0..<lines.count {
-            if changed.contains(index), let profile = profiles[index] {
+            if changed[index], let profile = parsed[index] {
                 output += Array(JSONWriter.write(profile.json).utf8)
             } else {
                 output += lines[index]

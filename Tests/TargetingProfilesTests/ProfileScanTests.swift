@@ -19,6 +19,8 @@ final class ProfileScanTests: XCTestCase {
                 return true
             }
             XCTAssertEqual(scan.id(in: buffer), profile.id, line, file: file, line: lineNumber)
+            XCTAssertEqual(scan.profile(in: buffer), profile, line, file: file, line: lineNumber)
+            XCTAssertEqual(scan.profile(in: buffer).customKeys, profile.customKeys, line, file: file, line: lineNumber)
             XCTAssertEqual(scan.fields.count, profile.fields.count, line, file: file, line: lineNumber)
             for member in profile.fields {
                 XCTAssertEqual(scan.fieldValue(member.key, in: buffer), profile[member.key], "\(member.key) in \(line)", file: file, line: lineNumber)

@@ -177,7 +177,7 @@ package struct FlowEventInterpreter: Sendable {
         case .number(let number): value = .number(number)
         case .toggle(let flag): value = .number(flag ? 1 : 0)
         case .choices(let ids):
-            if let bad = ids.first(where: { $0.contains(",") }) {
+            if let bad = ids.first(where: { $0.utf8.contains(UInt8(ascii: ",")) }) {
                 return .rejected("element `\(element)`: option id `\(bad)` contains `,`, which a stored set cannot hold")
             }
             value = .string(ids.joined(separator: ","))

@@ -16,6 +16,14 @@ package enum EventEffect: Hashable, Sendable {
     }
 }
 
+extension EventOutcome {
+    /// Whether the outcome is an answer (the only kind that reads or changes a profile).
+    package var isAnswer: Bool {
+        if case .answer = self { return true }
+        return false
+    }
+}
+
 extension Profile {
     /// Applies what an event amounted to: the one path from a flow event to a stored answer,
     /// shared by `FlowInputHandler` sessions (through `apply(_:)`), `ingest` and `given events`.

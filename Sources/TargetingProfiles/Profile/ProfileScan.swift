@@ -116,7 +116,11 @@ package struct ProfileScan: Sendable {
 
     /// The top-level field `name` as `Profile`'s subscript gives it (nil when absent or `null`).
     package func fieldValue(_ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
-        guard let member = field(name, in: bytes) else { return nil }
+        field(name, in: bytes).flatMap { value(of: $0, in: bytes) }
+    }
+
+    /// A top-level member's value (nil for `null`).
+    func value(of member: Member, in bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         switch member.kind {
         case .null: return nil
         case .bool: return .bool(member.number == 1)
@@ -140,6 +144,21 @@ package struct ProfileScan: Sendable {
     package func customValue(_ key: String, in bytes: UnsafeBufferPointer<UInt8>) -> CustomValue? {
         guard let member = customAttribute(key, in: bytes) else { return nil }
         return member.kind == .string ? .string(ProfileScan.text(bytes, member.value)) : .number(member.number)
+    }
+
+    /// The scanned line as a `Profile`: the one `ProfileReader` reads from it, built without a JSON tree.
+    package func profile(in bytes: UnsafeBufferPointer<UInt8>) -> Profile {
+        var profile = Profile()
+        profile.fields.reserveCapacity(fields.count)
+        for member in fields {
+            let key = ProfileScan.text(bytes, member.key)
+            profile.fields.append(JSONMember(key: key, value: value(of: member, in: bytes) ?? .null))
+        }
+        for member in customAttributes {
+            let value: CustomValue = member.kind == .string ? .string(ProfileScan.text(bytes, member.value)) : .number(member.number)
+            profile.setCustom(ProfileScan.text(bytes, member.key), value)
+        }
+        return profile
     }
 
     /// The profile id (`id`), when it is a string.
