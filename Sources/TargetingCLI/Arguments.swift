@@ -78,6 +78,8 @@ enum CommonOptions {
     static let format = OptionSpec(names: ["--format"], takesValue: true, valueName: "FORMAT",
                                    help: "Output format: text or json (default: text)")
     static let help = OptionSpec(names: ["-h", "--help"], takesValue: false, valueName: "", help: "Show help information")
+    static let strict = OptionSpec(names: ["--strict"], takesValue: false, valueName: "",
+                                   help: "Count warnings as errors: any warning exits 1 (for CI gates)")
     static let jobs = OptionSpec(names: ["--jobs"], takesValue: true, valueName: "N",
                                  help: "Threads for a batch of profiles (default: every core)")
 }

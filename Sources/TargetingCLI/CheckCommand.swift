@@ -6,7 +6,7 @@ import TargetingTesting
 enum CheckCommand: Command {
     static let name = "check"
     static let overview = "Parse and check rule and test files; report errors and warnings"
-    static let usage = "check [PATH…] [--rules PATH] [--format text|json]"
+    static let usage = "check [PATH…] [--rules PATH] [--strict] [--format text|json]"
     static let discussion = """
     ARGUMENTS:
       PATH                        Directories or .rules files, checked together as one rule set
@@ -17,9 +17,10 @@ enum CheckCommand: Command {
 
     Text diagnostics go to stderr and the closing `N errors, N warnings` line to stdout;
     with --format json each diagnostic is one JSON object per line on stdout.
-    Exit status: 0 no errors (warnings allowed), 1 errors, 2 unreadable path.
+    Exit status: 0 no errors (warnings allowed), 1 errors (with --strict, errors or
+    warnings), 2 unreadable path.
     """
-    static let options = [CommonOptions.rules, CommonOptions.format]
+    static let options = [CommonOptions.rules, CommonOptions.strict, CommonOptions.format]
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let format = try OutputFormat.from(arguments)
@@ -47,6 +48,10 @@ enum CheckCommand: Command {
         case .json:
             for diagnostic in diagnostics { io.out(JSONWriter.write(renderer.json(diagnostic)) + "\n") }
         }
-        return diagnostics.contains(where: \.isError) ? ExitStatus.no : ExitStatus.success
+        let failing = diagnostics.contains { $0.isError || (arguments.has("--strict") && $0.severity == .warning) }
+        if failing, !diagnostics.contains(where: \.isError), format == .text {
+            io.err("error: --strict: warnings count as errors\n")
+        }
+        return failing ? ExitStatus.no : ExitStatus.success
     }
 }

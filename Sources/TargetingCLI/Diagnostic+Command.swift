@@ -50,6 +50,13 @@ extension Diagnostic {
         Diagnostic(.warning, "no-tests", "no .tests files in " + roots.map { "`\($0)`" }.joined(separator: ", "), at: .unknown(""), place: .none)
     }
 
+    /// A test run with nothing to run: no test in the files, or none matching `--run`.
+    static func noTestsRun(filter: String?, in roots: [String]) -> Diagnostic {
+        let message = filter.map { "no test name contains `\($0)` (--run)" }
+            ?? "no tests to run in " + roots.map { "`\($0)`" }.joined(separator: ", ")
+        return Diagnostic(.error, "no-tests", message, at: .unknown(""), place: .none)
+    }
+
     /// A failure no other diagnostic describes.
     static func unexpected(_ error: any Error) -> Diagnostic {
         Diagnostic(.error, "internal", "\(error)", at: .unknown(""), place: .none)

@@ -141,7 +141,8 @@ enum DiffCommand: Command {
                     for transition in impact.transitions {
                         let arrow = "\(transition.from) -> \(transition.to)"
                         let pad = String(repeating: " ", count: max(1, width - arrow.count + 2))
-                        io.out("  \(arrow)\(pad)\(transition.count)  e.g. \(transition.examples.joined(separator: ", "))\n")
+                        let examples = transition.examples.isEmpty ? "" : "  e.g. " + transition.examples.joined(separator: ", ")
+                        io.out("  \(arrow)\(pad)\(transition.count)\(examples)\n")
                     }
                 }
             }

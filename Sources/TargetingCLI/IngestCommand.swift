@@ -22,6 +22,9 @@ enum IngestCommand: Command {
         OptionSpec(names: ["--time-zone"], takesValue: true, valueName: "NAME", help: "Time zone for pickers that feed profile.birthday (default: UTC)"),
     ]
 
+    /// Open sessions listed by name in the text summary (JSON lists them all).
+    static let openSessionsShown = 20
+
     /// Counters for the summary.
     struct Summary {
         var events = 0
@@ -30,7 +33,7 @@ enum IngestCommand: Command {
         var rejected = 0
         var warnings = 0
         var created = 0
-        /// Profiles with a stored answer (created ones included).
+        /// Profiles that existed before and took a stored answer (created ones count only as created).
         var updated = 0
         var sessionsClosed = 0
         var openSessions: Set<String> = []
@@ -48,10 +51,12 @@ enum IngestCommand: Command {
             let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
             guard let loaded = loadedRules else { return status }
             mapping = InputMapping(loaded.program.ruleSet)
+        } else {
+            io.err("note: no --rules and no `Rules` directory, so no `input` declarations apply: answers are stored under their element ids\n")
         }
         let interpreter = FlowEventInterpreter(mapping: mapping, timeZone: timeZone)
         for path in arguments.positionals where !FileManager.default.isReadableFile(atPath: path) {
-            io.report(.unreadable("cannot read `\(path)`", path: path))
+            io.report(.cannotRead(path))
             return ExitStatus.inputError
         }
 
@@ -73,7 +78,7 @@ enum IngestCommand: Command {
         var summary = Summary()
         for path in arguments.positionals {
             guard var reader = JSONLinesReader(path: path) else {
-                io.report(.unreadable("cannot read `\(path)`", path: path))
+                io.report(.cannotRead(path))
                 return ExitStatus.inputError
             }
             while let record = reader.next() {
@@ -99,7 +104,7 @@ enum IngestCommand: Command {
                 return ExitStatus.inputError
             }
         }
-        summary.updated = store.changedCount
+        summary.updated = store.changedCount - summary.created
         printSummary(summary, store: storePath, format: format, io: io)
         return summary.rejected > 0 ? ExitStatus.inputError : ExitStatus.success
     }
@@ -182,7 +187,12 @@ enum IngestCommand: Command {
             if summary.warnings > 0 { text += "warnings: \(summary.warnings)\n" }
             text += "profiles: \(summary.updated) updated, \(summary.created) created\n"
             text += "sessions: \(summary.sessionsClosed) closed, \(open.count) still open"
-            if !open.isEmpty { text += " (" + open.joined(separator: ", ") + ")" }
+            if !open.isEmpty {
+                let shown = open.prefix(IngestCommand.openSessionsShown)
+                text += " (" + shown.joined(separator: ", ")
+                if open.count > shown.count { text += ", … and \(open.count - shown.count) more" }
+                text += ")"
+            }
             text += "\nstore: \(store)\n"
             io.out(text)
         }

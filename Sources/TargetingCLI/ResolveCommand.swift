@@ -90,7 +90,7 @@ enum ResolveCommand: Command {
         } else {
             let path = arguments.value("--profiles") ?? arguments.value("--store")!
             guard var reader = JSONLinesReader(path: path) else {
-                io.report(.unreadable("cannot read `\(path)`", path: path))
+                io.report(.cannotRead(path))
                 return ExitStatus.inputError
             }
             let (batchRejected, found) = batch.run(&reader, io: io)

@@ -6,7 +6,7 @@ import TargetingTesting
 enum TestCommand: Command {
     static let name = "test"
     static let overview = "Run .tests files against the rules"
-    static let usage = "test [PATH…] [--rules PATH] [--run SUBSTRING] [--now TIME] [--format text|json] [--coverage]"
+    static let usage = "test [PATH…] [--rules PATH] [--run SUBSTRING] [--now TIME] [--strict] [--format text|json] [--coverage]"
     static let discussion = """
     ARGUMENTS:
       PATH                        .tests files or directories searched for them (default: the
@@ -22,10 +22,13 @@ enum TestCommand: Command {
     object per line, then {"passed":N,"failed":N}. --coverage adds, before that line, every
     placement row (covered when it decided some `expect`) and every segment (covered when it
     was true for some test and false for another), then `coverage: N of M (P%)`.
-    Exit status: 0 all passed, 1 some failed, 2 rules or tests with errors, or an unreadable path.
+    A run that finds no tests, or a --run that matches none, fails. With --strict, warnings in
+    the rules or the tests are printed and fail the run before any test runs.
+    Exit status: 0 all passed, 1 some failed (or no tests, or warnings with --strict), 2 rules
+    or tests with errors, or an unreadable path.
     """
     static let options = [
-        CommonOptions.rules, CommonOptions.now, CommonOptions.format,
+        CommonOptions.rules, CommonOptions.now, CommonOptions.strict, CommonOptions.format,
         OptionSpec(names: ["--run"], takesValue: true, valueName: "SUBSTRING", help: "Run only tests whose name contains SUBSTRING"),
         OptionSpec(names: ["--coverage"], takesValue: false, valueName: "", help: "Report which rows and segments the tests cover"),
     ]
@@ -52,6 +55,17 @@ enum TestCommand: Command {
             return ExitStatus.inputError
         }
         for diagnostic in tests.diagnostics { io.err(renderer.text(diagnostic)) }
+        if arguments.has("--strict") {
+            let ruleWarnings = rules.warnings.filter { $0.severity == .warning }
+            let rulesRenderer = DiagnosticRenderer(files: rules.sources)
+            for diagnostic in ruleWarnings { io.err(rulesRenderer.text(diagnostic)) }
+            let warnings = ruleWarnings + tests.diagnostics.filter { $0.severity == .warning }
+            if !warnings.isEmpty {
+                io.err(DiagnosticRenderer.summary(warnings) + "\n")
+                io.err("error: --strict: warnings count as errors; no test was run\n")
+                return ExitStatus.no
+            }
+        }
         if tests.files.isEmpty {
             io.report(.noTestsFiles(in: roots))
         }
@@ -59,6 +73,11 @@ enum TestCommand: Command {
         let program = rules.program
         let runner = TestRunner(program: program, defaultNow: now)
         let results = runner.run(tests.files, filter: arguments.value("--run"))
+        if results.isEmpty {
+            io.report(.noTestsRun(filter: arguments.value("--run"), in: roots))
+            TestReportPrinter(format: format, io: io).printSummary(passed: 0, failed: 0)
+            return ExitStatus.no
+        }
         let printer = TestReportPrinter(format: format, io: io)
         for result in results { printer.print(result) }
         if arguments.has("--coverage") { printer.print(TestCoverage(program: program, results: results)) }

@@ -29,7 +29,8 @@ extension Explanation: CustomStringConvertible {
             text += "  \(index + 1). \(row.audience) -> \(row.destination): \(mark)\n"
             if let failure = row.failure {
                 let place = "\(failure.range.file):\(failure.range.start.line):\(failure.range.start.column)"
-                text += "       segment `\(failure.segment)`: \(failure.attribute) is \(failure.actual), so `\(failure.comparison)` is \(failure.holds) (\(place))\n"
+                let negation = failure.negation.map { ", so `\($0)` is \(failure.negationHolds)" } ?? ""
+                text += "       segment `\(failure.segment)`: \(failure.attribute) is \(failure.actual), so `\(failure.comparison)` is \(failure.holds)\(negation) (\(place))\n"
             }
         }
         return text + "  decision: " + decision.outcomeText + "\n"

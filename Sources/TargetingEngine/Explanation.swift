@@ -35,6 +35,11 @@ public struct Explanation: Hashable, Sendable {
         public package(set) var holds: Bool
         /// Where the comparison is written.
         package var range: SourceRange
+        /// When the segment is used negated (`not dedicated`): that text, whose truth is the
+        /// opposite of the segment's.
+        public package(set) var negation: String?
+        /// The truth of `negation`.
+        public package(set) var negationHolds = false
     }
 
     /// Every row in order.
@@ -83,7 +88,12 @@ extension Evaluator {
             }
             return nil
         case .not(let inner):
-            return firstFailure(inner, expected: !expected, segment: segment, profile: profile)
+            var found = firstFailure(inner, expected: !expected, segment: segment, profile: profile)
+            if case .segment(let index) = inner, found != nil, found?.negation == nil {
+                found?.negation = "not " + program.segments[index].name
+                found?.negationHolds = !expected
+            }
+            return found
         case .segment(let index):
             return firstFailure(program.segments[index].condition, expected: expected, segment: program.segments[index].name, profile: profile)
         case .test(let test):

@@ -68,7 +68,7 @@ extension Checker {
             }
         }
         if weightsValid, !split.variants.isEmpty, total != 100 {
-            report(.splitWeightsSum(total, at: split.idRange))
+            report(.splitWeightsSum(total, weights: split.variants.map { ($0.weightValue, $0.weight.range) }, at: split.idRange))
         }
     }
 }

@@ -36,6 +36,9 @@ extension Checker {
     mutating func inferUndeclared(_ comparisons: [Comparison]) {
         var warned: Set<String> = []
         warned.reserveCapacity(comparisons.count)
+        // Typos: the declared attributes, and the built-in fields as `profile.NAME` reads them.
+        let declared = SuggestionIndex(attributeDeclarations.keys.sorted())
+        let builtins = SuggestionIndex(BuiltinField.all.keys.sorted())
         attributeTypes.reserveCapacity(attributeTypes.count + comparisons.count)
         inferredFrom.reserveCapacity(comparisons.count)
         for comparison in comparisons {
@@ -44,7 +47,9 @@ extension Checker {
             guard AdaptyLimits.isValidKey(key) else { continue }
             if !warned.contains(key) {
                 warned.insert(key)
-                report(.undeclaredAttribute(key, at: reference.range))
+                let builtin = BuiltinField.all[key] != nil ? key : builtins.nearest(to: key)
+                let suggestion = declared.nearest(to: key) ?? builtin.map { "profile." + $0 }
+                report(.undeclaredAttribute(key, suggestion: suggestion, at: reference.range))
                 attributeTypes[.custom(key)] = AttributeType(type: nil, allowed: nil, isDeclared: false)
             }
             guard let (type, where_) = suggestedType(comparison) else { continue }

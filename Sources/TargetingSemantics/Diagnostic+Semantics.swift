@@ -90,9 +90,15 @@ extension Diagnostic {
                    help: "cycle: " + path.map { "`\($0)`" }.joined(separator: " -> "))
     }
 
-    static func undeclaredAttribute(_ key: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.warning, "undeclared-attribute", "attribute `\(key)` is not declared", at: range,
-                   help: "declare it to get type checks, e.g. `attribute \(key): string`")
+    /// An undeclared attribute; `suggestion` is a declared attribute (or `profile.FIELD`) it is
+    /// probably a typo of.
+    static func undeclaredAttribute(_ key: String, suggestion: String? = nil, at range: SourceRange) -> Diagnostic {
+        if let suggestion {
+            return Diagnostic(.warning, "undeclared-attribute", "attribute `\(key)` is not declared", at: range,
+                              help: "did you mean `\(suggestion)`?")
+        }
+        return Diagnostic(.warning, "undeclared-attribute", "attribute `\(key)` is not declared", at: range,
+                          help: "declare it to get type checks, e.g. `attribute \(key): string`")
     }
 
     static func conflictingInference(_ key: String, first: ValueType, firstAt: SourceRange, second: ValueType, at range: SourceRange) -> Diagnostic {
@@ -106,7 +112,17 @@ extension Diagnostic {
     }
 
     static func operatorMismatch(_ op: ComparisonOperator, name: String, type: ValueType, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "operator-mismatch", "operator `\(op.rawValue)` does not apply to `\(name)` of type `\(type.rawValue)`", at: range)
+        var help: String?
+        if type == .set {
+            switch op {
+            case .equal: help = "a set holds members: use `has` (`\(name) has …`), or `has all [...]` for several"
+            case .notEqual: help = "a set holds members: use `not (\(name) has …)` or `has none [...]`"
+            case .isIn: help = "a set holds members: use `has any [...]`"
+            case .isNotIn: help = "a set holds members: use `has none [...]`"
+            default: break
+            }
+        }
+        return Diagnostic(.error, "operator-mismatch", "operator `\(op.rawValue)` does not apply to `\(name)` of type `\(type.rawValue)`", at: range, help: help)
     }
 
     static func ignoringCaseMismatch(name: String, type: ValueType, at range: SourceRange) -> Diagnostic {
@@ -115,7 +131,13 @@ extension Diagnostic {
     }
 
     static func literalTypeMismatch(name: String, type: ValueType, literal: Literal) -> Diagnostic {
-        Diagnostic(.error, "type-mismatch", "`\(name)` is a `\(type.rawValue)`, but `\(literal.text)` is a \(literal.kindName)", at: literal.range)
+        var help: String?
+        if case .string(let text) = literal.value {
+            let trimmed = AdaptyLimits.trimmed(text)
+            if type == .number, Double(trimmed) != nil, !trimmed.isEmpty { help = "write `\(trimmed)` without quotes" }
+            if type == .bool, trimmed == "true" || trimmed == "false" { help = "write `\(trimmed)` without quotes" }
+        }
+        return Diagnostic(.error, "type-mismatch", "`\(name)` is a `\(type.rawValue)`, but `\(literal.text)` is a \(literal.kindName)", at: literal.range, help: help)
     }
 
     static func invalidVersion(_ text: String, at range: SourceRange) -> Diagnostic {
@@ -163,8 +185,13 @@ extension Diagnostic {
         Diagnostic(.error, "split-weight", "invalid weight `\(text)%`", at: range, help: "weights are whole numbers from 1 to 100")
     }
 
-    static func splitWeightsSum(_ total: Int, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "split-weights-sum", "split weights add up to \(total)%, not 100%", at: range)
+    /// A split whose weights do not add up to 100; `weights` are the variants' weights, each
+    /// with where it is written.
+    static func splitWeightsSum(_ total: Int, weights: [(Int, SourceRange)], at range: SourceRange) -> Diagnostic {
+        let terms = weights.map { "\($0.0)% (line \($0.1.start.line))" }.joined(separator: " + ")
+        let fix = total < 100 ? "add \(100 - total)%" : "remove \(total - 100)%"
+        return Diagnostic(.error, "split-weights-sum", "split weights add up to \(total)%, not 100%", at: range,
+                          help: "the weights are \(terms) = \(total)%; \(fix) to reach 100%")
     }
 
     static func duplicateVariant(first: SourceRange, at range: SourceRange) -> Diagnostic {

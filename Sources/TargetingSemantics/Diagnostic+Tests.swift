@@ -55,6 +55,11 @@ extension Diagnostic {
         Diagnostic(.error, "derived-field", "`\(name)` is derived and cannot be set", at: range, help: "set `\(source)` instead")
     }
 
+    static func givenAttributeUnused(_ key: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.warning, "unused-given", "attribute `\(key)` is neither declared nor read by any rule, so setting it changes nothing", at: range,
+                   help: suggestion.map { "did you mean `\($0)`?" })
+    }
+
     static func givenTypeMismatch(name: String, type: ValueType, found: String, at range: SourceRange) -> Diagnostic {
         Diagnostic(.error, "type-mismatch", "`\(name)` is a `\(type.rawValue)`, but the value is \(found)", at: range,
                    help: type == .set ? "write a list such as `[\"a\", \"b\"]`" : nil)

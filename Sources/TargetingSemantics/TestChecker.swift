@@ -158,6 +158,13 @@ package struct TestChecker {
                 report(.invalidKey(key, at: target.range))
                 return
             }
+            if ruleSet.attributeTypes[.custom(key)] == nil {
+                let known = ruleSet.attributeTypes.keys.compactMap { target -> String? in
+                    if case .custom(let name) = target { return name }
+                    return nil
+                }
+                report(.givenAttributeUnused(key, suggestion: Suggestion.nearest(to: key, in: known.sorted()), at: target.range))
+            }
             let declared = ruleSet.attributeTypes[.custom(key)].flatMap { $0.isDeclared ? $0 : nil }
             check(assignment.value, name: key, type: declared?.type, allowed: declared?.allowed, isCustom: true)
         }

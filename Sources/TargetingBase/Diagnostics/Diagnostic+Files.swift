@@ -5,6 +5,11 @@ extension Diagnostic {
         Diagnostic(.error, "unreadable", message, at: .unknown(path), place: .none)
     }
 
+    /// A file that cannot be opened, saying why (missing, a directory, no permission).
+    package static func cannotRead(_ path: String) -> Diagnostic {
+        .unreadable("cannot read `\(path)`" + (SourceLoader.whyUnreadable(path).map { ": " + $0 } ?? ""), path: path)
+    }
+
     /// A file or directory at `path` that could not be read, for `reason`.
     package static func unreadable(path: String, _ reason: String) -> Diagnostic {
         unreadable(reason, path: path)

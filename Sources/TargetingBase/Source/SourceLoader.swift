@@ -26,14 +26,23 @@ package enum SourceLoader {
         return .success(found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 
+    /// Why the file at `path` cannot be read ("no such file or directory", "it is a directory",
+    /// "permission denied"), or nil when it looks readable.
+    package static func whyUnreadable(_ path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file or directory" }
+        if isDirectory.boolValue { return "it is a directory" }
+        if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
+        return nil
+    }
+
     /// Reads a file's bytes.
     package static func read(_ path: String) -> Result<[UInt8], Diagnostic> {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return .failure(.unreadable(path: path, "cannot read `\(path)`: it is a directory"))
+        if let reason = whyUnreadable(path) {
+            return .failure(.unreadable(path: path, "cannot read `\(path)`: \(reason)"))
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(.unreadable(path: path, "cannot read `\(path)`"))
+            return .failure(.unreadable(path: path, "cannot read `\(path)`: it cannot be opened"))
         }
         defer { try? handle.close() }
         do {
