@@ -47,7 +47,8 @@ enum IngestCommand: Command {
             throw UsageError(message: "unknown time zone `\(zoneName)`")
         }
         var mapping = InputMapping()
-        if arguments.value("--rules") != nil || FileManager.default.fileExists(atPath: "Rules") {
+        let defaultRules = URL(fileURLWithPath: io.currentDirectory).appendingPathComponent("Rules").path
+        if arguments.value("--rules") != nil || FileManager.default.fileExists(atPath: defaultRules) {
             let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
             guard let loaded = loadedRules else { return status }
             mapping = InputMapping(loaded.program.ruleSet)

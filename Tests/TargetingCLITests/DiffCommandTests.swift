@@ -66,6 +66,15 @@ final class DiffCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(same.outLines, ["placement followup: no change (5 profiles)", "placement retired: no change (5 profiles)"])
     }
 
+    func testNoExamplesLeavesNoDanglingEG() {
+        let (old, new, profiles) = paths()
+        let result = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29T12:00:00Z",
+                                     "--placement", "followup", "--examples", "0"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertFalse(result.out.contains("e.g."), result.out)
+        XCTAssertTrue(result.outLines.contains { $0.hasSuffix("  2") }, result.out)
+    }
+
     func testJSONReportAndPlacementFilter() throws {
         let (old, new, profiles) = paths()
         let result = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29T12:00:00Z",

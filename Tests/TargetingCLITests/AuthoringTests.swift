@@ -1,0 +1,144 @@
+import Foundation
+import XCTest
+
+/// What a growth engineer trips over in the first hour: strict gates, empty test runs, typos,
+/// messages that say how to fix it, and honest `ingest` summaries.
+final class AuthoringTests: TemporaryDirectoryTestCase {
+    private let typoRules = """
+    attribute goal: string
+    segment wants = goals == "build_muscle"
+    audience a = wants
+    placement p {
+      a -> flow "f"
+      everyone -> flow "g"
+    }
+
+    """
+
+    func testStrictCheckFailsOnWarnings() {
+        let rules = directory.write("typo.rules", typoRules)
+        let plain = CLIHarness.run(["check", rules])
+        XCTAssertEqual(plain.status, 0, plain.err)
+        XCTAssertTrue(plain.err.contains("warning: attribute `goals` is not declared"), plain.err)
+        XCTAssertTrue(plain.err.contains("help: did you mean `goal`?"), plain.err)
+        let strict = CLIHarness.run(["check", rules, "--strict"])
+        XCTAssertEqual(strict.status, 1, strict.err)
+        XCTAssertTrue(strict.err.contains("--strict: warnings count as errors"), strict.err)
+        XCTAssertEqual(strict.out, "0 errors, 1 warnings\n")
+        XCTAssertEqual(CLIHarness.run(["check", CLIHarness.rulesPath, "--strict"]).status, 0, "the shipped rules have no warnings")
+    }
+
+    func testBuiltinFieldTyposSuggestTheProfileField() {
+        let rules = directory.write("c.rules", "segment de = contry == \"DE\"\nsegment c = country == \"DE\"\naudience a = de or c\nplacement p {\n  a -> flow \"f\"\n}\n")
+        let result = CLIHarness.run(["check", rules])
+        XCTAssertTrue(result.err.contains("help: did you mean `profile.country`?"), result.err)
+        XCTAssertEqual(result.err.components(separatedBy: "did you mean `profile.country`").count - 1, 2, "a custom `country` suggests the field too")
+    }
+
+    func testStrictTestFailsOnWarningsBeforeRunning() {
+        let rules = directory.write("r/typo.rules", typoRules)
+        _ = directory.write("r/typo.tests", "test \"one\" {\n  given {\n    goal = \"x\"\n  }\n  expect p -> flow \"g\"\n}\n")
+        let plain = CLIHarness.run(["test", "--rules", rules])
+        XCTAssertEqual(plain.status, 0, plain.err)
+        let strict = CLIHarness.run(["test", "--rules", rules, "--strict"])
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertTrue(strict.err.contains("attribute `goals` is not declared"), strict.err)
+        XCTAssertTrue(strict.err.contains("no test was run"), strict.err)
+        XCTAssertEqual(strict.out, "")
+    }
+
+    func testATestRunWithNothingToRunFails() {
+        let none = CLIHarness.run(["test", "--rules", CLIHarness.rulesPath, "--run", "no such test"])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.err.contains("error: no test name contains `no such test` (--run)"), none.err)
+        XCTAssertEqual(none.out, "0 passed, 0 failed\n")
+        let rules = directory.write("empty/r.rules", "placement p {\n  everyone -> flow \"f\"\n}\n")
+        let empty = CLIHarness.run(["test", "--rules", rules])
+        XCTAssertEqual(empty.status, 1)
+        XCTAssertTrue(empty.err.contains("error: no tests to run"), empty.err)
+    }
+
+    func testAGivenAttributeNoRuleReadsIsWarned() {
+        let rules = directory.write("g/r.rules", typoRules.replacingOccurrences(of: "goals ==", with: "goal =="))
+        let tests = directory.write("g/r.tests", "test \"typo\" {\n  given {\n    goall = \"build_muscle\"\n  }\n  expect p -> flow \"g\"\n}\n")
+        let result = CLIHarness.run(["check", rules, tests])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.err.contains("r.tests:3:5: warning: attribute `goall` is neither declared nor read by any rule"), result.err)
+        XCTAssertTrue(result.err.contains("help: did you mean `goal`?"), result.err)
+    }
+
+    func testMessagesSayHowToFixIt() {
+        let rules = directory.write("m.rules", """
+        attribute hours: number
+        attribute tags: set
+        segment busy = hours == "4"
+        segment tagged = tags == "x"
+        audience a = busy or tagged
+        placement p {
+          a -> split "s" {
+            50% -> flow "a"
+            40% -> flow "b"
+          }
+        }
+
+        """)
+        let result = CLIHarness.run(["check", rules])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.err.contains("help: write `4` without quotes"), result.err)
+        XCTAssertTrue(result.err.contains("help: a set holds members: use `has`"), result.err)
+        XCTAssertTrue(result.err.contains("help: the weights are 50% (line 8) + 40% (line 9) = 90%; add 10% to reach 100%"), result.err)
+    }
+
+    func testANegatedSegmentIsExplainedTheRightWayRound() {
+        let profile = directory.write("am.json", #"{"id":"u1","custom_attributes":{"experience":"amateur","weekly_hours":20,"reminders":0}}"#)
+        let result = CLIHarness.run(["resolve", "onboarding_followup", "--profile", profile, "--rules", CLIHarness.rulesPath,
+                                     "--now", "2026-11-29T12:00:00Z", "--explain"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("segment `dedicated`: weekly_hours is 20, so `weekly_hours >= 10` is true, so `not dedicated` is false"), result.out)
+    }
+
+    func testAMissingProfileFileSaysWhy() {
+        let missing = directory.file("missing.json")
+        let result = CLIHarness.run(["resolve", "onboarding_followup", "--profile", missing, "--rules", CLIHarness.rulesPath])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.err, "error: cannot read `\(missing)`: no such file or directory\n")
+        let batch = CLIHarness.run(["resolve", "--all", "--profiles", directory.path, "--rules", CLIHarness.rulesPath])
+        XCTAssertEqual(batch.status, 2)
+        XCTAssertTrue(batch.err.hasSuffix(": it is a directory\n"), batch.err)
+    }
+
+    func testIngestCountsANewProfileAsCreatedOnly() {
+        let store = directory.write("s.jsonl", #"{"id":"old"}"# + "\n")
+        let events = directory.write("e.jsonl", [
+            #"{"profile_id":"old","name":"flow_user_input","instanceId":"scr_quiz","element_id":"experience","element_type":"single_choice","item_ids":["pro"]}"#,
+            #"{"profile_id":"new","name":"flow_user_input","instanceId":"scr_quiz","element_id":"experience","element_type":"single_choice","item_ids":["pro"]}"#,
+            #"{"profile_id":"new","name":"flow_user_input","instanceId":"scr_quiz","element_id":"experience","element_type":"single_choice","item_ids":["amateur"]}"#,
+        ].joined(separator: "\n") + "\n")
+        let json = CLIHarness.run(["ingest", events, "--store", store, "--rules", CLIHarness.rulesPath, "--format", "json"])
+        XCTAssertEqual(json.status, 0, json.err)
+        XCTAssertEqual(CLIHarness.member(json.out, "profiles_created"), .number(1))
+        XCTAssertEqual(CLIHarness.member(json.out, "profiles_updated"), .number(1))
+        _ = directory.write("s.jsonl", #"{"id":"old"}"# + "\n")
+        let text = CLIHarness.run(["ingest", events, "--store", store, "--rules", CLIHarness.rulesPath])
+        XCTAssertTrue(text.out.contains("profiles: 1 updated, 1 created"), text.out)
+    }
+
+    func testIngestCapsTheOpenSessionsInText() {
+        let lines = (0..<25).map { #"{"profile_id":"p\#(String(format: "%02d", $0))","name":"flow_screen_showed","instanceId":"scr"}"# }
+        let events = directory.write("open.jsonl", lines.joined(separator: "\n") + "\n")
+        let store = directory.file("s.jsonl")
+        let text = CLIHarness.run(["ingest", events, "--store", store, "--rules", CLIHarness.rulesPath])
+        XCTAssertTrue(text.out.contains("25 still open (p00, p01, "), text.out)
+        XCTAssertTrue(text.out.contains("p19, … and 5 more)"), text.out)
+        XCTAssertFalse(text.out.contains("p20"), text.out)
+        let json = CLIHarness.run(["ingest", events, "--store", store, "--rules", CLIHarness.rulesPath, "--format", "json"])
+        XCTAssertEqual(CLIHarness.member(json.out, "sessions_open")?.arrayValue?.count, 25, "JSON lists them all")
+    }
+
+    func testIngestWithoutRulesSaysNoInputDeclarationsApply() {
+        let events = directory.write("e.jsonl", #"{"profile_id":"a","name":"flow_user_input","instanceId":"scr","element_id":"goal","element_type":"text","value":"x"}"# + "\n")
+        let result = CLIHarness.run(["ingest", events, "--store", directory.file("s.jsonl")], currentDirectory: directory.path)
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.err.contains("no `input` declarations apply: answers are stored under their element ids"), result.err)
+    }
+}
