@@ -57,6 +57,11 @@ extension Diagnostic {
         return Diagnostic(.error, "no-tests", message, at: .unknown(""), place: .none)
     }
 
+    /// A split id on the command line that no rule declares.
+    static func unknownSplit(_ id: String, suggestion: String?) -> Diagnostic {
+        Diagnostic(.error, "unknown-split", "unknown split `\(id)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? ""), at: .unknown(""), place: .none)
+    }
+
     /// A failure no other diagnostic describes.
     static func unexpected(_ error: any Error) -> Diagnostic {
         Diagnostic(.error, "internal", "\(error)", at: .unknown(""), place: .none)

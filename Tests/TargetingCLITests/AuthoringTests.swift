@@ -142,3 +142,23 @@ final class AuthoringTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(result.err.contains("no `input` declarations apply: answers are stored under their element ids"), result.err)
     }
 }
+
+/// `targeting bucket`: the draw of SPEC §4.5 for chosen ids (the buckets below are the ones the
+/// shipped tests' comments computed independently in Python).
+final class BucketCommandTests: XCTestCase {
+    func testBucketsAndVariants() {
+        let text = CLIHarness.run(["bucket", "sporty_beginners_v1", "--id", "u_beginner_sport_21", "--id", "u_beginner_sport_26", "--rules", CLIHarness.rulesPath])
+        XCTAssertEqual(text.status, 0, text.err)
+        XCTAssertEqual(text.outLines, ["u_beginner_sport_21 sporty_beginners_v1: bucket 7 -> nothing",
+                                       "u_beginner_sport_26 sporty_beginners_v1: bucket 10 -> flow \"flow_sport_start_b\""])
+        let json = CLIHarness.run(["bucket", "sporty_beginners_v1", "--id", "u_beginner_sport_26", "--rules", CLIHarness.rulesPath, "--format", "json"])
+        XCTAssertEqual(json.out, #"{"split":"sporty_beginners_v1","profile_id":"u_beginner_sport_26","bucket":10,"kind":"flow","id":"flow_sport_start_b"}"# + "\n")
+    }
+
+    func testUnknownSplitAndMissingIDs() {
+        let unknown = CLIHarness.run(["bucket", "sporty_beginners_v2", "--id", "x", "--rules", CLIHarness.rulesPath])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertEqual(unknown.err, "error: unknown split `sporty_beginners_v2`; did you mean `sporty_beginners_v1`?\n")
+        XCTAssertEqual(CLIHarness.run(["bucket", "sporty_beginners_v1", "--rules", CLIHarness.rulesPath]).status, 64)
+    }
+}
