@@ -25,7 +25,11 @@ extension Explanation: CustomStringConvertible {
     public var description: String {
         var text = decision.description + "\n"
         for (index, row) in rows.enumerated() {
-            let mark = row.decided ? "decided" : row.matched ? "matched" : "not matched"
+            var mark = row.decided ? "decided" : row.matched ? "matched" : "not matched"
+            if row.decided, let split = decision.split, let profileID = decision.profileID, let outcome = decision.outcome {
+                // The draw that chose the variant (SPEC §4.5), so a test id can be checked at a glance.
+                mark += " (bucket \(SplitDraw.bucket(splitID: split, profileID: profileID)) -> \(outcome.description))"
+            }
             text += "  \(index + 1). \(row.audience) -> \(row.destination): \(mark)\n"
             if let failure = row.failure {
                 let place = "\(failure.range.file):\(failure.range.start.line):\(failure.range.start.column)"

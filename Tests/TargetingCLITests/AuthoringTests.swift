@@ -162,3 +162,14 @@ final class BucketCommandTests: XCTestCase {
         XCTAssertEqual(CLIHarness.run(["bucket", "sporty_beginners_v1", "--rules", CLIHarness.rulesPath]).status, 64)
     }
 }
+
+/// `resolve --explain` shows the bucket that chose a split's variant.
+final class ExplainBucketTests: TemporaryDirectoryTestCase {
+    func testTheDecidedSplitRowShowsItsBucket() {
+        let profile = directory.write("b.json", #"{"id":"u_beginner_sport_26","custom_attributes":{"experience":"beginner","interests":"sports"}}"#)
+        let result = CLIHarness.run(["resolve", "onboarding_followup", "--profile", profile, "--rules", CLIHarness.rulesPath,
+                                     "--now", "2026-11-29T12:00:00Z", "--explain"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("4. sporty_beginners -> split \"sporty_beginners_v1\": decided (bucket 10 -> flow \"flow_sport_start_b\")"), result.out)
+    }
+}
