@@ -148,7 +148,17 @@ extension Checker {
         }
         if comparison.op == .between, comparison.operands.count == 2 {
             checkBetweenOrder(comparison.operands[0], comparison.operands[1], type: type)
+            if type == .date { checkWindowEnd(comparison.operands[1]) }
         }
+    }
+
+    /// A date-only upper bound of `between` is midnight at the start of that day, so the day
+    /// itself is left out; the warning names the instant the window really ends.
+    mutating func checkWindowEnd(_ high: Literal) {
+        guard case .date(let ms?) = high.value, !high.text.contains("T"), !high.text.contains("t") else { return }
+        report(.dateOnlyWindowEnd(high.text, endsAt: Timestamp.format(ms),
+                                  lastInstant: Timestamp.format(ms + Timestamp.msPerDay - 1),
+                                  nextDay: Timestamp.formatDate(ms + Timestamp.msPerDay), at: high.range))
     }
 
     func literalFits(_ literal: Literal, _ type: ValueType) -> Bool {

@@ -90,6 +90,11 @@ extension Diagnostic {
                    help: "cycle: " + path.map { "`\($0)`" }.joined(separator: " -> "))
     }
 
+    static func dateOnlyWindowEnd(_ text: String, endsAt: String, lastInstant: String, nextDay: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.warning, "window-end", "this window ends at \(endsAt), the first instant of \(text): the rest of that day is outside it", at: range,
+                   help: "to take in the whole day, end at `\(lastInstant)`, or write `>= …` and `< \(nextDay)`")
+    }
+
     /// An undeclared attribute; `suggestion` is a declared attribute (or `profile.FIELD`) it is
     /// probably a typo of.
     static func undeclaredAttribute(_ key: String, suggestion: String? = nil, at range: SourceRange) -> Diagnostic {

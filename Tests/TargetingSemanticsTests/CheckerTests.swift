@@ -381,6 +381,38 @@ final class CheckerTests: XCTestCase {
 
     // MARK: - Undeclared attributes
 
+    func testUndeclaredAttributeNearADeclaredOneSuggestsIt() {
+        let source = MarkedSource(declarations + """
+        segment a = 1️⃣experiense == "pro"
+        segment b = 2️⃣contry == "DE"
+        audience x = a or b
+        placement p { x -> flow "f" }
+        """)
+        let found = diagnostics(source.text)
+        let typo = assertDiagnostic(in: found, severity: .warning, code: "undeclared-attribute",
+                                    messageContains: "attribute `experiense` is not declared", at: source.position("1️⃣"))
+        XCTAssertEqual(typo?.help, "did you mean `experience`?")
+        let field = assertDiagnostic(in: found, severity: .warning, code: "undeclared-attribute",
+                                     messageContains: "attribute `contry` is not declared", at: source.position("2️⃣"))
+        XCTAssertEqual(field?.help, "did you mean `profile.country`?")
+    }
+
+    func testADateOnlyWindowEndIsWarnedWithTheRealEnd() {
+        let source = MarkedSource(declarations + """
+        segment bf = now between 2026-11-27 and 1️⃣2026-11-30
+        segment late = goal_date between 2026-11-27 and 2️⃣2026-11-30
+        segment exact = now between 2026-11-27 and 2026-11-30T23:59:59.999Z
+        audience x = bf or late or exact
+        placement p { x -> flow "f" }
+        """)
+        let found = diagnostics(source.text)
+        XCTAssertEqual(found.filter { $0.code == "window-end" }.count, 2, describe(found))
+        let now = assertDiagnostic(in: found, severity: .warning, code: "window-end",
+                                   messageContains: "this window ends at 2026-11-30T00:00:00Z, the first instant of 2026-11-30", at: source.position("1️⃣"))
+        XCTAssertEqual(now?.help, "to take in the whole day, end at `2026-11-30T23:59:59.999Z`, or write `>= …` and `< 2026-12-01`")
+        assertDiagnostic(in: found, severity: .warning, code: "window-end", messageContains: "2026-11-30T00:00:00Z", at: source.position("2️⃣"))
+    }
+
     func testUndeclaredAttributeWarnsOncePerAttribute() {
         let source = MarkedSource("""
         segment a = 1️⃣level == "x"
