@@ -38,7 +38,10 @@ package struct LoadedTests: Sendable {
 
     /// Reads the `.tests` files under each of `paths` (directories, searched recursively, or
     /// files) and loads them; a file is read whatever its extension.
-    package static func load(paths: [String], ruleSet: CheckedRules?) -> Result<LoadedTests, Diagnostic> {
+    /// `fileExists` is the check for `given events`/`given profile` files (`test` passes one that
+    /// accepts every path: there a missing file fails its test, not the whole run).
+    package static func load(paths: [String], ruleSet: CheckedRules?,
+                             fileExists: (String) -> Bool = { FileManager.default.isReadableFile(atPath: $0) }) -> Result<LoadedTests, Diagnostic> {
         var sources: [SourceFile] = []
         var seen: Set<String> = []
         for root in paths {
@@ -53,6 +56,6 @@ package struct LoadedTests: Sendable {
                 }
             }
         }
-        return .success(LoadedTests(sources: sources, ruleSet: ruleSet))
+        return .success(LoadedTests(sources: sources, ruleSet: ruleSet, fileExists: fileExists))
     }
 }

@@ -173,3 +173,20 @@ final class ExplainBucketTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(result.out.contains("4. sporty_beginners -> split \"sporty_beginners_v1\": decided (bucket 10 -> flow \"flow_sport_start_b\")"), result.out)
     }
 }
+
+/// A missing `given events` file fails its test; the run goes on (and `check` still reports it).
+final class MissingTestInputTests: TemporaryDirectoryTestCase {
+    func testAMissingEventsFileFailsOnlyItsTest() {
+        let rules = directory.write("mt/r.rules", "placement p {\n  everyone -> flow \"f\"\n}\n")
+        let tests = directory.write("mt/r.tests", "test \"missing\" {\n  given events \"nope.jsonl\"\n  expect p -> flow \"f\"\n}\ntest \"fine\" {\n  expect p -> flow \"f\"\n}\n")
+        let run = CLIHarness.run(["test", "--rules", rules])
+        XCTAssertEqual(run.status, 1, run.err)
+        XCTAssertTrue(run.out.contains("FAIL \(tests):1 missing"), run.out)
+        XCTAssertTrue(run.out.contains("r.tests:2:16: error: cannot read"), run.out)
+        XCTAssertTrue(run.out.contains("PASS \(tests):5 fine"), run.out)
+        XCTAssertTrue(run.out.hasSuffix("1 passed, 1 failed\n"), run.out)
+        let check = CLIHarness.run(["check", rules, tests])
+        XCTAssertEqual(check.status, 1)
+        XCTAssertTrue(check.err.contains("r.tests:2:16: error: cannot read `nope.jsonl`"), check.err)
+    }
+}
