@@ -20,12 +20,12 @@ struct TestReportPrinter {
         case .text:
             var text = "coverage:\n"
             for item in coverage.items {
-                let what = item.kind == .row ? item.name : "segment \(item.name)"
+                let what = item.kind == .segment ? "segment \(item.name)" : item.name
                 text += "  \(item.range.file):\(item.range.start.line) \(what): " + (item.covered ? "yes" : "no") + (item.detail.map { " (\($0))" } ?? "") + "\n"
             }
             io.out(text + coverage.summary + "\n")
         case .json:
-            let items = coverage.items.map { item in
+            let items = coverage.items.filter { $0.kind != .variant }.map { item in
                 JSONValue.object([
                     JSONMember(key: "kind", value: .string(item.kind.rawValue)),
                     JSONMember(key: "name", value: .string(item.name)),
@@ -39,6 +39,16 @@ struct TestReportPrinter {
                 JSONMember(key: "total", value: .number(Double(coverage.items.count))),
                 JSONMember(key: "percent", value: .number(Double(coverage.permille) / 10)),
                 JSONMember(key: "items", value: .array(items)),
+                JSONMember(key: "variants", value: .array(coverage.items.compactMap { item in
+                    item.variant.map { variant in
+                        JSONValue.object([
+                            JSONMember(key: "split", value: .string(variant.split)),
+                            JSONMember(key: "kind", value: variant.kind.map(JSONValue.string) ?? .null),
+                            JSONMember(key: "id", value: variant.id.map(JSONValue.string) ?? .null),
+                            JSONMember(key: "covered", value: .bool(item.covered)),
+                        ])
+                    }
+                })),
             ]))])
             io.out(JSONWriter.write(json) + "\n")
         }

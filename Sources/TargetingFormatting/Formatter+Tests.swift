@@ -54,8 +54,13 @@ extension Formatter {
     private static func layoutExpectation(_ expectation: Expectation, printer: CodePrinter) -> LayoutLine {
         let text: String
         switch expectation {
-        case .placement(let name, let destination, _):
-            text = "expect " + name.text + " -> " + printer.destination(destination)
+        case .placement(let name, let expected, _):
+            let outcome: String
+            switch expected.outcome {
+            case .destination(let destination): outcome = printer.destination(destination)
+            case .noMatch: outcome = "no match"
+            }
+            text = "expect " + name.text + " -> " + outcome + (expected.audience.map { " from " + $0.text } ?? "")
         case .membership(let name, let negated, _):
             text = "expect " + (negated ? "not " : "") + name.text
         }

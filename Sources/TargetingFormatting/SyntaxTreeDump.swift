@@ -64,7 +64,13 @@ package enum SyntaxTreeDump {
 
     static func expectation(_ expectation: Expectation) -> String {
         switch expectation {
-        case .placement(let name, let target, _): return "\(name.text) -> \(destination(target))"
+        case .placement(let name, let expected, _):
+            let outcome: String
+            switch expected.outcome {
+            case .destination(let target): outcome = destination(target)
+            case .noMatch: outcome = "no match"
+            }
+            return "\(name.text) -> \(outcome)" + (expected.audience.map { " from \($0.text)" } ?? "")
         case .membership(let name, let negated, _): return (negated ? "not " : "") + name.text
         }
     }

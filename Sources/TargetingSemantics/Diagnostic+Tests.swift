@@ -55,6 +55,11 @@ extension Diagnostic {
         Diagnostic(.error, "derived-field", "`\(name)` is derived and cannot be set", at: range, help: "set `\(source)` instead")
     }
 
+    static func audienceNotInPlacement(_ audience: String, placement: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "unknown-row", "placement `\(placement)` has no row for audience `\(audience)`", at: range,
+                   help: suggestion.map { "did you mean `\($0)`?" })
+    }
+
     static func givenAttributeUnused(_ key: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
         Diagnostic(.warning, "unused-given", "attribute `\(key)` is neither declared nor read by any rule, so setting it changes nothing", at: range,
                    help: suggestion.map { "did you mean `\($0)`?" })

@@ -79,7 +79,7 @@ package struct TestChecker {
     mutating func check(_ expectation: Expectation) {
         let name = expectation.name
         switch expectation {
-        case .placement(_, let destination, _):
+        case .placement(_, let expected, _):
             guard let placement = ruleSet.placement(named: name.text) else {
                 if ruleSet.audience(named: name.text) != nil {
                     report(.notAPlacement(name.text, is: "audience", at: name.range))
@@ -91,7 +91,14 @@ package struct TestChecker {
                 }
                 return
             }
-            check(destination, of: placement)
+            if case .destination(let destination) = expected.outcome { check(destination, of: placement) }
+            if let audience = expected.audience {
+                let names = placement.rows.map(\.audience.name)
+                if !names.contains(audience.text) {
+                    report(.audienceNotInPlacement(audience.text, placement: name.text,
+                                                   suggestion: Suggestion.nearest(to: audience.text, in: names), at: audience.range))
+                }
+            }
         case .membership:
             if ruleSet.audience(named: name.text) != nil || ruleSet.segment(named: name.text) != nil { return }
             if ruleSet.placement(named: name.text) != nil {

@@ -13,6 +13,16 @@ package struct TestCoverage: Hashable, Sendable {
             case row
             /// A segment: covered when it was true for some test's profile and false for another's.
             case segment
+            /// A split variant (the holdout included): covered when some `expect` was decided by it.
+            case variant
+        }
+
+        /// For a variant: its split and what it shows.
+        package struct Variant: Hashable, Sendable {
+            package var split: String
+            /// `flow`, `paywall`, or nil for `nothing`.
+            package var kind: String?
+            package var id: String?
         }
 
         /// A row or a segment.
@@ -25,6 +35,8 @@ package struct TestCoverage: Hashable, Sendable {
         package var covered: Bool
         /// For a segment that is not covered: which value no test saw (`never true`, `never false`).
         package var detail: String?
+        /// For a variant: its split and destination.
+        package var variant: Variant? = nil
     }
 
     /// Rows (in placement and row order), then segments (in declaration order).
@@ -46,10 +58,12 @@ package struct TestCoverage: Hashable, Sendable {
     /// Computes coverage from the results of a run over `program`.
     package init(program: Program, results: [TestResult]) {
         var decided: Set<PlacementRowKey> = []
+        var decidedRows: Set<PlacementRowKey> = []
         var seenTrue = Array(repeating: false, count: program.segments.count)
         var seenFalse = Array(repeating: false, count: program.segments.count)
         for trace in results.compactMap(\.trace) {
             decided.formUnion(trace.decidedRows)
+            decidedRows.formUnion(trace.decidedRows.map { PlacementRowKey(placement: $0.placement, row: $0.row) })
             for (index, value) in trace.segmentValues.enumerated() where index < seenTrue.count {
                 if value { seenTrue[index] = true } else { seenFalse[index] = true }
             }
@@ -58,8 +72,22 @@ package struct TestCoverage: Hashable, Sendable {
         for (placementIndex, placement) in program.placements.enumerated() {
             for (rowIndex, row) in placement.rows.enumerated() {
                 let name = "\(placement.name) row \(rowIndex + 1): \(row.source.audience.name) -> " + row.source.destination.description
-                let covered = decided.contains(PlacementRowKey(placement: placementIndex, row: rowIndex))
+                let covered = decidedRows.contains(PlacementRowKey(placement: placementIndex, row: rowIndex))
                 items.append(Item(kind: .row, name: name, range: row.source.range, covered: covered, detail: nil))
+                guard let split = row.split else { continue }
+                for (step, variant) in split.steps.enumerated() {
+                    let reached = decided.contains(PlacementRowKey(placement: placementIndex, row: rowIndex, variant: step))
+                    let shown: (kind: String?, id: String?)
+                    switch variant.destination {
+                    case .flow(let id, _): shown = ("flow", id)
+                    case .paywall(let id, _): shown = ("paywall", id)
+                    default: shown = (nil, nil)
+                    }
+                    let weight = variant.bound - (step > 0 ? split.steps[step - 1].bound : 0)
+                    items.append(Item(kind: .variant, name: "\(placement.name) row \(rowIndex + 1): split `\(split.id)` \(weight)% -> " + variant.destination.description,
+                                      range: row.source.range, covered: reached, detail: nil,
+                                      variant: Item.Variant(split: split.id, kind: shown.kind, id: shown.id)))
+                }
             }
         }
         for (index, segment) in program.ruleSet.segments.enumerated() {

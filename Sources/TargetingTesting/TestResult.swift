@@ -82,11 +82,14 @@ package struct PlacementRowKey: Hashable, Sendable {
     package var placement: Int
     /// The row's index in the placement.
     package var row: Int
+    /// For a split row, the variant that was shown (its index in the split's draw order).
+    package var variant: Int?
 
     /// Creates a key.
-    package init(placement: Int, row: Int) {
+    package init(placement: Int, row: Int, variant: Int? = nil) {
         self.placement = placement
         self.row = row
+        self.variant = variant
     }
 }
 

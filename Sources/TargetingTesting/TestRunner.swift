@@ -88,10 +88,16 @@ package struct TestRunner: Sendable {
             case .failure(let error): return .failure(TestError(message: error.message, range: range))
             case .success(let value): decision = value
             }
-            let row = decision.row.map { PlacementRowKey(placement: index, row: $0) }
-            let actual = decision.outcome ?? .nothing
-            guard !TestRunner.matches(expected, actual) else { return .success((nil, row)) }
-            let failure = TestFailure(range: range, expected: expectation.description, actual: actual.description,
+            let row = decision.row.map { rowIndex in
+                // A split row also records which variant the draw showed.
+                let variant = program.placements[index].rows[rowIndex].split?.steps.firstIndex { step in
+                    TestRunner.matches(PlacementExpectation(outcome: .destination(step.destination)), decision)
+                }
+                return PlacementRowKey(placement: index, row: rowIndex, variant: variant)
+            }
+            guard !TestRunner.matches(expected, decision) else { return .success((nil, row)) }
+            let actual = (decision.outcome ?? .nothing).description
+            let failure = TestFailure(range: range, expected: expectation.description, actual: actual,
                                       audience: decision.audience, split: decision.split, reason: nil)
             return .success((failure, row))
         case .membership(let name, let negated, let range):
@@ -116,12 +122,18 @@ package struct TestRunner: Sendable {
         }
     }
 
-    /// Whether an outcome is what `expect … -> expected` asks for; `nothing` also covers no match.
-    static func matches(_ expected: Destination, _ actual: Outcome) -> Bool {
-        switch (expected, actual) {
-        case (.flow(let id, _), .flow(let got)), (.paywall(let id, _), .paywall(let got)): id == got
-        case (.nothing, .nothing): true
-        default: false
+    /// Whether a decision is what `expect … -> expected` asks for: `nothing` also covers no
+    /// match, `no match` only that, and `from` names the deciding audience.
+    static func matches(_ expected: PlacementExpectation, _ decision: Decision) -> Bool {
+        if let audience = expected.audience, decision.audience != audience.text { return false }
+        switch expected.outcome {
+        case .noMatch: return decision.audience == nil
+        case .destination(let destination):
+            switch (destination, decision.outcome ?? .nothing) {
+            case (.flow(let id, _), .flow(let got)), (.paywall(let id, _), .paywall(let got)): return id == got
+            case (.nothing, .nothing): return true
+            default: return false
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TargetingBase
 
 /// What a growth engineer trips over in the first hour: strict gates, empty test runs, typos,
 /// messages that say how to fix it, and honest `ingest` summaries.
@@ -188,5 +189,114 @@ final class MissingTestInputTests: TemporaryDirectoryTestCase {
         let check = CLIHarness.run(["check", rules, tests])
         XCTAssertEqual(check.status, 1)
         XCTAssertTrue(check.err.contains("r.tests:2:16: error: cannot read `nope.jsonl`"), check.err)
+    }
+}
+
+/// `expect P -> no match`, `from AUDIENCE`, and coverage per split variant.
+final class SharperExpectationTests: TemporaryDirectoryTestCase {
+    private let rules = """
+    attribute goal: string
+    segment fit = goal == "fit"
+    segment any_goal = goal is set
+    audience fitness = fit
+    audience others = any_goal
+    placement p {
+      fitness -> flow "f"
+      others -> split "s" {
+        90% -> flow "o"
+        10% -> nothing
+      }
+    }
+
+    """
+
+    private func run(_ tests: String, _ extra: [String] = []) -> CLIResult {
+        let path = directory.write("x/r.rules", rules)
+        directory.write("x/r.tests", tests)
+        return CLIHarness.run(["test", "--rules", path] + extra)
+    }
+
+    func testNoMatchIsNotAHoldoutAndFromNamesTheDecidingAudience() {
+        let result = run("""
+        test "no goal" {
+          expect p -> no match
+          expect p -> nothing
+        }
+        test "fit" {
+          given {
+            goal = "fit"
+          }
+          expect p -> flow "f" from fitness
+          expect p -> flow "f" from others
+          expect p -> no match
+        }
+
+        """)
+        XCTAssertEqual(result.status, 1, result.err)
+        XCTAssertTrue(result.out.contains("PASS "), result.out)
+        XCTAssertTrue(result.out.contains(":10:3: expected p -> flow \"f\" from others, got flow \"f\" (audience `fitness`)"), result.out)
+        XCTAssertTrue(result.out.contains(":11:3: expected p -> no match, got flow \"f\" (audience `fitness`)"), result.out)
+        XCTAssertTrue(result.out.hasSuffix("1 passed, 1 failed\n"), result.out)
+    }
+
+    func testAHoldoutIsNothingFromItsAudienceButNotNoMatch() {
+        // Bucket 4 of split `s` for id `h3` is the 10% holdout (ids chosen with `targeting bucket`).
+        let bucket = CLIHarness.run(["bucket", "s", "--rules", directory.write("b/r.rules", rules), "--id", "h3", "--format", "json"])
+        guard case .number(let drawn)? = CLIHarness.member(bucket.out, "bucket") else { return XCTFail(bucket.out + bucket.err) }
+        let holdout = drawn < 10
+        let result = run("""
+        test "holdout" {
+          given {
+            profile.id = "h3"
+            goal = "x"
+          }
+          expect p -> \(holdout ? "nothing" : "flow \"o\"") from others
+          expect p -> no match
+        }
+
+        """)
+        XCTAssertTrue(result.out.contains("expected p -> no match, got \(holdout ? "nothing" : "flow \"o\"") (audience `others`, split `s`)"), result.out)
+        XCTAssertTrue(result.out.hasSuffix("0 passed, 1 failed\n"), result.out)
+    }
+
+    func testFromMustNameARowOfThePlacementAndNoMatchTakesNoFrom() {
+        let unknown = run("test \"t\" {\n  expect p -> flow \"f\" from fitnes\n}\n")
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.err.contains("r.tests:2:29: error: placement `p` has no row for audience `fitnes`"), unknown.err)
+        XCTAssertTrue(unknown.err.contains("help: did you mean `fitness`?"), unknown.err)
+        let noMatch = run("test \"t\" {\n  expect p -> no match from fitness\n}\n")
+        XCTAssertEqual(noMatch.status, 2)
+        XCTAssertTrue(noMatch.err.contains("r.tests:2:24: error: `no match` has no deciding audience, so it takes no `from`"), noMatch.err)
+    }
+
+    func testFormatterKeepsNoMatchAndFrom() {
+        let path = directory.write("f/r.tests", "test \"t\" {\n  expect   p ->   no match\n  expect p -> flow \"f\"   from fitness\n}\n")
+        let result = CLIHarness.run(["fmt", path])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.out, "test \"t\" {\n  expect p -> no match\n  expect p -> flow \"f\" from fitness\n}\n")
+    }
+
+    func testCoverageCountsEachSplitVariant() {
+        let result = run("""
+        test "fit" {
+          given {
+            goal = "fit"
+          }
+          expect p -> flow "f"
+        }
+
+        """, ["--coverage"])
+        XCTAssertTrue(result.out.contains("p row 2: split `s` 10% -> nothing: no"), result.out)
+        XCTAssertTrue(result.out.contains("p row 2: split `s` 90% -> flow \"o\": no"), result.out)
+        XCTAssertTrue(result.out.contains("coverage: 1 of 6 (16.6%)"), result.out)
+        let json = run("test \"fit\" {\n  given {\n    goal = \"fit\"\n  }\n  expect p -> flow \"f\"\n}\n", ["--coverage", "--format", "json"])
+        let line = json.outLines.first { $0.hasPrefix("{\"coverage\"") } ?? ""
+        let variants = CLIHarness.member(line, "coverage")?["variants"]
+        XCTAssertEqual(variants, .array([
+            .object([JSONMember(key: "split", value: .string("s")), JSONMember(key: "kind", value: .null),
+                     JSONMember(key: "id", value: .null), JSONMember(key: "covered", value: .bool(false))]),
+            .object([JSONMember(key: "split", value: .string("s")), JSONMember(key: "kind", value: .string("flow")),
+                     JSONMember(key: "id", value: .string("o")), JSONMember(key: "covered", value: .bool(false))]),
+        ]), line)
     }
 }

@@ -532,15 +532,16 @@ final class TestRunnerTests: XCTestCase {
         let program = rules.program!
         let results = TestRunner(program: program, defaultNow: TestRunnerTests.now).run(tests.files)
         let coverage = TestCoverage(program: program, results: results)
-        // Rows: home has 5, shop 1; covered: home rows 1 and 5. Segments: 5; only `high`
-        // was both true and false.
-        XCTAssertEqual(coverage.items.count, 11)
+        // Rows: home has 5, shop 1; covered: home rows 1 and 5. The split row's 2 variants,
+        // neither reached. Segments: 5; only `high` was both true and false.
+        XCTAssertEqual(coverage.items.count, 13)
+        XCTAssertEqual(coverage.items.filter { $0.kind == .variant }.map(\.covered), [false, false])
         XCTAssertEqual(coverage.items.filter { $0.kind == .row && $0.covered }.map(\.name),
                        ["home row 1: highs -> flow \"f_high\"", "home row 5: everyone -> flow \"f_default\""])
         XCTAssertEqual(coverage.items.filter { $0.kind == .segment && $0.covered }.map(\.name), ["high"])
         XCTAssertEqual(coverage.items.first { $0.name == "tagged" }?.detail, "never true")
         XCTAssertEqual(coverage.coveredCount, 3)
-        XCTAssertEqual(coverage.summary, "coverage: 3 of 11 (27.2%)")
+        XCTAssertEqual(coverage.summary, "coverage: 3 of 13 (23.0%)")
         XCTAssertEqual(coverage.items[0].range.start.line, 18)
     }
 

@@ -64,10 +64,41 @@ package enum Given: Hashable, Sendable {
     }
 }
 
+/// What `expect PLACEMENT -> …` asks of a placement.
+package struct PlacementExpectation: Hashable, Sendable {
+    /// What must be shown.
+    package enum Outcome: Hashable, Sendable {
+        /// `flow "ID"`, `paywall "ID"` or `nothing` (which a holdout, a `nothing` row or no
+        /// match all satisfy).
+        case destination(Destination)
+        /// `no match`: no row decided.
+        case noMatch(SourceRange)
+    }
+
+    package var outcome: Outcome
+    /// `from AUDIENCE`: the audience whose row must decide (`everyone` for that row).
+    package var audience: Identifier?
+
+    package init(outcome: Outcome, audience: Identifier? = nil) {
+        self.outcome = outcome
+        self.audience = audience
+    }
+
+    /// As written after `->`: `flow "x"`, `nothing from holdouts`, `no match`.
+    package var description: String {
+        let shown: String
+        switch outcome {
+        case .destination(let destination): shown = destination.description
+        case .noMatch: shown = "no match"
+        }
+        return shown + (audience.map { " from " + $0.text } ?? "")
+    }
+}
+
 /// One `expect` line of a test.
 package enum Expectation: Hashable, Sendable {
-    /// `expect PLACEMENT -> flow "ID" | paywall "ID" | nothing`.
-    case placement(Identifier, Destination, SourceRange)
+    /// `expect PLACEMENT -> flow "ID" | paywall "ID" | nothing | no match [from AUDIENCE]`.
+    case placement(Identifier, PlacementExpectation, SourceRange)
     /// `expect NAME` or `expect not NAME`: audience or segment membership.
     case membership(Identifier, negated: Bool, SourceRange)
 
@@ -88,8 +119,8 @@ package enum Expectation: Hashable, Sendable {
     /// The expectation as written, e.g. `onboarding_followup -> flow "flow_pro_v2"` or `not casuals`.
     package var description: String {
         switch self {
-        case .placement(let name, let destination, _):
-            return "\(name.text) -> " + destination.description
+        case .placement(let name, let expected, _):
+            return "\(name.text) -> " + expected.description
         case .membership(let name, let negated, _):
             return (negated ? "not " : "") + name.text
         }

@@ -110,6 +110,10 @@ extension Diagnostic {
                    help: "expect what the placement shows instead, e.g. `expect p -> nothing`")
     }
 
+    package static func fromWithNoMatch(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "syntax", "`no match` has no deciding audience, so it takes no `from`", at: range)
+    }
+
     package static func splitInExpectation(at range: SourceRange) -> Diagnostic {
         Diagnostic(.error, "syntax", "expect the destination a split chooses, not the split", at: range,
                    help: "write `flow \"…\"`, `paywall \"…\"` or `nothing`")

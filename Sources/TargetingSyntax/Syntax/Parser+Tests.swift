@@ -100,7 +100,25 @@ extension Parser {
         if let negation { throw ParseFailure(.negatedPlacementExpectation(at: negation.range)) }
         advance()
         if current.isKeyword(.split) { throw ParseFailure(.splitInExpectation(at: current.range)) }
-        let destination = try parseDestination(allowSplit: false)
-        return .placement(name, destination, span(from: start))
+        var expected: PlacementExpectation
+        if current.isIdentifier("no") {
+            let no = advance().range
+            guard current.isIdentifier("match") else { throw ParseFailure(.expected("`match` after `no`", found: current)) }
+            advance()
+            expected = PlacementExpectation(outcome: .noMatch(span(from: no)))
+        } else {
+            expected = PlacementExpectation(outcome: .destination(try parseDestination(allowSplit: false)))
+        }
+        if current.isIdentifier("from") {
+            let from = advance()
+            if case .noMatch = expected.outcome { throw ParseFailure(.fromWithNoMatch(at: from.range)) }
+            if current.isKeyword(.everyone) {
+                let everyone = advance()
+                expected.audience = Identifier(text: everyone.text, range: everyone.range)
+            } else {
+                expected.audience = try parseName("an audience name or `everyone` after `from`")
+            }
+        }
+        return .placement(name, expected, span(from: start))
     }
 }

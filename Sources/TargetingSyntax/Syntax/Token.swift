@@ -78,6 +78,10 @@ package struct Token: Hashable, Sendable {
     /// Whether the token is the given keyword.
     package func isKeyword(_ keyword: Keyword) -> Bool { kind == .keyword(keyword) }
 
+    /// Whether the token is the bare name `word` (a word with a meaning in one place only, such
+    /// as `no match` and `from` in an expectation, without being reserved).
+    package func isIdentifier(_ word: String) -> Bool { kind == .identifier && text == word }
+
     /// Whether the token is the given punctuation.
     package func isPunctuation(_ punctuation: Punctuation) -> Bool { kind == .punctuation(punctuation) }
 
