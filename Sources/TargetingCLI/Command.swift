@@ -61,6 +61,16 @@ enum CommandSupport {
         return ms
     }
 
+    /// `--now`, or the current time with a note on stderr naming it (for commands whose output
+    /// would otherwise hide the instant, such as `diff` and `sql`).
+    static func nowNoted(_ arguments: ParsedArguments, io: CommandIO) throws -> Int64 {
+        let now = try self.now(arguments)
+        if arguments.value("--now") == nil {
+            io.err("note: no --now given; evaluating at the current time, \(Timestamp.format(now))\n")
+        }
+        return now
+    }
+
     /// Prints rule diagnostics as text on stderr.
     static func printDiagnostics(_ loaded: LoadedRules, io: CommandIO) {
         let renderer = DiagnosticRenderer(files: loaded.sources)

@@ -31,7 +31,7 @@ enum DiffCommand: Command {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let format = try OutputFormat.from(arguments)
-        let now = try CommandSupport.now(arguments)
+        let now = try CommandSupport.nowNoted(arguments, io: io)
         guard arguments.positionals.count == 2 else { throw UsageError(message: "expected OLD and NEW rule paths") }
         guard let corpus = arguments.value("--profiles") else { throw UsageError(message: "missing --profiles FILE") }
         var examples = 3
@@ -67,9 +67,16 @@ enum DiffCommand: Command {
         }
         var report = ImpactReport(oldPlacements: oldNames, newPlacements: newNames, examplesPerTransition: examples)
         let shared = oldNames.filter { newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!, new.placementIndex(named: $0)!) }
+        let removed = oldNames.filter { !newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!) }
+        let added = newNames.filter { !oldNames.contains($0) }.map { ($0, new.placementIndex(named: $0)!) }
+        // The attributes the new rules read, and whether any profile of the corpus has each.
+        var attributes: [(target: AttributeTarget, slot: Slot, seen: Bool)] = []
+        for slot in new.slots where !attributes.contains(where: { $0.target == slot.target }) {
+            attributes.append((slot.target, slot, false))
+        }
 
         guard var reader = JSONLinesReader(path: corpus) else {
-            io.report(.unreadable("cannot read `\(corpus)`", path: corpus))
+            io.report(.cannotRead(corpus))
             return ExitStatus.inputError
         }
         var rejected = 0
@@ -100,13 +107,46 @@ enum DiffCommand: Command {
                 continue
             }
             for (name, a, b) in results { report.record(placement: name, profileID: profile.id, old: a, new: b) }
+            // Placements on one side only are sized there (a split that cannot choose counts as its row's audience).
+            if !removed.isEmpty {
+                let decisions = old.decideAll(for: profile, now: now)
+                for (name, index) in removed { report.record(placement: name, profileID: profile.id, old: decisions[index], new: nil) }
+            }
+            if !added.isEmpty {
+                let decisions = new.decideAll(for: profile, now: now)
+                for (name, index) in added { report.record(placement: name, profileID: profile.id, old: nil, new: decisions[index]) }
+            }
+            for index in attributes.indices where !attributes[index].seen {
+                attributes[index].seen = attributes[index].slot.read(from: profile, now: now).isPresent
+            }
         }
-        printReport(report, format: format, io: io)
+        let absent = attributes.filter { !$0.seen }.map { target -> String in
+            switch target.target {
+            case .custom(let key): key
+            case .builtin(let field): "profile." + field
+            }
+        }
+        printReport(report, now: now, absentAttributes: absent, format: format, io: io)
         if rejected > 0 { return ExitStatus.inputError }
         return arguments.has("--fail-on-change") && report.hasChanges ? ExitStatus.no : ExitStatus.success
     }
 
-    static func printReport(_ report: ImpactReport, format: OutputFormat, io: CommandIO) {
+    /// A share of `total` as a percentage with one decimal, e.g. `40.0%`.
+    static func percent(_ count: Int, of total: Int) -> String {
+        guard total > 0 else { return "0.0%" }
+        let permille = count * 1000 / total
+        return "\(permille / 10).\(permille % 10)%"
+    }
+
+    /// A destination in JSON: `{"kind","id"}` (both null for `nothing`), or null for no match.
+    static func json(_ shown: ImpactReport.Shown) -> JSONValue {
+        guard shown.matched else { return .null }
+        return .object([JSONMember(key: "kind", value: shown.kind.map(JSONValue.string) ?? .null),
+                        JSONMember(key: "id", value: shown.id.map(JSONValue.string) ?? .null)])
+    }
+
+    static func printReport(_ report: ImpactReport, now: Int64, absentAttributes: [String], format: OutputFormat, io: CommandIO) {
+        let instant = Timestamp.format(now)
         switch format {
         case .json:
             let placements = report.placements.map { impact in
@@ -117,35 +157,62 @@ enum DiffCommand: Command {
                     JSONMember(key: "changed", value: .number(Double(impact.changed))),
                     JSONMember(key: "transitions", value: .array(impact.transitions.map { transition in
                         .object([
-                            JSONMember(key: "from", value: .string(transition.from)),
-                            JSONMember(key: "to", value: .string(transition.to)),
+                            JSONMember(key: "from", value: json(transition.from)),
+                            JSONMember(key: "to", value: json(transition.to)),
                             JSONMember(key: "count", value: .number(Double(transition.count))),
                             JSONMember(key: "examples", value: .array(transition.examples.map(JSONValue.string))),
+                        ])
+                    })),
+                    JSONMember(key: "sizes", value: .array(impact.sizes.map { size in
+                        .object([
+                            JSONMember(key: "destination", value: json(size.shown)),
+                            JSONMember(key: "before", value: .number(Double(size.before))),
+                            JSONMember(key: "after", value: .number(Double(size.after))),
+                            JSONMember(key: "share_before", value: .number(share(size.before, of: impact.profiles))),
+                            JSONMember(key: "share_after", value: .number(share(size.after, of: impact.profiles))),
                         ])
                     })),
                 ])
             }
             io.out(JSONWriter.write(.object([
+                JSONMember(key: "now", value: .string(instant)),
                 JSONMember(key: "changed", value: .bool(report.hasChanges)),
                 JSONMember(key: "placements", value: .array(placements)),
+                JSONMember(key: "absent_attributes", value: .array(absentAttributes.map(JSONValue.string))),
             ])) + "\n")
         case .text:
+            io.out("now: \(instant)\n")
             for impact in report.placements {
+                let sizes = impact.sizes.map { size -> String in
+                    let count = impact.status == "added" ? size.after : size.before
+                    return "\(size.shown.description) \(count) (\(percent(count, of: impact.profiles)))"
+                }.joined(separator: ", ")
                 switch impact.status {
-                case "added": io.out("placement \(impact.name): added\n")
-                case "removed": io.out("placement \(impact.name): removed\n")
+                case "added": io.out("placement \(impact.name): added (\(impact.profiles) profiles: \(sizes))\n")
+                case "removed": io.out("placement \(impact.name): removed (\(impact.profiles) profiles: \(sizes))\n")
                 case "unchanged": io.out("placement \(impact.name): no change (\(impact.profiles) profiles)\n")
                 default:
-                    io.out("placement \(impact.name): \(impact.changed) of \(impact.profiles) profiles change destination\n")
-                    let width = impact.transitions.map { $0.from.count + $0.to.count + 4 }.max() ?? 0
+                    io.out("placement \(impact.name): \(impact.changed) of \(impact.profiles) profiles (\(percent(impact.changed, of: impact.profiles))) change destination\n")
+                    let width = impact.transitions.map { $0.from.description.count + $0.to.description.count + 4 }.max() ?? 0
                     for transition in impact.transitions {
-                        let arrow = "\(transition.from) -> \(transition.to)"
+                        let arrow = "\(transition.from.description) -> \(transition.to.description)"
                         let pad = String(repeating: " ", count: max(1, width - arrow.count + 2))
                         let examples = transition.examples.isEmpty ? "" : "  e.g. " + transition.examples.joined(separator: ", ")
                         io.out("  \(arrow)\(pad)\(transition.count)\(examples)\n")
                     }
+                    for size in impact.sizes {
+                        io.out("  \(size.shown.description): \(size.before) (\(percent(size.before, of: impact.profiles))) before, \(size.after) (\(percent(size.after, of: impact.profiles))) after\n")
+                    }
                 }
             }
+            for attribute in absentAttributes {
+                io.out("note: no profile in the corpus has `\(attribute)`, so the rules that read it are not exercised\n")
+            }
         }
+    }
+
+    /// A share of `total` as a percentage rounded to one decimal (JSON).
+    static func share(_ count: Int, of total: Int) -> Double {
+        total > 0 ? (Double(count * 1000 / total)) / 10 : 0
     }
 }

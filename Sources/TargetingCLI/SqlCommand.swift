@@ -32,7 +32,7 @@ enum SqlCommand: Command {
         guard arguments.positionals.count == 1 else {
             throw UsageError(message: arguments.positionals.isEmpty ? "missing placement" : "give one placement")
         }
-        let now = try CommandSupport.now(arguments)
+        let now = try CommandSupport.nowNoted(arguments, io: io)
         let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
         guard let loaded = loadedRules else { return status }
         let program = loaded.program
@@ -42,7 +42,8 @@ enum SqlCommand: Command {
             io.report(.unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion)))
             return ExitStatus.inputError
         }
-        io.out(SQLCompiler.compile(placement: name, program: program, now: now, dialect: dialect))
+        // The instant is inlined into the query; the leading comment says which it was.
+        io.out("-- now: \(Timestamp.format(now))\n" + SQLCompiler.compile(placement: name, program: program, now: now, dialect: dialect))
         return ExitStatus.success
     }
 }

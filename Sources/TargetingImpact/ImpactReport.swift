@@ -3,16 +3,48 @@ import TargetingEngine
 /// The impact of a rule change on a profile corpus, accumulated one profile at a time so memory
 /// does not grow with the corpus (only counts and a few example ids per transition are kept).
 package struct ImpactReport: Sendable {
+    /// Where a decision sends a profile: a destination, `nothing`, or no match.
+    package struct Shown: Hashable, Sendable, Comparable {
+        /// `flow`, `paywall`, or nil for `nothing` and for no match.
+        package var kind: String?
+        /// The flow or paywall id.
+        package var id: String?
+        /// Whether some row decided (false: no match).
+        package var matched: Bool
+
+        package init(_ decision: Decision) {
+            kind = decision.outcome?.kind
+            id = decision.outcome?.id
+            matched = decision.audience != nil
+        }
+
+        /// `flow "x"`, `paywall "y"`, `nothing` or `no match`.
+        package var description: String {
+            guard matched else { return "no match" }
+            guard let kind, let id else { return "nothing" }
+            return "\(kind) \"\(id)\""
+        }
+
+        package static func < (lhs: Shown, rhs: Shown) -> Bool { lhs.description < rhs.description }
+    }
+
     /// One from → to change of destination.
     package struct Transition: Hashable, Sendable {
-        /// The destination under the old rules (`flow "x"`, `paywall "y"`, `nothing`, `no match`).
-        package var from: String
-        /// The destination under the new rules.
-        package var to: String
+        /// Where the old rules sent the profiles.
+        package var from: Shown
+        /// Where the new rules send them.
+        package var to: Shown
         /// How many profiles moved.
         package var count: Int
         /// Up to `examplesPerTransition` profile ids, in corpus order.
         package var examples: [String]
+    }
+
+    /// How many profiles one destination takes, before and after.
+    package struct Size: Hashable, Sendable {
+        package var shown: Shown
+        package var before: Int
+        package var after: Int
     }
 
     /// Per placement.
@@ -27,6 +59,9 @@ package struct ImpactReport: Sendable {
         package var changed: Int
         /// The transitions, most frequent first.
         package var transitions: [Transition]
+        /// Each destination's profile count under the old and the new rules (0 where a placement
+        /// is added or removed), largest first.
+        package var sizes: [Size]
     }
 
     /// How many example ids each transition keeps.
@@ -35,6 +70,7 @@ package struct ImpactReport: Sendable {
     var status: [String: String] = [:]
     var profiles: [String: Int] = [:]
     var transitions: [String: [String: Transition]] = [:]
+    var sizes: [String: [Shown: Size]] = [:]
 
     /// Creates an empty report for placements under the old and new rules.
     package init(oldPlacements: [String], newPlacements: [String], examplesPerTransition: Int = 3) {
@@ -52,19 +88,19 @@ package struct ImpactReport: Sendable {
     }
 
     /// The text form of a decision's destination.
-    package static func destination(_ decision: Decision) -> String {
-        guard let outcome = decision.outcome else { return "no match" }
-        return outcome.description
-    }
+    package static func destination(_ decision: Decision) -> String { Shown(decision).description }
 
-    /// Records one profile's decision for a placement under both rule sets.
-    package mutating func record(placement: String, profileID: String?, old: Decision, new: Decision) {
+    /// Records one profile's decision for a placement under both rule sets (nil for the side
+    /// where the placement does not exist).
+    package mutating func record(placement: String, profileID: String?, old: Decision?, new: Decision?) {
         profiles[placement, default: 0] += 1
-        let from = ImpactReport.destination(old)
-        let to = ImpactReport.destination(new)
-        guard from != to else { return }
+        let from = old.map(Shown.init)
+        let to = new.map(Shown.init)
+        if let from { sizes[placement, default: [:]][from, default: Size(shown: from, before: 0, after: 0)].before += 1 }
+        if let to { sizes[placement, default: [:]][to, default: Size(shown: to, before: 0, after: 0)].after += 1 }
+        guard let from, let to, from != to else { return }
         status[placement] = "changed"
-        let key = from + "\u{0}" + to
+        let key = from.description + "\u{0}" + to.description
         var transition = transitions[placement]?[key] ?? Transition(from: from, to: to, count: 0, examples: [])
         transition.count += 1
         if transition.examples.count < examplesPerTransition { transition.examples.append(profileID ?? "(no id)") }
@@ -77,8 +113,11 @@ package struct ImpactReport: Sendable {
             let list = (transitions[name] ?? [:]).values.sorted {
                 $0.count != $1.count ? $0.count > $1.count : ($0.from, $0.to) < ($1.from, $1.to)
             }
+            let sizes = (sizes[name] ?? [:]).values.sorted {
+                max($0.before, $0.after) != max($1.before, $1.after) ? max($0.before, $0.after) > max($1.before, $1.after) : $0.shown < $1.shown
+            }
             return PlacementImpact(name: name, status: status[name] ?? "unchanged", profiles: profiles[name] ?? 0,
-                                   changed: list.reduce(0) { $0 + $1.count }, transitions: list)
+                                   changed: list.reduce(0) { $0 + $1.count }, transitions: list, sizes: sizes)
         }
     }
 

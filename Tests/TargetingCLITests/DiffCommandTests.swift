@@ -49,11 +49,15 @@ final class DiffCommandTests: TemporaryDirectoryTestCase {
         let (old, new, profiles) = paths()
         let result = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29T12:00:00Z"])
         XCTAssertEqual(result.status, 0, result.err)
+        // p1 is a pro adult under both; p2 and p3 only under the old rules; p4 and p5 never.
         XCTAssertEqual(result.outLines, [
-            "placement followup: 2 of 5 profiles change destination",
+            "now: 2026-11-29T12:00:00Z",
+            "placement followup: 2 of 5 profiles (40.0%) change destination",
             "  flow \"flow_pro\" -> flow \"flow_default\"  2  e.g. p2, p3",
-            "placement retired: removed",
-            "placement fresh: added",
+            "  flow \"flow_default\": 2 (40.0%) before, 4 (80.0%) after",
+            "  flow \"flow_pro\": 3 (60.0%) before, 1 (20.0%) after",
+            "placement retired: removed (5 profiles: paywall \"pw_old\" 3 (60.0%), no match 2 (40.0%))",
+            "placement fresh: added (5 profiles: no match 4 (80.0%), paywall \"pw_new\" 1 (20.0%))",
         ])
     }
 
@@ -63,7 +67,31 @@ final class DiffCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(changed.status, 1)
         let same = CLIHarness.run(["diff", old, old, "--profiles", profiles, "--now", "2026-11-29", "--fail-on-change"])
         XCTAssertEqual(same.status, 0, same.err)
-        XCTAssertEqual(same.outLines, ["placement followup: no change (5 profiles)", "placement retired: no change (5 profiles)"])
+        XCTAssertEqual(same.outLines, ["now: 2026-11-29T00:00:00Z", "placement followup: no change (5 profiles)", "placement retired: no change (5 profiles)"])
+    }
+
+    func testTheInstantIsPrintedAndNotedWhenTaken() {
+        let (old, new, profiles) = paths()
+        let pinned = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-28T12:00:00Z"])
+        XCTAssertEqual(pinned.outLines.first, "now: 2026-11-28T12:00:00Z")
+        XCTAssertEqual(pinned.err, "")
+        let clock = CLIHarness.run(["diff", old, new, "--profiles", profiles])
+        XCTAssertTrue(clock.err.hasPrefix("note: no --now given; evaluating at the current time, "), clock.err)
+        XCTAssertTrue(clock.outLines.first?.hasPrefix("now: ") ?? false, clock.out)
+        let sql = CLIHarness.run(["sql", "followup", "--dialect", "postgres", "--rules", old])
+        XCTAssertTrue(sql.err.hasPrefix("note: no --now given"), sql.err)
+        XCTAssertTrue(sql.out.hasPrefix("-- now: "), sql.out)
+    }
+
+    func testAnAttributeTheCorpusNeverHasIsNamed() {
+        let (old, _, profiles) = paths()
+        let new = directory.write("goal/main.rules", newRules.replacingOccurrences(of: "segment pros = experience == \"pro\"", with: "segment pros = goal == \"pro\""))
+        let result = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29T12:00:00Z"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("note: no profile in the corpus has `goal`, so the rules that read it are not exercised"), result.out)
+        XCTAssertFalse(result.out.contains("`experience`"), result.out)
+        let json = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29T12:00:00Z", "--format", "json"])
+        XCTAssertEqual(CLIHarness.member(json.out, "absent_attributes"), .array([.string("goal")]))
     }
 
     func testNoExamplesLeavesNoDanglingEG() {
@@ -82,8 +110,10 @@ final class DiffCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(result.status, 0, result.err)
         XCTAssertEqual(result.outLines.count, 1)
         let expected = """
-        {"changed":true,"placements":[{"changed":2,"placement":"followup","profiles":5,"status":"changed",\
-        "transitions":[{"count":2,"examples":["p2"],"from":"flow \\"flow_pro\\"","to":"flow \\"flow_default\\""}]}]}
+        {"now":"2026-11-29T12:00:00Z","changed":true,"absent_attributes":[],"placements":[{"changed":2,"placement":"followup","profiles":5,"status":"changed",\
+        "transitions":[{"count":2,"examples":["p2"],"from":{"kind":"flow","id":"flow_pro"},"to":{"kind":"flow","id":"flow_default"}}],\
+        "sizes":[{"destination":{"kind":"flow","id":"flow_default"},"before":2,"after":4,"share_before":40,"share_after":80},\
+        {"destination":{"kind":"flow","id":"flow_pro"},"before":3,"after":1,"share_before":60,"share_after":20}]}]}
         """
         XCTAssertEqual(CLIHarness.canonical(result.outLines[0]), CLIHarness.canonical(expected))
     }
@@ -95,7 +125,7 @@ final class DiffCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.err.contains("bad.jsonl:2: error:"), result.err)
         XCTAssertTrue(result.err.contains("bad.jsonl:3: error:"), result.err)
-        XCTAssertEqual(result.outLines.first, "placement followup: 1 of 1 profiles change destination")
+        XCTAssertEqual(result.outLines.dropFirst().first, "placement followup: 1 of 1 profiles (100.0%) change destination")
     }
 
     func testRulesWithErrorsAndUsageErrors() {

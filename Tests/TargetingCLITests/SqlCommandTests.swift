@@ -10,7 +10,7 @@ final class SqlCommandTests: XCTestCase {
     func testPrintsOneQuery() {
         let result = sql(["main_paywall", "--dialect", "postgres"])
         XCTAssertEqual(result.status, 0, result.err)
-        XCTAssertTrue(result.out.hasPrefix("WITH\n"), result.out)
+        XCTAssertTrue(result.out.hasPrefix("-- now: 2026-11-29T12:00:00Z\nWITH\n"), result.out)
         XCTAssertTrue(result.out.contains("'main_paywall' AS placement"), result.out)
         XCTAssertEqual(result.err, "")
     }

@@ -18,11 +18,29 @@ final class ImpactReportTests: XCTestCase {
         XCTAssertEqual(impact.status, "changed")
         XCTAssertEqual(impact.profiles, 5)
         XCTAssertEqual(impact.changed, 4)
-        XCTAssertEqual(impact.transitions.map(\.from), ["flow \"a\"", "no match"])
-        XCTAssertEqual(impact.transitions.map(\.to), ["flow \"b\"", "nothing"])
+        XCTAssertEqual(impact.transitions.map(\.from.description), ["flow \"a\"", "no match"])
+        XCTAssertEqual(impact.transitions.map(\.to.description), ["flow \"b\"", "nothing"])
+        // Sizes: before flow a 4, no match 1; after flow b 3, nothing 1, flow a 1.
+        let sizes = Dictionary(uniqueKeysWithValues: impact.sizes.map { ($0.shown.description, ($0.before, $0.after)) })
+        XCTAssertEqual(sizes["flow \"a\""]?.0, 4)
+        XCTAssertEqual(sizes["flow \"a\""]?.1, 1)
+        XCTAssertEqual(sizes["flow \"b\""]?.1, 3)
+        XCTAssertEqual(sizes["no match"]?.0, 1)
+        XCTAssertEqual(sizes["nothing"]?.1, 1)
         XCTAssertEqual(impact.transitions.map(\.count), [3, 1])
         XCTAssertEqual(impact.transitions[0].examples, ["u1", "u2"])
         XCTAssertTrue(report.hasChanges)
+    }
+
+    func testOneSidedPlacementsAreSizedOnTheirSide() {
+        var report = ImpactReport(oldPlacements: ["gone"], newPlacements: ["new"])
+        report.record(placement: "gone", profileID: "u1", old: decision(.flow("a")), new: nil)
+        report.record(placement: "new", profileID: "u1", old: nil, new: decision(nil))
+        XCTAssertEqual(report.placements.map(\.status), ["removed", "added"])
+        XCTAssertEqual(report.placements[0].sizes.map { [$0.before, $0.after] }, [[1, 0]])
+        XCTAssertEqual(report.placements[1].sizes.map { [$0.before, $0.after] }, [[0, 1]])
+        XCTAssertEqual(report.placements[1].sizes[0].shown.description, "no match")
+        XCTAssertTrue(report.placements.allSatisfy { $0.transitions.isEmpty })
     }
 
     func testAddedAndRemovedPlacementsCountAsChanges() {
