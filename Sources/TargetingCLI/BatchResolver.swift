@@ -22,6 +22,8 @@ struct BatchResolver {
         var rejections: [(offset: Int, diagnostic: Diagnostic)] = []
         /// Whether some record was the profile asked for (always, without `--id`).
         var matched = false
+        /// With `--summary`: profiles per decision (indexed as `DecisionTails`), instead of lines.
+        var counts: [Int] = []
 
         mutating func reject(_ diagnostic: Diagnostic) { rejections.append((bytes.count, diagnostic)) }
     }
@@ -33,6 +35,8 @@ struct BatchResolver {
     let printer: DecisionPrinter
     let jobs: Int
     let tails: DecisionTails
+    /// Count decisions instead of printing them (`--summary`).
+    var summary = false
     /// Records per batch.
     static let batchSize = 4096
 
@@ -97,21 +101,30 @@ struct BatchResolver {
             return
         }
         let start = output.bytes.count
+        var chosen: [Int] = []
         let failure: ResolveError?
         switch read {
         case .scanned(let scanned):
             failure = program.choose(placements: placements, for: scanned, now: now) { index, choice in
-                tails.append(placement: index, choice: choice, profileID: scanned.profileID, to: &output.bytes)
+                if summary { chosen.append(tails.index(placement: index, choice: choice)) } else {
+                    tails.append(placement: index, choice: choice, profileID: scanned.profileID, to: &output.bytes)
+                }
             }
         case .profile(let profile):
             let profileID = profile.id
             failure = program.choose(placements: placements, for: profile, now: now) { index, choice in
-                tails.append(placement: index, choice: choice, profileID: profileID, to: &output.bytes)
+                if summary { chosen.append(tails.index(placement: index, choice: choice)) } else {
+                    tails.append(placement: index, choice: choice, profileID: profileID, to: &output.bytes)
+                }
             }
         }
         if let failure {
             output.bytes.removeSubrange(start...)
             output.reject(.unresolvable(failure, file: file, line: line))
+        } else if summary {
+            // Counted only once every placement decided, so a rejected profile counts nowhere.
+            if output.counts.isEmpty { output.counts = Array(repeating: 0, count: tails.count) }
+            for tail in chosen { output.counts[tail] += 1 }
         }
     }
 
@@ -132,10 +145,12 @@ struct BatchResolver {
         var output = Output()
     }
 
-    /// Resolves every record of `reader`, writing results in order; returns (rejected, matched).
-    func run(_ reader: inout JSONLinesReader, io: CommandIO) -> (rejected: Int, matched: Bool) {
+    /// Resolves every record of `reader`, writing results in order; returns (rejected, matched)
+    /// and, with `summary`, the profiles per decision.
+    func run(_ reader: inout JSONLinesReader, io: CommandIO) -> (rejected: Int, matched: Bool, counts: [Int]) {
         var rejected = 0
         var matched = false
+        var counts = Array(repeating: 0, count: tails.count)
         var batch: [JSONLinesReader.Record] = []
         batch.reserveCapacity(BatchResolver.batchSize)
         var workers = [Worker](repeating: Worker(), count: max(1, jobs))
@@ -145,6 +160,8 @@ struct BatchResolver {
                 emit(workers[index].output, io: io)
                 rejected += workers[index].output.rejections.count
                 matched = matched || workers[index].output.matched
+                for (tail, count) in workers[index].output.counts.enumerated() { counts[tail] += count }
+                workers[index].output.counts.removeAll(keepingCapacity: true)
                 workers[index].output.bytes.removeAll(keepingCapacity: true)
                 workers[index].output.rejections.removeAll(keepingCapacity: true)
             }
@@ -155,7 +172,7 @@ struct BatchResolver {
             if batch.count == BatchResolver.batchSize { flush() }
         }
         flush()
-        return (rejected, matched)
+        return (rejected, matched, counts)
     }
 
     /// Resolves `records` into the outputs of the first workers, each taking a contiguous run,

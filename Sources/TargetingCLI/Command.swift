@@ -71,6 +71,18 @@ enum CommandSupport {
         return now
     }
 
+    /// A share of `total` as a percentage with one decimal, e.g. `40.0%` (rounded down).
+    static func percent(_ count: Int, of total: Int) -> String {
+        guard total > 0 else { return "0.0%" }
+        let permille = count * 1000 / total
+        return "\(permille / 10).\(permille % 10)%"
+    }
+
+    /// The same share as a JSON number of percent, e.g. 40.
+    static func share(_ count: Int, of total: Int) -> Double {
+        total > 0 ? Double(count * 1000 / total) / 10 : 0
+    }
+
     /// Prints rule diagnostics as text on stderr.
     static func printDiagnostics(_ loaded: LoadedRules, io: CommandIO) {
         let renderer = DiagnosticRenderer(files: loaded.sources)

@@ -7,6 +7,10 @@ import TargetingEngine
 struct DecisionTails {
     let format: OutputFormat
     private let tails: [[UInt8]]
+    /// The decision each tail prints, without a profile id (for `--summary`).
+    let decisions: [Decision]
+    /// Per placement: the indices of its tails, rows in order, then "no match" last.
+    let placementTails: [[Int]]
     /// Per placement: the index of its "no match" tail.
     private let noMatch: [Int]
     /// Per row of the flat code (all placements): the index of its first tail.
@@ -17,6 +21,8 @@ struct DecisionTails {
         self.format = format
         let flat = program.flat!
         var tails: [[UInt8]] = []
+        var decisions: [Decision] = []
+        var placementTails: [[Int]] = []
         var noMatch: [Int] = []
         var rowStart: [Int] = []
         var placementRowStart: [Int] = []
@@ -26,25 +32,42 @@ struct DecisionTails {
             case .text: Array((decision.textTail + "\n").utf8)
             }
         }
+        func add(_ decision: Decision) {
+            tails.append(tail(decision))
+            decisions.append(decision)
+        }
         for (index, placement) in program.placements.enumerated() {
+            let first = tails.count
             noMatch.append(tails.count)
-            tails.append(tail(flat.decision(placement: index, choice: Choice(), profileID: nil)))
+            add(flat.decision(placement: index, choice: Choice(), profileID: nil))
             placementRowStart.append(rowStart.count)
             for (rowIndex, row) in placement.rows.enumerated() {
                 rowStart.append(tails.count)
                 if let split = row.split {
                     for step in split.steps.indices {
-                        tails.append(tail(flat.decision(placement: index, choice: Choice(row: rowIndex, step: step), profileID: nil)))
+                        add(flat.decision(placement: index, choice: Choice(row: rowIndex, step: step), profileID: nil))
                     }
                 } else {
-                    tails.append(tail(flat.decision(placement: index, choice: Choice(row: rowIndex), profileID: nil)))
+                    add(flat.decision(placement: index, choice: Choice(row: rowIndex), profileID: nil))
                 }
             }
+            placementTails.append(Array((first + 1)..<tails.count) + [first])
         }
         self.tails = tails
+        self.decisions = decisions
+        self.placementTails = placementTails
         self.noMatch = noMatch
         self.rowStart = rowStart
         self.placementRowStart = placementRowStart
+    }
+
+    /// The number of tails (every decision any placement can make).
+    var count: Int { tails.count }
+
+    /// The tail of choice `choice` in placement `index`.
+    func index(placement index: Int, choice: Choice) -> Int {
+        guard let row = choice.row else { return noMatch[index] }
+        return rowStart[placementRowStart[index] + row] + (choice.step ?? 0)
     }
 
     /// Appends the printed decision `choice` of placement `index` for `profileID`.
@@ -53,12 +76,6 @@ struct DecisionTails {
         case .json: Decision.appendJSONHead(profileID: profileID, to: &bytes)
         case .text: bytes.append(contentsOf: Decision.textHead(profileID: profileID).utf8)
         }
-        let tail: Int
-        if let row = choice.row {
-            tail = rowStart[placementRowStart[index] + row] + (choice.step ?? 0)
-        } else {
-            tail = noMatch[index]
-        }
-        bytes.append(contentsOf: tails[tail])
+        bytes.append(contentsOf: tails[self.index(placement: index, choice: choice)])
     }
 }

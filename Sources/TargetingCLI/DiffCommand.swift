@@ -131,13 +131,6 @@ enum DiffCommand: Command {
         return arguments.has("--fail-on-change") && report.hasChanges ? ExitStatus.no : ExitStatus.success
     }
 
-    /// A share of `total` as a percentage with one decimal, e.g. `40.0%`.
-    static func percent(_ count: Int, of total: Int) -> String {
-        guard total > 0 else { return "0.0%" }
-        let permille = count * 1000 / total
-        return "\(permille / 10).\(permille % 10)%"
-    }
-
     /// A destination in JSON: `{"kind","id"}` (both null for `nothing`), or null for no match.
     static func json(_ shown: ImpactReport.Shown) -> JSONValue {
         guard shown.matched else { return .null }
@@ -168,8 +161,8 @@ enum DiffCommand: Command {
                             JSONMember(key: "destination", value: json(size.shown)),
                             JSONMember(key: "before", value: .number(Double(size.before))),
                             JSONMember(key: "after", value: .number(Double(size.after))),
-                            JSONMember(key: "share_before", value: .number(share(size.before, of: impact.profiles))),
-                            JSONMember(key: "share_after", value: .number(share(size.after, of: impact.profiles))),
+                            JSONMember(key: "share_before", value: .number(CommandSupport.share(size.before, of: impact.profiles))),
+                            JSONMember(key: "share_after", value: .number(CommandSupport.share(size.after, of: impact.profiles))),
                         ])
                     })),
                 ])
@@ -185,14 +178,14 @@ enum DiffCommand: Command {
             for impact in report.placements {
                 let sizes = impact.sizes.map { size -> String in
                     let count = impact.status == "added" ? size.after : size.before
-                    return "\(size.shown.description) \(count) (\(percent(count, of: impact.profiles)))"
+                    return "\(size.shown.description) \(count) (\(CommandSupport.percent(count, of: impact.profiles)))"
                 }.joined(separator: ", ")
                 switch impact.status {
                 case "added": io.out("placement \(impact.name): added (\(impact.profiles) profiles: \(sizes))\n")
                 case "removed": io.out("placement \(impact.name): removed (\(impact.profiles) profiles: \(sizes))\n")
                 case "unchanged": io.out("placement \(impact.name): no change (\(impact.profiles) profiles)\n")
                 default:
-                    io.out("placement \(impact.name): \(impact.changed) of \(impact.profiles) profiles (\(percent(impact.changed, of: impact.profiles))) change destination\n")
+                    io.out("placement \(impact.name): \(impact.changed) of \(impact.profiles) profiles (\(CommandSupport.percent(impact.changed, of: impact.profiles))) change destination\n")
                     let width = impact.transitions.map { $0.from.description.count + $0.to.description.count + 4 }.max() ?? 0
                     for transition in impact.transitions {
                         let arrow = "\(transition.from.description) -> \(transition.to.description)"
@@ -201,7 +194,7 @@ enum DiffCommand: Command {
                         io.out("  \(arrow)\(pad)\(transition.count)\(examples)\n")
                     }
                     for size in impact.sizes {
-                        io.out("  \(size.shown.description): \(size.before) (\(percent(size.before, of: impact.profiles))) before, \(size.after) (\(percent(size.after, of: impact.profiles))) after\n")
+                        io.out("  \(size.shown.description): \(size.before) (\(CommandSupport.percent(size.before, of: impact.profiles))) before, \(size.after) (\(CommandSupport.percent(size.after, of: impact.profiles))) after\n")
                     }
                 }
             }
@@ -211,8 +204,4 @@ enum DiffCommand: Command {
         }
     }
 
-    /// A share of `total` as a percentage rounded to one decimal (JSON).
-    static func share(_ count: Int, of total: Int) -> Double {
-        total > 0 ? (Double(count * 1000 / total)) / 10 : 0
-    }
 }

@@ -7,7 +7,7 @@ import TargetingProfiles
 enum ResolveCommand: Command {
     static let name = "resolve"
     static let overview = "Show which flow or paywall a profile sees in a placement, and why"
-    static let usage = "resolve (PLACEMENT | --all) (--profile FILE | --profiles FILE.jsonl | --store FILE [--id ID]) [--explain] [--jobs N] [--rules PATH] [--now TIME] [--format text|json]"
+    static let usage = "resolve (PLACEMENT | --all) (--profile FILE | --profiles FILE.jsonl | --store FILE [--id ID]) [--explain | --summary] [--jobs N] [--rules PATH] [--now TIME] [--format text|json]"
     static let discussion = """
     ARGUMENTS:
       PLACEMENT                   The placement to resolve (or --all for every placement)
@@ -18,6 +18,9 @@ enum ResolveCommand: Command {
     A rejected profile line is reported on stderr with its line number, the other lines are
     still resolved, and the exit status is 2. --jobs spreads --profiles and --store over N
     threads (default: every core); the output is in input order and the same for any N.
+    --summary (with --profiles or --store) prints, per placement, how many profiles each
+    audience, destination and split variant takes and their share, no match included; with
+    --format json one line per entry: {"placement","audience","kind","id","split","profiles","share"}.
     """
     static let options = [
         CommonOptions.rules, CommonOptions.now, CommonOptions.format,
@@ -27,6 +30,7 @@ enum ResolveCommand: Command {
         OptionSpec(names: ["--store"], takesValue: true, valueName: "FILE", help: "A profile store (JSON Lines)"),
         OptionSpec(names: ["--id"], takesValue: true, valueName: "ID", help: "With --store: only this profile"),
         OptionSpec(names: ["--explain"], takesValue: false, valueName: "", help: "List every row with why it matched or not"),
+        OptionSpec(names: ["--summary"], takesValue: false, valueName: "", help: "Count profiles per audience, destination and variant instead of listing them"),
         CommonOptions.jobs,
     ]
 
@@ -60,8 +64,13 @@ enum ResolveCommand: Command {
             placements = [index]
         }
         let printer = DecisionPrinter(format: format, explain: arguments.has("--explain"))
-        let batch = BatchResolver(program: program, placements: placements, now: now, onlyID: arguments.value("--id"),
+        var batch = BatchResolver(program: program, placements: placements, now: now, onlyID: arguments.value("--id"),
                                   printer: printer, jobs: jobs)
+        if arguments.has("--summary") {
+            guard !arguments.has("--profile"), !arguments.has("--id") else { throw UsageError(message: "--summary needs --profiles or --store (without --id)") }
+            guard !arguments.has("--explain") else { throw UsageError(message: "give --summary or --explain, not both") }
+            batch.summary = true
+        }
         var rejected = 0
 
         if let path = arguments.value("--profile") {
@@ -93,7 +102,8 @@ enum ResolveCommand: Command {
                 io.report(.cannotRead(path))
                 return ExitStatus.inputError
             }
-            let (batchRejected, found) = batch.run(&reader, io: io)
+            let (batchRejected, found, counts) = batch.run(&reader, io: io)
+            if batch.summary { printSummary(counts, tails: batch.tails, placements: placements, format: format, io: io) }
             rejected += batchRejected
             if let onlyID = batch.onlyID, !found {
                 io.report(.noProfile(id: onlyID, in: path))
@@ -101,5 +111,27 @@ enum ResolveCommand: Command {
             }
         }
         return rejected > 0 ? ExitStatus.inputError : ExitStatus.success
+    }
+
+    /// Prints `--summary`: per placement, each decision's profile count and share.
+    static func printSummary(_ counts: [Int], tails: DecisionTails, placements: [Int], format: OutputFormat, io: CommandIO) {
+        for placement in placements {
+            let entries = tails.placementTails[placement]
+            let total = entries.reduce(0) { $0 + counts[$1] }
+            if format == .text { io.out("\(tails.decisions[entries[0]].placement): \(total) profiles\n") }
+            for entry in entries where counts[entry] > 0 || tails.decisions[entry].audience == nil {
+                let decision = tails.decisions[entry]
+                switch format {
+                case .text:
+                    io.out("  \(decision.outcomeText): \(counts[entry]) (\(CommandSupport.percent(counts[entry], of: total)))\n")
+                case .json:
+                    var members = decision.json.objectMembers ?? []
+                    members.removeAll { $0.key == "profile_id" }
+                    members.append(JSONMember(key: "profiles", value: .number(Double(counts[entry]))))
+                    members.append(JSONMember(key: "share", value: .number(CommandSupport.share(counts[entry], of: total))))
+                    io.out(JSONWriter.write(.object(members)) + "\n")
+                }
+            }
+        }
     }
 }

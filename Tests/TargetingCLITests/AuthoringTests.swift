@@ -300,3 +300,50 @@ final class SharperExpectationTests: TemporaryDirectoryTestCase {
         ]), line)
     }
 }
+
+/// `resolve --summary`: profiles per audience, destination and variant, counted the same way
+/// the listed decisions would be.
+final class ResolveSummaryTests: TemporaryDirectoryTestCase {
+    private func resolve(_ extra: [String]) -> CLIResult {
+        CLIHarness.run(["resolve", "--all", "--profiles", CLIHarness.example("profiles/corpus.jsonl"), "--rules", CLIHarness.rulesPath,
+                        "--now", "2026-11-29T12:00:00Z"] + extra)
+    }
+
+    func testSummaryCountsWhatTheListShows() throws {
+        let listed = resolve(["--format", "json"])
+        var expected: [String: Int] = [:]
+        for line in listed.outLines {
+            let key = ["placement", "audience", "kind", "id", "split"].map { CLIHarness.member(line, $0).map { "\($0)" } ?? "?" }.joined(separator: "|")
+            expected[key, default: 0] += 1
+        }
+        for jobs in ["1", "2"] {
+            let summary = resolve(["--summary", "--format", "json", "--jobs", jobs])
+            XCTAssertEqual(summary.status, listed.status)
+            var counted: [String: Int] = [:]
+            var shares: [String: Double] = [:]
+            for line in summary.outLines {
+                XCTAssertNil(CLIHarness.member(line, "profile_id"), line)
+                let key = ["placement", "audience", "kind", "id", "split"].map { CLIHarness.member(line, $0).map { "\($0)" } ?? "?" }.joined(separator: "|")
+                guard case .number(let profiles)? = CLIHarness.member(line, "profiles"), case .number(let share)? = CLIHarness.member(line, "share") else {
+                    return XCTFail(line)
+                }
+                if profiles > 0 { counted[key] = Int(profiles) }
+                shares[key] = share
+            }
+            XCTAssertEqual(counted, expected, "--jobs \(jobs)")
+            XCTAssertTrue(summary.outLines.contains { $0.contains(#""audience":null"#) }, "the no-match entry is listed")
+        }
+    }
+
+    func testTextSummaryAndItsLimits() {
+        let text = resolve(["--summary"])
+        XCTAssertEqual(text.status, 0, text.err)
+        XCTAssertTrue(text.outLines.contains("onboarding_followup: 10000 profiles"), text.out)
+        XCTAssertTrue(text.outLines.contains { $0.hasPrefix("  nothing (audience `sporty_beginners`, split `sporty_beginners_v1`): ") }, text.out)
+        XCTAssertTrue(text.outLines.contains("  no match (no audience matched): 0 (0.0%)"), text.out)
+        let explain = resolve(["--summary", "--explain"])
+        XCTAssertEqual(explain.status, 64)
+        let single = CLIHarness.run(["resolve", "--all", "--profile", CLIHarness.example("profiles/pro_adult.json"), "--summary", "--rules", CLIHarness.rulesPath])
+        XCTAssertEqual(single.status, 64)
+    }
+}
