@@ -121,7 +121,9 @@ def key(row):
     return (row["audience"], row["kind"], row["id"], row["split"])
 
 
-def check(args, rules, placement, lines, workdir):
+def expected_rows(args, rules, placement, lines, workdir):
+    """`resolve --format json` over `lines`: rows per profile id, the lines a query should see
+    (profiles `resolve` rejects for a split without an id are left out) and how many were left out."""
     source = os.path.join(workdir, "all.jsonl")
     with open(source, "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines) + "\n")
@@ -138,31 +140,24 @@ def check(args, rules, placement, lines, workdir):
     for line in resolved.stdout.splitlines():
         row = json.loads(line)
         expected[row["profile_id"]].append(key(row))
+    return expected, kept, len(rejected)
 
-    table = os.path.join(workdir, "table.jsonl")
-    with open(table, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(kept) + "\n")
-    os.chmod(table, 0o644)
-    query = run([args.bin, "sql", placement, "--dialect", "postgres", "--rules", rules, "--now", NOW])
+
+def query_text(args, rules, placement, dialect):
+    query = run([args.bin, "sql", placement, "--dialect", dialect, "--rules", rules, "--now", NOW])
     if query.returncode != 0:
         sys.exit("error: targeting sql failed: " + query.stderr)
-    script = os.path.join(workdir, "query.sql")
-    with open(script, "w", encoding="utf-8") as handle:
-        handle.write("\\set ON_ERROR_STOP on\nCREATE TEMP TABLE profiles(profile jsonb);\n")
-        handle.write("\\copy profiles(profile) FROM '%s' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')\n" % table)
-        handle.write("SELECT row_to_json(q) FROM (\n%s) AS q;\n" % query.stdout.rstrip().rstrip(";"))
-    os.chmod(script, 0o644)
-    result = run(shlex.split(args.psql) + ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-f", script], cwd="/")
-    if result.returncode != 0:
-        sys.exit("error: psql failed:\n" + result.stderr)
-    actual = collections.defaultdict(list)
-    for line in result.stdout.splitlines():
-        if line.strip():
-            row = json.loads(line)
-            if row.get("placement") != placement:
-                sys.exit("error: wrong placement in row: " + line)
-            actual[row["profile_id"]].append(key(row))
+    return query.stdout
 
+
+def compare(args, rules, placement, expected, rows, kept, rejected, label=""):
+    """Compares a query's rows (dicts with resolve's keys) with `resolve`, per profile id; prints
+    a line for the placement and up to `--show` mismatches; returns the number of failures."""
+    actual = collections.defaultdict(list)
+    for row in rows:
+        if row.get("placement") != placement:
+            sys.exit("error: wrong placement in row: %r" % (row,))
+        actual[row["profile_id"]].append(key(row))
     by_id = collections.defaultdict(list)
     for line in kept:
         profile = json.loads(line)
@@ -183,8 +178,29 @@ def check(args, rules, placement, lines, workdir):
                 print("  profile: " + line)
             print("  resolve: %s" % sorted(want.elements(), key=str))
             print("  sql:     %s" % sorted(got.elements(), key=str))
-    print("%s %s: %d passed, %d failed (%d profiles rejected by resolve left out)" % (os.path.basename(rules), placement, passed, failed, len(rejected)))
+    print("%s %s%s: %d passed, %d failed (%d profiles rejected by resolve left out)"
+          % (os.path.basename(rules), placement, label, passed, failed, rejected))
     return failed
+
+
+def check(args, rules, placement, lines, workdir):
+    expected, kept, rejected = expected_rows(args, rules, placement, lines, workdir)
+    table = os.path.join(workdir, "table.jsonl")
+    with open(table, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(kept) + "\n")
+    os.chmod(table, 0o644)
+    query = query_text(args, rules, placement, "postgres")
+    script = os.path.join(workdir, "query.sql")
+    with open(script, "w", encoding="utf-8") as handle:
+        handle.write("\\set ON_ERROR_STOP on\nCREATE TEMP TABLE profiles(profile jsonb);\n")
+        handle.write("\\copy profiles(profile) FROM '%s' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')\n" % table)
+        handle.write("SELECT row_to_json(q) FROM (\n%s) AS q;\n" % query.rstrip().rstrip(";"))
+    os.chmod(script, 0o644)
+    result = run(shlex.split(args.psql) + ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-f", script], cwd="/")
+    if result.returncode != 0:
+        sys.exit("error: psql failed:\n" + result.stderr)
+    rows = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    return compare(args, rules, placement, expected, rows, kept, rejected)
 
 
 def main():

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Agreement test: `targeting sql --dialect spark` on real Spark (local[2]) against `targeting resolve`.
+
+The same generated profiles and rule sets as `agreement.py` (PostgreSQL). The profiles go into a
+view `profiles` with one string column `profile` holding each JSON line unchanged; every
+placement's query runs with `spark.sql.ansi.enabled` true and false, and every row must equal
+`resolve --format json`. One Spark session for the whole run. Prints, per placement and mode,
+the plan time (the optimised plan, forced before execution) and the run time.
+
+Needs PySpark (`pip install pyspark`, which brings Spark) and Java 17; `.ci/run` installs both.
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import agreement  # noqa: E402  (the generator, `resolve` side and comparison are shared)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin", required=True, help="path to the `targeting` executable")
+    parser.add_argument("--count", type=int, default=3000, help="number of profiles (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=7, help="random seed (default: %(default)s)")
+    parser.add_argument("--show", type=int, default=5, help="mismatches printed per placement (default: %(default)s)")
+    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/stress.rules)")
+    parser.add_argument("--max-plan-seconds", type=float, default=0,
+                        help="fail when a placement takes longer than this to plan (default: report only)")
+    args = parser.parse_args()
+    args.bin = os.path.abspath(args.bin)
+
+    from pyspark.sql import SparkSession
+
+    spark = (SparkSession.builder.master("local[2]").appName("targeting-agreement")
+             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+             .config("spark.sql.shuffle.partitions", "2")
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    print("spark %s" % spark.version)
+    rule_sets = args.rules or [os.path.join(agreement.ROOT, "Rules"), os.path.join(agreement.HERE, "stress.rules")]
+    lines = [agreement.json.dumps(profile, ensure_ascii=False) for profile in agreement.profiles(args.count, args.seed)]
+    failed = 0
+    slow = []
+    with tempfile.TemporaryDirectory() as workdir:
+        for rules in rule_sets:
+            rules = os.path.abspath(rules)
+            for placement in agreement.placements(args.bin, rules):
+                expected, kept, rejected = agreement.expected_rows(args, rules, placement, lines, workdir)
+                spark.createDataFrame([(line,) for line in kept], "profile string").createOrReplaceTempView("profiles")
+                query = agreement.query_text(args, rules, placement, "spark")
+                for ansi in ("true", "false"):
+                    spark.conf.set("spark.sql.ansi.enabled", ansi)
+                    start = time.monotonic()
+                    frame = spark.sql(query)
+                    frame._jdf.queryExecution().executedPlan()  # plans the query without running it
+                    planned = time.monotonic()
+                    rows = [row.asDict() for row in frame.collect()]
+                    done = time.monotonic()
+                    label = " (ansi %s, plan %.1f s, run %.1f s)" % (ansi, planned - start, done - planned)
+                    failed += agreement.compare(args, rules, placement, expected, rows, kept, rejected, label)
+                    if args.max_plan_seconds and planned - start > args.max_plan_seconds:
+                        slow.append("%s %s (ansi %s): %.1f s" % (os.path.basename(rules), placement, ansi, planned - start))
+    spark.stop()
+    for line in slow:
+        print("too slow to plan: " + line)
+    sys.exit(1 if failed or slow else 0)
+
+
+if __name__ == "__main__":
+    main()
