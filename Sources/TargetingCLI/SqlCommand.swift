@@ -7,19 +7,23 @@ import TargetingSQL
 enum SqlCommand: Command {
     static let name = "sql"
     static let overview = "Compile a placement into one SQL query for audience sizing"
-    static let usage = "sql PLACEMENT --dialect postgres|spark [--rules PATH] [--now TIME]"
+    static let usage = "sql (PLACEMENT | --all) --dialect postgres|spark [--summary] [--rules PATH] [--now TIME]"
     static let discussion = """
     ARGUMENTS:
-      PLACEMENT                   The placement to compile
+      PLACEMENT                   The placement to compile (or --all for every placement)
 
     The query reads a table `profiles` with one column `profile` (jsonb in PostgreSQL, a JSON
     string in Spark SQL) and returns, for every row, the columns of `resolve --format json`:
       profile_id, placement, audience, kind, id, split
-    The time of evaluation (--now) is written into the query.
+    The time of evaluation (--now) is written into the query, and named in a leading comment.
+    --summary counts inside the engine instead, as `resolve --summary` does: one row per
+      placement, audience, kind, id, split, with profiles and share (percent, rounded down)
     """
     static let options = [
         CommonOptions.rules, CommonOptions.now,
         OptionSpec(names: ["--dialect"], takesValue: true, valueName: "DIALECT", help: "SQL dialect: postgres or spark"),
+        OptionSpec(names: ["--all"], takesValue: false, valueName: "", help: "Every placement, in one query"),
+        OptionSpec(names: ["--summary"], takesValue: false, valueName: "", help: "Profiles and share per audience, destination and variant"),
     ]
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
@@ -29,21 +33,25 @@ enum SqlCommand: Command {
         guard let dialect = SQLDialect(rawValue: dialectName) else {
             throw UsageError(message: "unknown dialect `\(dialectName)`; use `postgres` or `spark`")
         }
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(message: arguments.positionals.isEmpty ? "missing placement" : "give one placement")
+        let all = arguments.has("--all")
+        guard arguments.positionals.count == (all ? 0 : 1) else {
+            throw UsageError(message: all ? "give a placement or --all, not both"
+                             : arguments.positionals.isEmpty ? "missing placement (or --all)" : "give one placement")
         }
         let now = try CommandSupport.nowNoted(arguments, io: io)
         let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
         guard let loaded = loadedRules else { return status }
         let program = loaded.program
-        let name = arguments.positionals[0]
-        guard program.placementIndex(named: name) != nil else {
+        let names = all ? program.placements.map(\.name) : arguments.positionals
+        for name in names where program.placementIndex(named: name) == nil {
             let suggestion = Suggestion.nearest(to: name, in: program.placements.map(\.name))
             io.report(.unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion)))
             return ExitStatus.inputError
         }
+        var query = SQLCompiler.union(names.map { SQLCompiler.compile(placement: $0, program: program, now: now, dialect: dialect) })
+        if arguments.has("--summary") { query = SQLCompiler.summary(of: query) }
         // The instant is inlined into the query; the leading comment says which it was.
-        io.out("-- now: \(Timestamp.format(now))\n" + SQLCompiler.compile(placement: name, program: program, now: now, dialect: dialect))
+        io.out("-- now: \(Timestamp.format(now))\n" + query + (query.hasSuffix("\n") ? "" : "\n"))
         return ExitStatus.success
     }
 }

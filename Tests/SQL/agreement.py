@@ -183,13 +183,12 @@ def compare(args, rules, placement, expected, rows, kept, rejected, label=""):
     return failed
 
 
-def check(args, rules, placement, lines, workdir):
-    expected, kept, rejected = expected_rows(args, rules, placement, lines, workdir)
+def postgres_rows(args, query, kept, workdir):
+    """Runs `query` over a temporary table `profiles` holding `kept`; its rows as dicts."""
     table = os.path.join(workdir, "table.jsonl")
     with open(table, "w", encoding="utf-8") as handle:
         handle.write("\n".join(kept) + "\n")
     os.chmod(table, 0o644)
-    query = query_text(args, rules, placement, "postgres")
     script = os.path.join(workdir, "query.sql")
     with open(script, "w", encoding="utf-8") as handle:
         handle.write("\\set ON_ERROR_STOP on\nCREATE TEMP TABLE profiles(profile jsonb);\n")
@@ -199,8 +198,52 @@ def check(args, rules, placement, lines, workdir):
     result = run(shlex.split(args.psql) + ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-f", script], cwd="/")
     if result.returncode != 0:
         sys.exit("error: psql failed:\n" + result.stderr)
-    rows = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+
+
+def check(args, rules, placement, lines, workdir):
+    expected, kept, rejected = expected_rows(args, rules, placement, lines, workdir)
+    rows = postgres_rows(args, query_text(args, rules, placement, "postgres"), kept, workdir)
     return compare(args, rules, placement, expected, rows, kept, rejected)
+
+
+def summary_key(row):
+    return (row["placement"], row["audience"], row["kind"], row["id"], row["split"])
+
+
+def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
+    """`sql --all --summary` against `resolve --all --summary` over the profiles that no
+    placement rejects: the same entries, profile counts and shares."""
+    source = os.path.join(workdir, "summary.jsonl")
+    with open(source, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+    listed = run([args.bin, "resolve", "--all", "--rules", rules, "--now", NOW, "--format", "json", "--profiles", source])
+    rejected = {int(line[len(source) + 1:].split(":")[0]) - 1 for line in listed.stderr.splitlines() if line.startswith(source + ":")}
+    kept = [line for number, line in enumerate(lines) if number not in rejected]
+    with open(source, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(kept) + "\n")
+    summary = run([args.bin, "resolve", "--all", "--summary", "--rules", rules, "--now", NOW, "--format", "json", "--profiles", source])
+    if summary.returncode != 0:
+        sys.exit("error: resolve --summary failed: " + summary.stderr)
+    expected = {}
+    for line in summary.stdout.splitlines():
+        row = json.loads(line)
+        if row["profiles"] > 0:
+            expected[summary_key(row)] = (row["profiles"], row["share"])
+    query = run([args.bin, "sql", "--all", "--summary", "--dialect", dialect, "--rules", rules, "--now", NOW])
+    if query.returncode != 0:
+        sys.exit("error: targeting sql --summary failed: " + query.stderr)
+    actual = {summary_key(row): (int(row["profiles"]), float(row["share"])) for row in rows_of(query.stdout, kept)}
+    failed = 0
+    for entry in sorted(set(expected) | set(actual), key=str):
+        want, got = expected.get(entry), actual.get(entry)
+        if want is None or got is None or want[0] != got[0] or abs(want[1] - got[1]) > 1e-9:
+            failed += 1
+            if failed <= args.show:
+                print("summary mismatch %s: resolve %s, sql %s" % (entry, want, got))
+    print("%s summary%s: %d entries, %d failed (%d profiles rejected by resolve left out)"
+          % (os.path.basename(rules), label, len(expected), failed, len(rejected)))
+    return failed
 
 
 def main():
@@ -222,6 +265,8 @@ def main():
             rules = os.path.abspath(rules)
             for placement in placements(args.bin, rules):
                 failed += check(args, rules, placement, lines, workdir)
+            failed += check_summary(args, rules, lines, workdir, "postgres",
+                                    lambda query, kept: postgres_rows(args, query, kept, workdir))
     sys.exit(1 if failed else 0)
 
 

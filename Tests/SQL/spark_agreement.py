@@ -44,6 +44,11 @@ def main():
     lines = [agreement.json.dumps(profile, ensure_ascii=False) for profile in agreement.profiles(args.count, args.seed)]
     failed = 0
     slow = []
+
+    def spark_rows(query, kept):
+        spark.createDataFrame([(line,) for line in kept], "profile string").createOrReplaceTempView("profiles")
+        return [row.asDict() for row in spark.sql(query).collect()]
+
     with tempfile.TemporaryDirectory() as workdir:
         for rules in rule_sets:
             rules = os.path.abspath(rules)
@@ -63,6 +68,9 @@ def main():
                     failed += agreement.compare(args, rules, placement, expected, rows, kept, rejected, label)
                     if args.max_plan_seconds and planned - start > args.max_plan_seconds:
                         slow.append("%s %s (ansi %s): %.1f s" % (os.path.basename(rules), placement, ansi, planned - start))
+            for ansi in ("true", "false"):
+                spark.conf.set("spark.sql.ansi.enabled", ansi)
+                failed += agreement.check_summary(args, rules, lines, workdir, "spark", spark_rows, " (ansi %s)" % ansi)
     spark.stop()
     for line in slow:
         print("too slow to plan: " + line)

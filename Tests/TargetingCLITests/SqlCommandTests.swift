@@ -7,6 +7,19 @@ final class SqlCommandTests: XCTestCase {
         CLIHarness.run(["sql", "--rules", CLIHarness.rulesPath, "--now", "2026-11-29T12:00:00Z"] + arguments)
     }
 
+    func testAllAndSummaryMakeOneStatement() {
+        let all = sql(["--all", "--dialect", "postgres"])
+        XCTAssertEqual(all.status, 0, all.err)
+        XCTAssertEqual(all.out.components(separatedBy: "\nUNION ALL\n").count, 2, "two placements, one statement")
+        XCTAssertTrue(all.out.contains("'onboarding_followup' AS placement") && all.out.contains("'main_paywall' AS placement"))
+        let summary = sql(["--all", "--summary", "--dialect", "spark"])
+        XCTAssertEqual(summary.status, 0, summary.err)
+        XCTAssertTrue(summary.out.hasPrefix("-- now: 2026-11-29T12:00:00Z\nSELECT placement, audience, kind, id, split, COUNT(*) AS profiles,"), summary.out)
+        XCTAssertTrue(summary.out.contains("GROUP BY placement, audience, kind, id, split"), summary.out)
+        XCTAssertFalse(summary.out.contains(";"), "one statement without a terminator, as the plain query")
+        XCTAssertEqual(sql(["main_paywall", "--all", "--dialect", "postgres"]).status, 64)
+    }
+
     func testPrintsOneQuery() {
         let result = sql(["main_paywall", "--dialect", "postgres"])
         XCTAssertEqual(result.status, 0, result.err)
