@@ -7,13 +7,13 @@ import TargetingSQL
 enum SqlCommand: Command {
     static let name = "sql"
     static let overview = "Compile a placement into one SQL query for audience sizing"
-    static let usage = "sql (PLACEMENT | --all) --dialect postgres|spark [--summary] [--rules PATH] [--now TIME]"
+    static let usage = "sql (PLACEMENT | --all) --dialect postgres|spark [--summary] [--table NAME] [--column NAME] [--rules PATH] [--now TIME]"
     static let discussion = """
     ARGUMENTS:
       PLACEMENT                   The placement to compile (or --all for every placement)
 
-    The query reads a table `profiles` with one column `profile` (jsonb in PostgreSQL, a JSON
-    string in Spark SQL) and returns, for every row, the columns of `resolve --format json`:
+    The query reads a table `profiles` (--table) with one column `profile` (--column; jsonb in
+    PostgreSQL, a JSON string in Spark SQL) and returns, for every row, the columns of `resolve --format json`:
       profile_id, placement, audience, kind, id, split
     The time of evaluation (--now) is written into the query, and named in a leading comment.
     --summary counts inside the engine instead, as `resolve --summary` does: one row per
@@ -24,6 +24,8 @@ enum SqlCommand: Command {
         OptionSpec(names: ["--dialect"], takesValue: true, valueName: "DIALECT", help: "SQL dialect: postgres or spark"),
         OptionSpec(names: ["--all"], takesValue: false, valueName: "", help: "Every placement, in one query"),
         OptionSpec(names: ["--summary"], takesValue: false, valueName: "", help: "Profiles and share per audience, destination and variant"),
+        OptionSpec(names: ["--table"], takesValue: true, valueName: "NAME", help: "The source table, e.g. warehouse.profiles (default: profiles)"),
+        OptionSpec(names: ["--column"], takesValue: true, valueName: "NAME", help: "The column holding each profile's JSON (default: profile)"),
     ]
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
@@ -38,6 +40,8 @@ enum SqlCommand: Command {
             throw UsageError(message: all ? "give a placement or --all, not both"
                              : arguments.positionals.isEmpty ? "missing placement (or --all)" : "give one placement")
         }
+        let table = try identifier(arguments.value("--table") ?? "profiles", option: "--table", dotted: true)
+        let column = try identifier(arguments.value("--column") ?? "profile", option: "--column", dotted: false)
         let now = try CommandSupport.nowNoted(arguments, io: io)
         let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
         guard let loaded = loadedRules else { return status }
@@ -48,10 +52,26 @@ enum SqlCommand: Command {
             io.report(.unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion)))
             return ExitStatus.inputError
         }
-        var query = SQLCompiler.union(names.map { SQLCompiler.compile(placement: $0, program: program, now: now, dialect: dialect) })
+        var query = SQLCompiler.union(names.map {
+            SQLCompiler.compile(placement: $0, program: program, now: now, dialect: dialect, table: table, column: column)
+        })
         if arguments.has("--summary") { query = SQLCompiler.summary(of: query) }
-        // The instant is inlined into the query; the leading comment says which it was.
-        io.out("-- now: \(Timestamp.format(now))\n" + query + (query.hasSuffix("\n") ? "" : "\n"))
+        // The instant is inlined into the query; the header says which it was, and from what.
+        let files = loaded.sources.map(\.path).joined(separator: ", ").replacingNewlines
+        let header = "-- now: \(Timestamp.format(now))\n-- dialect: \(dialect.rawValue)\n-- rules: \(files)\n"
+        io.out(header + query + (query.hasSuffix("\n") ? "" : "\n"))
         return ExitStatus.success
+    }
+
+    /// A table or column name as given, checked to be a plain SQL identifier (letters, digits,
+    /// `_`, and for a table `.` between parts), so nothing else can be spliced into the query.
+    static func identifier(_ name: String, option: String, dotted: Bool) throws -> String {
+        let parts = dotted ? name.split(separator: ".", omittingEmptySubsequences: false).map(String.init) : [name]
+        let valid = parts.allSatisfy { part in
+            guard let first = part.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+            return part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        }
+        guard valid else { throw UsageError(message: "invalid \(option) `\(name)`: use letters, digits and `_`" + (dotted ? ", parts joined by `.`" : "")) }
+        return name
     }
 }

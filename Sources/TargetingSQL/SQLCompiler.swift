@@ -21,14 +21,47 @@ import TargetingSyntax
 package struct SQLCompiler {
     /// The query for placement `placement` at time `now` (Unix ms), or an empty string when the
     /// program has no such placement.
-    package static func compile(placement: String, program: Program, now: Int64, dialect: SQLDialect) -> String {
+    /// `table` and `column` name the source (default `profiles` and `profile`).
+    package static func compile(placement: String, program: Program, now: Int64, dialect: SQLDialect,
+                                table: String = "profiles", column: String = "profile") -> String {
         guard let index = program.placementIndex(named: placement) else { return "" }
-        return SQLCompiler(program: program, now: now, dialect: dialect).compile(program.placements[index])
+        return SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column).compile(program.placements[index])
     }
 
     let program: Program
     let now: Int64
     let dialect: SQLDialect
+    var sourceTable = "profiles"
+    var sourceColumn = "profile"
+
+    /// Column names for segments and audiences: `seg_NAME`, `aud_NAME` (characters other than
+    /// letters, digits and `_` become `_`; a name equal to an earlier one ignoring case — as
+    /// both engines compare identifiers — gets the declaration's number appended).
+    static func columnNames(prefix: String, _ names: [String]) -> [String] {
+        var used: Set<String> = []
+        return names.enumerated().map { index, name in
+            let cleaned = String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "_": scalar
+                default: "_"
+                }
+            }))
+            var column = prefix + cleaned
+            if !used.insert(column.lowercased()).inserted {
+                column += "_\(index + 1)"
+                used.insert(column.lowercased())
+            }
+            return column
+        }
+    }
+
+    /// Where a declaration is written and what it says, for a comment above its column.
+    static func origin(_ declaration: NamedExpression) -> String {
+        let file = declaration.range.file.split(separator: "/").last.map(String.init) ?? declaration.range.file
+        let text = "\(file):\(declaration.range.start.line) \(declaration.name.text) = \(declaration.expression.text)"
+        // One line, and nothing that could end the comment early.
+        return text.replacingNewlines
+    }
 
     func compile(_ placement: Program.Placement) -> String {
         let audiences = placement.rows.compactMap(\.audience)
@@ -64,7 +97,9 @@ package struct SQLCompiler {
         for slot in slots.keys.sorted() {
             reader.read(program.slots[slot], index: slot, folded: slots[slot] ?? false, into: &stages)
         }
-        let conditions = SQLConditionCompiler(dialect: dialect, now: now)
+        let segmentColumns = SQLCompiler.columnNames(prefix: "seg_", program.ruleSet.segments.map(\.name.text))
+        let audienceColumns = SQLCompiler.columnNames(prefix: "aud_", program.ruleSet.audiences.map(\.name.text))
+        let conditions = SQLConditionCompiler(dialect: dialect, now: now, segmentColumn: { segmentColumns[$0] })
 
         var ctes: [String] = []
         var previous = "t0"
@@ -73,30 +108,33 @@ package struct SQLCompiler {
             : "CASE WHEN from_json(profile, '`id` STRING').`id` IS NOT NULL AND from_json(profile, '`id` DOUBLE').`id` IS NULL AND from_json(profile, '`id` BOOLEAN').`id` IS NULL AND from_json(profile, '`id` ARRAY<STRING>').`id` IS NULL AND from_json(profile, '`id` MAP<STRING, STRING>').`id` IS NULL THEN get_json_object(profile, '$.id') END"
         // PostgreSQL would otherwise inline each stage into the next, repeating expressions.
         let materialized = dialect == .postgres ? " MATERIALIZED" : ""
-        ctes.append("t0 AS\(materialized) (\n  SELECT profile, \(profileID) AS profile_id\n  FROM profiles\n)")
-        func addCTE(_ columns: [(name: String, expression: String)]) {
+        let source = sourceTable == "profiles" && sourceColumn == "profile" ? "profiles" : "(SELECT \(sourceColumn) AS profile FROM \(sourceTable)) AS source"
+        ctes.append("t0 AS\(materialized) (\n  SELECT profile, \(profileID) AS profile_id\n  FROM \(source)\n)")
+        func addCTE(_ columns: [(name: String, expression: String)], comments: [String?] = []) {
             let name = "t\(ctes.count)"
-            let list = columns.map { "    \($0.expression) AS \($0.name)" }.joined(separator: ",\n")
+            let list = columns.enumerated().map { index, column in
+                let comment = index < comments.count ? comments[index].map { "    -- \($0)\n" } ?? "" : ""
+                return comment + "    \(column.expression) AS \(column.name)"
+            }.joined(separator: ",\n")
             ctes.append("\(name) AS\(materialized) (\n  SELECT *,\n\(list)\n  FROM \(previous)\n)")
             previous = name
         }
         for stage in stages.ordered { addCTE(stage) }
         for depth in Set(level.values).sorted() {
-            let columns = segments.filter { level[$0] == depth }.map { segment in
-                (name: "g\(segment)", expression: conditions.compile(program.segments[segment].condition))
-            }
-            addCTE(columns)
+            let atDepth = segments.filter { level[$0] == depth }
+            addCTE(atDepth.map { (name: segmentColumns[$0], expression: conditions.compile(program.segments[$0].condition)) },
+                   comments: atDepth.map { SQLCompiler.origin(program.ruleSet.segments[$0]) })
         }
-        var audienceColumns: [(name: String, expression: String)] = []
-        for audience in Set(audiences).sorted() {
-            audienceColumns.append((name: "a\(audience)", expression: conditions.compile(program.audiences[audience].condition)))
+        let used = Set(audiences).sorted()
+        if !used.isEmpty {
+            addCTE(used.map { (name: audienceColumns[$0], expression: conditions.compile(program.audiences[$0].condition)) },
+                   comments: used.map { SQLCompiler.origin(program.ruleSet.audiences[$0]) })
         }
-        if !audienceColumns.isEmpty { addCTE(audienceColumns) }
 
         // The deciding row, then the bucket of each split row.
         var rowCases: [String] = []
         for (number, row) in placement.rows.enumerated() {
-            rowCases.append("WHEN \(row.audience.map { "a\($0)" } ?? "TRUE") THEN \(number)")
+            rowCases.append("WHEN \(row.audience.map { audienceColumns[$0] } ?? "TRUE") THEN \(number)")
         }
         let decided = rowCases.isEmpty ? "CAST(NULL AS INT)" : "CASE " + rowCases.joined(separator: " ") + " END"
         var decidedColumns: [(name: String, expression: String)] = [(name: "r", expression: decided)]
@@ -158,5 +196,20 @@ extension CompiledTest.Kind {
         default:
             false
         }
+    }
+}
+
+extension String {
+    /// The text with line breaks as spaces and `*/` broken up, safe inside any SQL comment.
+    package var replacingNewlines: String {
+        var scalars = String.UnicodeScalarView()
+        var previous: Unicode.Scalar = " "
+        for scalar in unicodeScalars {
+            let kept: Unicode.Scalar = scalar == "\n" || scalar == "\r" || scalar == "\u{2028}" || scalar == "\u{2029}" ? " " : scalar
+            if previous == "*", kept == "/" { scalars.append(" ") }
+            scalars.append(kept)
+            previous = kept
+        }
+        return String(scalars)
     }
 }

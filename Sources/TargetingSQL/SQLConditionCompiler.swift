@@ -1,3 +1,4 @@
+import TargetingBase
 import TargetingEngine
 
 /// Compiles conditions into SQL boolean expressions that are never NULL, with the two-valued
@@ -6,14 +7,16 @@ import TargetingEngine
 struct SQLConditionCompiler {
     let dialect: SQLDialect
     let now: Int64
+    /// The column holding segment N's result.
+    let segmentColumn: (Int) -> String
 
-    /// A condition over slot columns, segment columns `g<N>`.
+    /// A condition over slot columns and segment columns.
     func compile(_ condition: Condition) -> String {
         switch condition {
         case .and(let items): return items.isEmpty ? "TRUE" : "(" + items.map(compile).joined(separator: " AND ") + ")"
         case .or(let items): return items.isEmpty ? "FALSE" : "(" + items.map(compile).joined(separator: " OR ") + ")"
         case .not(let inner): return "(NOT \(compile(inner)))"
-        case .segment(let index): return "g\(index)"
+        case .segment(let index): return segmentColumn(index)
         case .test(let test): return compile(test)
         }
     }
@@ -55,7 +58,7 @@ struct SQLConditionCompiler {
     private func valueCheck(_ kind: CompiledTest.Kind, prefix c: String) -> String {
         let v = c + "v"
         func text(_ fold: Bool) -> String { fold ? c + "f" : v }
-        func date(_ operand: DateOperand) -> String { String(operand.at(now)) }
+        func date(_ operand: DateOperand) -> String { SQLConditionCompiler.instant(operand, now: now) }
         func list(_ items: [String]) -> String { "(" + items.joined(separator: ", ") + ")" }
         switch kind {
         case .stringEquals(let literal, let fold):
@@ -112,5 +115,17 @@ struct SQLConditionCompiler {
         default:
             return "FALSE"
         }
+    }
+
+    /// An instant inlined as Unix ms; a relative one (`now - 30d`) keeps its meaning in a comment
+    /// beside the number: `1793448000000 /* now - 30d = 2026-10-30T12:00:00Z */`.
+    static func instant(_ operand: DateOperand, now: Int64) -> String {
+        let ms = operand.at(now)
+        guard case .relative(let offset) = operand else { return String(ms) }
+        let magnitude = offset.magnitude
+        let units: [(UInt64, String)] = [(86_400_000, "d"), (3_600_000, "h"), (60_000, "m"), (1_000, "s")]
+        let (size, unit) = units.first { magnitude % $0.0 == 0 && magnitude >= $0.0 } ?? (1, "ms")
+        let written = offset == 0 ? "now" : "now \(offset < 0 ? "-" : "+") \(magnitude / size)\(unit)"
+        return "\(ms) /* \(written) = \(Timestamp.format(ms)) */"
     }
 }

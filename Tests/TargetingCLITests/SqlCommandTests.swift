@@ -14,16 +14,26 @@ final class SqlCommandTests: XCTestCase {
         XCTAssertTrue(all.out.contains("'onboarding_followup' AS placement") && all.out.contains("'main_paywall' AS placement"))
         let summary = sql(["--all", "--summary", "--dialect", "spark"])
         XCTAssertEqual(summary.status, 0, summary.err)
-        XCTAssertTrue(summary.out.hasPrefix("-- now: 2026-11-29T12:00:00Z\nSELECT placement, audience, kind, id, split, COUNT(*) AS profiles,"), summary.out)
+        XCTAssertTrue(summary.out.hasPrefix("-- now: 2026-11-29T12:00:00Z\n-- dialect: spark\n-- rules: "), summary.out)
+        XCTAssertTrue(summary.out.contains("\nSELECT placement, audience, kind, id, split, COUNT(*) AS profiles,"), summary.out)
         XCTAssertTrue(summary.out.contains("GROUP BY placement, audience, kind, id, split"), summary.out)
         XCTAssertFalse(summary.out.contains(";"), "one statement without a terminator, as the plain query")
         XCTAssertEqual(sql(["main_paywall", "--all", "--dialect", "postgres"]).status, 64)
     }
 
+    func testTableAndColumnNameTheSource() {
+        let result = sql(["main_paywall", "--dialect", "spark", "--table", "lake.app.profiles", "--column", "doc"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("FROM (SELECT doc AS profile FROM lake.app.profiles) AS source"), result.out)
+        XCTAssertEqual(sql(["main_paywall", "--dialect", "spark", "--table", "x; DROP TABLE y"]).status, 64)
+        XCTAssertEqual(sql(["main_paywall", "--dialect", "spark", "--column", "a.b"]).status, 64)
+    }
+
     func testPrintsOneQuery() {
         let result = sql(["main_paywall", "--dialect", "postgres"])
         XCTAssertEqual(result.status, 0, result.err)
-        XCTAssertTrue(result.out.hasPrefix("-- now: 2026-11-29T12:00:00Z\nWITH\n"), result.out)
+        XCTAssertTrue(result.out.hasPrefix("-- now: 2026-11-29T12:00:00Z\n-- dialect: postgres\n-- rules: "), result.out)
+        XCTAssertTrue(result.out.contains("segments.rules\nWITH\n"), result.out)
         XCTAssertTrue(result.out.contains("'main_paywall' AS placement"), result.out)
         XCTAssertEqual(result.err, "")
     }

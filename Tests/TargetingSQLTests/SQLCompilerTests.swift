@@ -5,7 +5,7 @@ import XCTest
 @testable import TargetingSQL
 
 /// SQL text (SPEC §7): golden snippets for both dialects. PostgreSQL output is also checked
-/// against a real server by Tests/SQL/agreement.py; Spark SQL is checked here only.
+/// against a real server by Tests/SQL/agreement.py; Spark SQL by Tests/SQL/spark_agreement.py.
 final class SQLCompilerTests: XCTestCase {
     private let now: Int64 = 1_796_040_000_000  // 2026-11-29T12:00:00Z
 
@@ -111,8 +111,23 @@ final class SQLCompilerTests: XCTestCase {
         placement p { a -> flow "f" }
         """
         let query = sql(rules, "p", .postgres)
-        XCTAssertTrue(query.contains("_v >= \(now - 7 * 86_400_000))"), query)
-        XCTAssertTrue(query.contains("TRUE AS g"), query)
+        XCTAssertTrue(query.contains("_v >= \(now - 7 * 86_400_000) /* now - 7d = \(Timestamp.format(now - 7 * 86_400_000)) */)"), query)
+        XCTAssertTrue(query.contains("TRUE AS seg_open"), query)
+    }
+
+    func testColumnsAreNamedAndCommentedAfterTheirDeclarations() {
+        let rules = """
+        segment pros = experience == "pro"
+        segment Pros = experience == "PRO"
+        audience pro_adults = pros or Pros
+        placement p { pro_adults -> flow "f" }
+        """
+        let query = sql(rules, "p", .postgres)
+        XCTAssertTrue(query.contains("    -- q.rules:1 pros = experience == \"pro\"\n"), query)
+        XCTAssertTrue(query.contains("AS seg_pros,"), query)
+        XCTAssertTrue(query.contains("AS seg_Pros_2"), "names equal ignoring case stay apart: \(query)")
+        XCTAssertTrue(query.contains("(seg_pros OR seg_Pros_2) AS aud_pro_adults"), query)
+        XCTAssertTrue(query.contains("WHEN aud_pro_adults THEN 0"), query)
     }
 
     func testIgnoringCaseUsesUnicodeLowercase() {
