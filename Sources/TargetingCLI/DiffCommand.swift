@@ -4,12 +4,13 @@ import TargetingBase
 import TargetingEngine
 import TargetingImpact
 import TargetingProfiles
+import TargetingSQL
 
 /// `targeting diff OLD NEW --profiles FILE`: who would see something else after a rule change.
 enum DiffCommand: Command {
     static let name = "diff"
     static let overview = "Show how a rule change moves profiles between destinations"
-    static let usage = "diff OLD NEW --profiles FILE [--placement P] [--fail-on-change] [--now TIME] [--format text|json]"
+    static let usage = "diff OLD NEW (--profiles FILE | --sql postgres|spark [--table NAME] [--column NAME]) [--placement P] [--fail-on-change] [--now TIME] [--format text|json]"
     static let discussion = """
     ARGUMENTS:
       OLD                         The rules before the change (a directory or a .rules file)
@@ -18,6 +19,9 @@ enum DiffCommand: Command {
     Streams the profile corpus (JSON Lines) once, resolving every placement (or --placement)
     under both rule sets, and reports per placement how many profiles change destination, a
     from -> to table with counts and example profile ids, and placements added or removed.
+    With --sql, prints one query instead that evaluates both rule sets over the table where
+    the profiles live and returns the from -> to table of the placements both have:
+      placement, from_kind, from_id, from_matched, to_kind, to_id, to_matched, profiles, examples
     Exit status: 0, or 1 with --fail-on-change when anything changed; 2 on load errors or
     rejected profile lines.
     """
@@ -27,13 +31,23 @@ enum DiffCommand: Command {
         OptionSpec(names: ["--placement"], takesValue: true, valueName: "P", help: "Only this placement"),
         OptionSpec(names: ["--fail-on-change"], takesValue: false, valueName: "", help: "Exit 1 when any destination changed"),
         OptionSpec(names: ["--examples"], takesValue: true, valueName: "N", help: "Example profile ids per transition (default: 3)"),
+        OptionSpec(names: ["--sql"], takesValue: true, valueName: "DIALECT", help: "Print the impact as one query (postgres or spark) instead"),
+        OptionSpec(names: ["--table"], takesValue: true, valueName: "NAME", help: "With --sql: the source table (default: profiles)"),
+        OptionSpec(names: ["--column"], takesValue: true, valueName: "NAME", help: "With --sql: the profile JSON column (default: profile)"),
     ]
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let format = try OutputFormat.from(arguments)
         let now = try CommandSupport.nowNoted(arguments, io: io)
         guard arguments.positionals.count == 2 else { throw UsageError(message: "expected OLD and NEW rule paths") }
-        guard let corpus = arguments.value("--profiles") else { throw UsageError(message: "missing --profiles FILE") }
+        var dialect: SQLDialect?
+        if let name = arguments.value("--sql") {
+            guard let parsed = SQLDialect(rawValue: name) else { throw UsageError(message: "unknown dialect `\(name)`; use `postgres` or `spark`") }
+            guard !arguments.has("--profiles") else { throw UsageError(message: "give --profiles or --sql, not both") }
+            dialect = parsed
+        }
+        let corpus = arguments.value("--profiles") ?? ""
+        guard dialect != nil || arguments.has("--profiles") else { throw UsageError(message: "missing --profiles FILE (or --sql DIALECT)") }
         var examples = 3
         if let text = arguments.value("--examples") {
             guard let number = Int(text), number >= 0 else { throw UsageError(message: "invalid --examples `\(text)`") }
@@ -64,6 +78,18 @@ enum DiffCommand: Command {
             }
             oldNames = oldNames.filter { $0 == only }
             newNames = newNames.filter { $0 == only }
+        }
+        if let dialect {
+            let table = try SqlCommand.identifier(arguments.value("--table") ?? "profiles", option: "--table", dotted: true)
+            let column = try SqlCommand.identifier(arguments.value("--column") ?? "profile", option: "--column", dotted: false)
+            let shared = oldNames.filter { newNames.contains($0) }
+            guard !shared.isEmpty else {
+                io.report(.unreadable("no placement is in both rule sets, so there is nothing to compare"))
+                return ExitStatus.inputError
+            }
+            let query = SQLCompiler.diff(old: old, new: new, placements: shared, now: now, dialect: dialect, table: table, column: column)
+            io.out("-- now: \(Timestamp.format(now))\n-- dialect: \(dialect.rawValue)\n-- rules: \((arguments.positionals[0] + " -> " + arguments.positionals[1]).replacingNewlines)\n" + query + "\n")
+            return ExitStatus.success
         }
         var report = ImpactReport(oldPlacements: oldNames, newPlacements: newNames, examplesPerTransition: examples)
         let shared = oldNames.filter { newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!, new.placementIndex(named: $0)!) }

@@ -22,10 +22,12 @@ package struct SQLCompiler {
     /// The query for placement `placement` at time `now` (Unix ms), or an empty string when the
     /// program has no such placement.
     /// `table` and `column` name the source (default `profiles` and `profile`).
+    /// With `includeProfile`, each row also carries the `profile` it was computed from.
     package static func compile(placement: String, program: Program, now: Int64, dialect: SQLDialect,
-                                table: String = "profiles", column: String = "profile") -> String {
+                                table: String = "profiles", column: String = "profile", includeProfile: Bool = false) -> String {
         guard let index = program.placementIndex(named: placement) else { return "" }
-        return SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column).compile(program.placements[index])
+        return SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column,
+                           includeProfile: includeProfile).compile(program.placements[index])
     }
 
     let program: Program
@@ -33,6 +35,7 @@ package struct SQLCompiler {
     let dialect: SQLDialect
     var sourceTable = "profiles"
     var sourceColumn = "profile"
+    var includeProfile = false
 
     /// Column names for segments and audiences: `seg_NAME`, `aud_NAME` (characters other than
     /// letters, digits and `_` become `_`; a name equal to an earlier one ignoring case — as
@@ -173,7 +176,7 @@ package struct SQLCompiler {
         let idColumn = column { pick($0, $1, id) }
         let splitColumn = column { _, row in row.split.map { dialect.string($0.id) } ?? null }
         let select = """
-        SELECT
+        SELECT\(includeProfile ? "\n  profile," : "")
           profile_id,
           \(dialect.string(placement.name)) AS placement,
           \(audience) AS audience,

@@ -246,6 +246,67 @@ def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
     return failed
 
 
+def changed_rules(workdir):
+    """A copy of `Rules/` with thresholds moved, so a diff has transitions in every placement."""
+    target = os.path.join(workdir, "changed-rules")
+    os.makedirs(target, exist_ok=True)
+    source = os.path.join(ROOT, "Rules")
+    for name in os.listdir(source):
+        if not name.endswith(".rules"):
+            continue
+        with open(os.path.join(source, name), encoding="utf-8") as handle:
+            text = handle.read()
+        text = (text.replace("profile.age >= 18", "profile.age >= 21").replace("weekly_hours >= 10", "weekly_hours >= 5")
+                .replace('profile.app_version >= "4.2.0"', 'profile.app_version >= "4.2.0-0"'))
+        with open(os.path.join(target, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return target
+
+
+def check_diff(args, lines, workdir, dialect, rows_of, label=""):
+    """`diff OLD NEW --sql` against `diff OLD NEW --profiles` over the profiles neither rule set
+    rejects: the same transitions with the same counts."""
+    old, new = os.path.join(ROOT, "Rules"), changed_rules(workdir)
+    source = os.path.join(workdir, "diff.jsonl")
+    with open(source, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+    rejected = set()
+    for rules in (old, new):
+        listed = run([args.bin, "resolve", "--all", "--rules", rules, "--now", NOW, "--format", "json", "--profiles", source])
+        rejected |= {int(line[len(source) + 1:].split(":")[0]) - 1 for line in listed.stderr.splitlines() if line.startswith(source + ":")}
+    kept = [line for number, line in enumerate(lines) if number not in rejected]
+    with open(source, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(kept) + "\n")
+    report = run([args.bin, "diff", old, new, "--profiles", source, "--now", NOW, "--format", "json"])
+    if report.returncode != 0:
+        sys.exit("error: diff failed: " + report.stderr)
+
+    def shown(value):
+        return (None, None, False) if value is None else (value["kind"], value["id"], True)
+
+    expected = {}
+    for placement in json.loads(report.stdout)["placements"]:
+        for transition in placement["transitions"]:
+            expected[(placement["placement"],) + shown(transition["from"]) + shown(transition["to"])] = transition["count"]
+    query = run([args.bin, "diff", old, new, "--sql", dialect, "--now", NOW])
+    if query.returncode != 0:
+        sys.exit("error: targeting diff --sql failed: " + query.stderr)
+    actual = {}
+    for row in rows_of(query.stdout, kept):
+        entry = (row["placement"], row["from_kind"], row["from_id"], bool(row["from_matched"]),
+                 row["to_kind"], row["to_id"], bool(row["to_matched"]))
+        actual[entry] = int(row["profiles"])
+    failed = 0
+    for entry in sorted(set(expected) | set(actual), key=str):
+        if expected.get(entry) != actual.get(entry):
+            failed += 1
+            if failed <= args.show:
+                print("diff mismatch %s: diff %s, sql %s" % (entry, expected.get(entry), actual.get(entry)))
+    print("Rules -> changed rules diff%s: %d transitions, %d failed (%d profiles rejected by resolve left out)"
+          % (label, len(expected), failed, len(rejected)))
+    return failed
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", required=True, help="path to the `targeting` executable")
@@ -267,6 +328,7 @@ def main():
                 failed += check(args, rules, placement, lines, workdir)
             failed += check_summary(args, rules, lines, workdir, "postgres",
                                     lambda query, kept: postgres_rows(args, query, kept, workdir))
+        failed += check_diff(args, lines, workdir, "postgres", lambda query, kept: postgres_rows(args, query, kept, workdir))
     sys.exit(1 if failed else 0)
 
 

@@ -71,6 +71,9 @@ def main():
             for ansi in ("true", "false"):
                 spark.conf.set("spark.sql.ansi.enabled", ansi)
                 failed += agreement.check_summary(args, rules, lines, workdir, "spark", spark_rows, " (ansi %s)" % ansi)
+        for ansi in ("true", "false"):
+            spark.conf.set("spark.sql.ansi.enabled", ansi)
+            failed += agreement.check_diff(args, lines, workdir, "spark", spark_rows, " (ansi %s)" % ansi)
     spark.stop()
     for line in slow:
         print("too slow to plan: " + line)

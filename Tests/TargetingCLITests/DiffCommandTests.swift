@@ -94,6 +94,21 @@ final class DiffCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(CLIHarness.member(json.out, "absent_attributes"), .array([.string("goal")]))
     }
 
+    func testSQLImpactIsOneQueryOverBothRuleSets() {
+        let (old, new, _) = paths()
+        let result = CLIHarness.run(["diff", old, new, "--sql", "postgres", "--now", "2026-11-29T12:00:00Z", "--table", "app.profiles"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.hasPrefix("-- now: 2026-11-29T12:00:00Z\n-- dialect: postgres\n"), result.out)
+        XCTAssertTrue(result.out.contains("old_decisions AS ("), result.out)
+        XCTAssertTrue(result.out.contains("new_decisions AS ("), result.out)
+        XCTAssertTrue(result.out.contains("'followup' AS placement"), result.out)
+        XCTAssertFalse(result.out.contains("'retired' AS placement"), "only placements both rule sets have")
+        XCTAssertTrue(result.out.contains("FROM (SELECT profile AS profile FROM app.profiles) AS source"), result.out)
+        XCTAssertTrue(result.out.contains("o.kind AS from_kind, o.id AS from_id, o.matched AS from_matched"), result.out)
+        XCTAssertEqual(CLIHarness.run(["diff", old, new, "--sql", "oracle"]).status, 64)
+        XCTAssertEqual(CLIHarness.run(["diff", old, new]).status, 64)
+    }
+
     func testNoExamplesLeavesNoDanglingEG() {
         let (old, new, profiles) = paths()
         let result = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29T12:00:00Z",
