@@ -97,6 +97,23 @@ for terms in 25000 100000; do
   echo "| check: one \`or\` of $terms terms | ${seconds} s | — | — |"
 done
 
+# Warehouse: audience sizing on Spark local[2] (PySpark from PyPI into .build/spark-venv) against
+# `resolve --summary` on every core, over the same 200,000 profiles (skipped without PyPI).
+spark_profiles=${SPARK_PROFILES:-200000}
+spark_venv=.build/spark-venv
+if [ ! -x "$spark_venv/bin/python" ] || ! "$spark_venv/bin/python" -c "import pyspark" 2>/dev/null; then
+  python3 -m venv "$spark_venv" >&2 && "$spark_venv/bin/pip" install -q "pyspark>=4,<5" >&2 || true
+fi
+if command -v java >/dev/null 2>&1 && "$spark_venv/bin/python" -c "import pyspark" 2>/dev/null; then
+  head -n "$spark_profiles" "$work/profiles.jsonl" > "$work/spark.jsonl"
+  measure "$bin" resolve --all --summary --profiles "$work/spark.jsonl" --now "$now" --jobs "$cores"
+  ours=$seconds
+  read -r spark_seconds spark_check < <("$spark_venv/bin/python" Benchmarks/peers/spark_summary.py "$bin" Rules "$now" "$work/spark.jsonl" 2>/dev/null | tail -1)
+  echo "| warehouse: \`sql --all --summary\` on Spark local[2], $spark_profiles profiles | \`resolve --summary --jobs $cores\`: $(rate "$spark_profiles" "$ours") | Spark: $(rate "$spark_profiles" "$spark_seconds") ($spark_check) | $(ratio "$ours" "$spark_seconds") |"
+else
+  echo "| warehouse: Spark | skipped: no Java or PyPI | — | — |"
+fi
+
 # One resolve of one profile on the shipped rules: the whole process.
 measure "$bin" resolve onboarding_followup --profile Examples/profiles/pro_adult.json --now "$now"
 echo "| one \`targeting resolve\` of one profile | $(awk -v s="$seconds" 'BEGIN { printf "%.0f ms", s * 1000 }') wall | — | — |"
