@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 NOW = "2026-11-29T12:00:00Z"
@@ -307,6 +309,44 @@ def check_diff(args, lines, workdir, dialect, rows_of, label=""):
     return failed
 
 
+def check_all(args, rules, lines, workdir, dialect, rows_of, label=""):
+    """Every placement of `rules` at once (`sql --all`, one query) against `resolve --all`, over
+    the profiles no placement rejects; returns the number of failures."""
+    source = os.path.join(workdir, "all-placements.jsonl")
+    with open(source, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+    listed = run([args.bin, "resolve", "--all", "--rules", rules, "--now", NOW, "--format", "json", "--profiles", source])
+    rejected = {int(line[len(source) + 1:].split(":")[0]) - 1 for line in listed.stderr.splitlines() if line.startswith(source + ":")}
+    kept = [line for number, line in enumerate(lines) if number not in rejected]
+    expected = collections.defaultdict(lambda: collections.defaultdict(list))
+    for line in listed.stdout.splitlines():
+        row = json.loads(line)
+        expected[row["placement"]][row["profile_id"]].append(key(row))
+    query = run([args.bin, "sql", "--all", "--dialect", dialect, "--rules", rules, "--now", NOW])
+    if query.returncode != 0:
+        sys.exit("error: targeting sql --all failed: " + query.stderr)
+    by_placement = collections.defaultdict(list)
+    for row in rows_of(query.stdout, kept):
+        by_placement[row["placement"]].append(row)
+    failed = 0
+    for placement in placements(args.bin, rules):
+        failed += compare(args, rules, placement, expected[placement], by_placement[placement], kept, len(rejected), label)
+    return failed
+
+
+def random_rule_sets(args, workdir):
+    """`--random` generated rule sets (Tests/SQL/random_rules.py), each checked first."""
+    import random_rules
+    directory = os.path.join(workdir, "random")
+    os.makedirs(directory, exist_ok=True)
+    paths = random_rules.write(directory, args.random, args.seed)
+    for path in paths:
+        checked = run([args.bin, "check", path])
+        if checked.returncode != 0:
+            sys.exit("error: a generated rule set does not check:\n" + checked.stderr)
+    return paths
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", required=True, help="path to the `targeting` executable")
@@ -315,6 +355,10 @@ def main():
     parser.add_argument("--seed", type=int, default=7, help="random seed (default: %(default)s)")
     parser.add_argument("--show", type=int, default=5, help="mismatches printed per placement (default: %(default)s)")
     parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/stress.rules)")
+    parser.add_argument("--random", type=int, default=20,
+                        help="random rule sets of 10 placements each to add (default: %(default)s)")
+    parser.add_argument("--random-count", type=int, default=500,
+                        help="profiles (the first of the generated ones) for the random rule sets (default: %(default)s)")
     args = parser.parse_args()
     args.bin = os.path.abspath(args.bin)
     rule_sets = args.rules or [os.path.join(ROOT, "Rules"), os.path.join(HERE, "stress.rules")]
@@ -322,6 +366,9 @@ def main():
     failed = 0
     with tempfile.TemporaryDirectory() as workdir:
         os.chmod(workdir, 0o755)
+        for rules in random_rule_sets(args, workdir):
+            failed += check_all(args, rules, lines[:args.random_count], workdir, "postgres",
+                                lambda query, kept: postgres_rows(args, query, kept, workdir))
         for rules in rule_sets:
             rules = os.path.abspath(rules)
             for placement in placements(args.bin, rules):

@@ -27,6 +27,10 @@ def main():
     parser.add_argument("--seed", type=int, default=7, help="random seed (default: %(default)s)")
     parser.add_argument("--show", type=int, default=5, help="mismatches printed per placement (default: %(default)s)")
     parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/stress.rules)")
+    parser.add_argument("--random", type=int, default=2,
+                        help="random rule sets of 10 placements each to add (default: %(default)s)")
+    parser.add_argument("--random-count", type=int, default=500,
+                        help="profiles for the random rule sets (default: %(default)s)")
     parser.add_argument("--max-plan-seconds", type=float, default=0,
                         help="fail when a placement takes longer than this to plan (default: report only)")
     args = parser.parse_args()
@@ -50,6 +54,8 @@ def main():
         return [row.asDict() for row in spark.sql(query).collect()]
 
     with tempfile.TemporaryDirectory() as workdir:
+        for rules in agreement.random_rule_sets(args, workdir):
+            failed += agreement.check_all(args, rules, lines[:args.random_count], workdir, "spark", spark_rows)
         for rules in rule_sets:
             rules = os.path.abspath(rules)
             for placement in agreement.placements(args.bin, rules):

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Random rule sets for the SQL agreement tests: seeded segments over every attribute type and
+built-in field (operators, negations, nesting, `ignoring case`, relative instants, literals with
+quotes, backslashes and SQL comment markers), audiences over them, and placements with splits,
+`nothing` rows and placements without `everyone`. Each rule set is written to a directory and
+must pass `targeting check`; the agreement scripts then compare every placement with `resolve`.
+"""
+
+import os
+import random
+
+TEXT_LITERALS = ["low", "mid", "HIGH", "o'b", "Al\\\\b", "x -- y", "/* z */", "é", "100%_", "it's", "--", "Straße"]
+NUMBERS = ["0", "1", "2.5", "-3", "10", "20", "100", "5.4999"]
+VERSIONS = ["1.0.0", "2.0", "2.0.0-rc.1", "10.0.0", "4.2.0", "4.2.0-0", "v1.2", "3"]
+DATES = ["2026-01-01", "2026-11-29T12:00:00Z", "2026-06-01T12:30:00.5+02:00", "now", "now - 7d", "now + 30d", "now - 12h"]
+SET_LITERALS = ["a", "b", "c", "Ünï", "x y", "sports", "music"]
+COUNTRIES = ["US", "DE", "FR", "us", "GB"]
+
+DECLARATIONS = """attribute level: string
+attribute nick: string
+attribute experience: string
+attribute score: number
+attribute visits: number
+attribute weekly_hours: number
+attribute opted_in: bool
+attribute reminders: bool
+attribute goal_date: date
+attribute sdk: version
+attribute tags: set
+attribute interests: set
+"""
+
+
+def quoted(text):
+    return '"' + text.replace('"', '\\"') + '"'
+
+
+def text_list(rng, pool, low=1, high=3):
+    return "[" + ", ".join(quoted(item) for item in rng.sample(pool, rng.randint(low, high))) + "]"
+
+
+def comparison(rng):
+    kind = rng.choice(["text", "text", "number", "bool", "date", "version", "set", "builtin"])
+    if kind == "text":
+        subject = rng.choice(["level", "nick", "experience"])
+        op = rng.choice(["==", "!=", "in", "not in", "contains", "starts with", "ends with", "is set", "is not set"])
+        if op in ("is set", "is not set"):
+            return "%s %s" % (subject, op)
+        literal = text_list(rng, TEXT_LITERALS) if op in ("in", "not in") else quoted(rng.choice(TEXT_LITERALS))
+        return "%s %s %s%s" % (subject, op, literal, " ignoring case" if rng.random() < 0.25 else "")
+    if kind == "number":
+        subject = rng.choice(["score", "visits", "weekly_hours"])
+        op = rng.choice(["==", "!=", "<", "<=", ">", ">=", "between", "in", "not in"])
+        if op == "between":
+            low, high = sorted(rng.sample([float(n) for n in NUMBERS], 2))
+            return "%s between %g and %g" % (subject, low, high)
+        if op in ("in", "not in"):
+            return "%s %s [%s]" % (subject, op, ", ".join(rng.sample(NUMBERS, 2)))
+        return "%s %s %s" % (subject, op, rng.choice(NUMBERS))
+    if kind == "bool":
+        return "%s %s %s" % (rng.choice(["opted_in", "reminders"]), rng.choice(["==", "!="]), rng.choice(["true", "false"]))
+    if kind == "date":
+        op = rng.choice(["<", "<=", ">", ">=", "==", "between"])
+        if op == "between":
+            return "goal_date between now - 7d and now + 30d"
+        return "goal_date %s %s" % (op, rng.choice(DATES))
+    if kind == "version":
+        op = rng.choice(["==", "!=", "<", "<=", ">", ">=", "in"])
+        if op == "in":
+            return "sdk in %s" % text_list(rng, VERSIONS, 2, 3)
+        return "sdk %s %s" % (op, quoted(rng.choice(VERSIONS)))
+    if kind == "set":
+        subject = rng.choice(["tags", "interests"])
+        op = rng.choice(["has", "has any", "has all", "has none"])
+        literal = quoted(rng.choice(SET_LITERALS)) if op == "has" else text_list(rng, SET_LITERALS)
+        return "%s %s %s%s" % (subject, op, literal, " ignoring case" if rng.random() < 0.2 else "")
+    return rng.choice([
+        "profile.age >= %d" % rng.choice([13, 18, 21, 30]),
+        "profile.age between 18 and %d" % rng.choice([24, 35, 60]),
+        "profile.country in %s" % text_list(rng, COUNTRIES),
+        'profile.platform == "ios"',
+        "profile.app_version >= %s" % quoted(rng.choice(VERSIONS)),
+        "profile.os_version < %s" % quoted(rng.choice(VERSIONS)),
+        "profile.installed_at >= now - %dd" % rng.choice([1, 7, 30]),
+        "profile.days_since_install <= %d" % rng.choice([0, 7, 30]),
+        'profile.access_levels has "premium"',
+        "profile.total_revenue_usd > %s" % rng.choice(["0", "4.99", "10"]),
+        "profile.email ends with %s ignoring case" % quoted("@gmail.com"),
+        "profile.subscription_expires_at > now",
+    ])
+
+
+def expression(rng, segments, depth=0):
+    roll = rng.random()
+    if depth < 2 and roll < 0.3:
+        items = [expression(rng, segments, depth + 1) for _ in range(rng.randint(2, 3))]
+        return "(" + (" and " if rng.random() < 0.5 else " or ").join(items) + ")"
+    if roll < 0.4:
+        return "not " + expression(rng, segments, depth + 1)
+    if segments and roll < 0.55:
+        return rng.choice(segments)
+    return comparison(rng)
+
+
+def rule_set(seed, placements=10):
+    """The text of one rule set with `placements` placements."""
+    rng = random.Random(seed)
+    lines = [DECLARATIONS]
+    segments = []
+    for index in range(rng.randint(6, 12)):
+        name = "s%d" % index
+        lines.append("segment %s = %s" % (name, expression(rng, segments)))
+        segments.append(name)
+    audiences = []
+    for index in range(rng.randint(3, 6)):
+        name = "a%d" % index
+        used = rng.sample(segments, rng.randint(1, 3))
+        joined = (" and " if rng.random() < 0.6 else " or ").join(("not " if rng.random() < 0.2 else "") + item for item in used)
+        lines.append("audience %s = %s" % (name, joined))
+        audiences.append(name)
+    split = 0
+    for number in range(placements):
+        lines.append("placement p%d {" % number)
+        for audience in rng.sample(audiences, rng.randint(1, len(audiences))):
+            roll = rng.random()
+            if roll < 0.2:
+                split += 1
+                weights = rng.choice([(50, 50), (10, 40, 50), (90, 10), (33, 33, 34)])
+                lines.append('  %s -> split "sp%d_%d" {' % (audience, seed, split))
+                for variant, weight in enumerate(weights):
+                    target = "nothing" if variant == 0 and rng.random() < 0.5 else 'flow "f%d"' % variant
+                    lines.append("    %d%% -> %s" % (weight, target))
+                lines.append("  }")
+            elif roll < 0.3:
+                lines.append("  %s -> nothing" % audience)
+            else:
+                lines.append('  %s -> flow "f_%s_%d"' % (audience, audience, number))
+        if rng.random() < 0.7:
+            lines.append('  everyone -> flow "default"')
+        lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def write(directory, count, seed):
+    """Writes `count` rule sets of 10 placements each under `directory`; returns their paths."""
+    paths = []
+    for index in range(count):
+        path = os.path.join(directory, "random-%d.rules" % index)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(rule_set(seed * 1000 + index))
+        paths.append(path)
+    return paths
