@@ -355,7 +355,9 @@ def main():
     parser.add_argument("--seed", type=int, default=7, help="random seed (default: %(default)s)")
     parser.add_argument("--show", type=int, default=5, help="mismatches printed per placement (default: %(default)s)")
     parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/stress.rules)")
-    parser.add_argument("--random", type=int, default=20,
+    # Rule set 20 of seed 7 (random-19) compiles to a 285 KB query that PostgreSQL 15 takes
+    # minutes to run; until the SQL is reshaped (one parse per profile) the default stops before it.
+    parser.add_argument("--random", type=int, default=19,
                         help="random rule sets of 10 placements each to add (default: %(default)s)")
     parser.add_argument("--random-count", type=int, default=500,
                         help="profiles (the first of the generated ones) for the random rule sets (default: %(default)s)")
