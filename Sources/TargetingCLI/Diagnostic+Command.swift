@@ -57,6 +57,11 @@ extension Diagnostic {
         return Diagnostic(.error, "no-tests", message, at: .unknown(""), place: .none)
     }
 
+    /// A query asked for over no placement at all.
+    static func noPlacementToCompile(_ why: String) -> Diagnostic {
+        Diagnostic(.error, "no-placement", why + ", so there is nothing to compile", at: .unknown(""), place: .none)
+    }
+
     /// A split id on the command line that no rule declares.
     static func unknownSplit(_ id: String, suggestion: String?) -> Diagnostic {
         Diagnostic(.error, "unknown-split", "unknown split `\(id)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? ""), at: .unknown(""), place: .none)

@@ -44,6 +44,9 @@ enum DiffCommand: Command {
         if let name = arguments.value("--sql") {
             guard let parsed = SQLDialect(rawValue: name) else { throw UsageError(message: "unknown dialect `\(name)`; use `postgres` or `spark`") }
             guard !arguments.has("--profiles") else { throw UsageError(message: "give --profiles or --sql, not both") }
+            for option in ["--fail-on-change", "--examples", "--format"] where arguments.has(option) {
+                throw UsageError(message: "\(option) needs --profiles (with --sql the query prints the changes)")
+            }
             dialect = parsed
         }
         let corpus = arguments.value("--profiles") ?? ""
@@ -84,11 +87,11 @@ enum DiffCommand: Command {
             let column = try SqlCommand.identifier(arguments.value("--column") ?? "profile", option: "--column", dotted: false)
             let shared = oldNames.filter { newNames.contains($0) }
             guard !shared.isEmpty else {
-                io.report(.unreadable("no placement is in both rule sets, so there is nothing to compare"))
+                io.report(.noPlacementToCompile("no placement is in both rule sets"))
                 return ExitStatus.inputError
             }
             let query = SQLCompiler.diff(old: old, new: new, placements: shared, now: now, dialect: dialect, table: table, column: column)
-            io.out("-- now: \(Timestamp.format(now))\n-- dialect: \(dialect.rawValue)\n-- rules: \((arguments.positionals[0] + " -> " + arguments.positionals[1]).replacingNewlines)\n" + query + "\n")
+            io.out(SQLCompiler.header(now: now, dialect: dialect, rules: arguments.positionals[0] + " -> " + arguments.positionals[1]) + query + "\n")
             return ExitStatus.success
         }
         var report = ImpactReport(oldPlacements: oldNames, newPlacements: newNames, examplesPerTransition: examples)

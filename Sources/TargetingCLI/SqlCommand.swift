@@ -47,6 +47,10 @@ enum SqlCommand: Command {
         guard let loaded = loadedRules else { return status }
         let program = loaded.program
         let names = all ? program.placements.map(\.name) : arguments.positionals
+        guard !names.isEmpty else {
+            io.report(.noPlacementToCompile("the rules declare no placement"))
+            return ExitStatus.inputError
+        }
         for name in names where program.placementIndex(named: name) == nil {
             let suggestion = Suggestion.nearest(to: name, in: program.placements.map(\.name))
             io.report(.unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion)))
@@ -57,8 +61,7 @@ enum SqlCommand: Command {
         })
         if arguments.has("--summary") { query = SQLCompiler.summary(of: query) }
         // The instant is inlined into the query; the header says which it was, and from what.
-        let files = loaded.sources.map(\.path).joined(separator: ", ").replacingNewlines
-        let header = "-- now: \(Timestamp.format(now))\n-- dialect: \(dialect.rawValue)\n-- rules: \(files)\n"
+        let header = SQLCompiler.header(now: now, dialect: dialect, rules: loaded.sources.map(\.path).joined(separator: ", "))
         io.out(header + query + (query.hasSuffix("\n") ? "" : "\n"))
         return ExitStatus.success
     }

@@ -1,6 +1,14 @@
 import TargetingEngine
 
+import TargetingBase
+
 extension SQLCompiler {
+    /// The comment lines every printed query starts with: the instant inlined, the dialect and
+    /// where the rules came from.
+    package static func header(now: Int64, dialect: SQLDialect, rules: String) -> String {
+        "-- now: \(Timestamp.format(now))\n-- dialect: \(dialect.rawValue)\n-- rules: \(rules.replacingNewlines)\n"
+    }
+
     /// Several placements' queries as one: their rows one after the other.
     package static func union(_ queries: [String]) -> String {
         guard queries.count > 1 else { return queries.first ?? "" }

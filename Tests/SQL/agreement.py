@@ -213,17 +213,29 @@ def summary_key(row):
     return (row["placement"], row["audience"], row["kind"], row["id"], row["split"])
 
 
-def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
-    """`sql --all --summary` against `resolve --all --summary` over the profiles that no
-    placement rejects: the same entries, profile counts and shares."""
-    source = os.path.join(workdir, "summary.jsonl")
+def resolvable(args, rule_sets, lines, workdir, name):
+    """The lines that no placement of any of `rule_sets` rejects (a split without an id), written
+    to `name` in `workdir`: (that path, the kept lines, how many were left out, and
+    `resolve --all --format json` of the first rule set over them)."""
+    source = os.path.join(workdir, name)
     with open(source, "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines) + "\n")
-    listed = run([args.bin, "resolve", "--all", "--rules", rules, "--now", NOW, "--format", "json", "--profiles", source])
-    rejected = {int(line[len(source) + 1:].split(":")[0]) - 1 for line in listed.stderr.splitlines() if line.startswith(source + ":")}
+    rejected = set()
+    listings = []
+    for rules in rule_sets:
+        listed = run([args.bin, "resolve", "--all", "--rules", rules, "--now", NOW, "--format", "json", "--profiles", source])
+        rejected |= {int(line[len(source) + 1:].split(":")[0]) - 1 for line in listed.stderr.splitlines() if line.startswith(source + ":")}
+        listings.append(listed.stdout)
     kept = [line for number, line in enumerate(lines) if number not in rejected]
     with open(source, "w", encoding="utf-8") as handle:
         handle.write("\n".join(kept) + "\n")
+    return source, kept, len(rejected), listings[0]
+
+
+def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
+    """`sql --all --summary` against `resolve --all --summary` over the profiles that no
+    placement rejects: the same entries, profile counts and shares."""
+    source, kept, rejected, _ = resolvable(args, [rules], lines, workdir, "summary.jsonl")
     summary = run([args.bin, "resolve", "--all", "--summary", "--rules", rules, "--now", NOW, "--format", "json", "--profiles", source])
     if summary.returncode != 0:
         sys.exit("error: resolve --summary failed: " + summary.stderr)
@@ -244,7 +256,7 @@ def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
             if failed <= args.show:
                 print("summary mismatch %s: resolve %s, sql %s" % (entry, want, got))
     print("%s summary%s: %d entries, %d failed (%d profiles rejected by resolve left out)"
-          % (os.path.basename(rules), label, len(expected), failed, len(rejected)))
+          % (os.path.basename(rules), label, len(expected), failed, rejected))
     return failed
 
 
@@ -269,16 +281,7 @@ def check_diff(args, lines, workdir, dialect, rows_of, label=""):
     """`diff OLD NEW --sql` against `diff OLD NEW --profiles` over the profiles neither rule set
     rejects: the same transitions with the same counts."""
     old, new = os.path.join(ROOT, "Rules"), changed_rules(workdir)
-    source = os.path.join(workdir, "diff.jsonl")
-    with open(source, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(lines) + "\n")
-    rejected = set()
-    for rules in (old, new):
-        listed = run([args.bin, "resolve", "--all", "--rules", rules, "--now", NOW, "--format", "json", "--profiles", source])
-        rejected |= {int(line[len(source) + 1:].split(":")[0]) - 1 for line in listed.stderr.splitlines() if line.startswith(source + ":")}
-    kept = [line for number, line in enumerate(lines) if number not in rejected]
-    with open(source, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(kept) + "\n")
+    source, kept, rejected, _ = resolvable(args, [old, new], lines, workdir, "diff.jsonl")
     report = run([args.bin, "diff", old, new, "--profiles", source, "--now", NOW, "--format", "json"])
     if report.returncode != 0:
         sys.exit("error: diff failed: " + report.stderr)
@@ -305,21 +308,16 @@ def check_diff(args, lines, workdir, dialect, rows_of, label=""):
             if failed <= args.show:
                 print("diff mismatch %s: diff %s, sql %s" % (entry, expected.get(entry), actual.get(entry)))
     print("Rules -> changed rules diff%s: %d transitions, %d failed (%d profiles rejected by resolve left out)"
-          % (label, len(expected), failed, len(rejected)))
+          % (label, len(expected), failed, rejected))
     return failed
 
 
 def check_all(args, rules, lines, workdir, dialect, rows_of, label=""):
     """Every placement of `rules` at once (`sql --all`, one query) against `resolve --all`, over
     the profiles no placement rejects; returns the number of failures."""
-    source = os.path.join(workdir, "all-placements.jsonl")
-    with open(source, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(lines) + "\n")
-    listed = run([args.bin, "resolve", "--all", "--rules", rules, "--now", NOW, "--format", "json", "--profiles", source])
-    rejected = {int(line[len(source) + 1:].split(":")[0]) - 1 for line in listed.stderr.splitlines() if line.startswith(source + ":")}
-    kept = [line for number, line in enumerate(lines) if number not in rejected]
+    _, kept, rejected, listing = resolvable(args, [rules], lines, workdir, "all-placements.jsonl")
     expected = collections.defaultdict(lambda: collections.defaultdict(list))
-    for line in listed.stdout.splitlines():
+    for line in listing.splitlines():
         row = json.loads(line)
         expected[row["placement"]][row["profile_id"]].append(key(row))
     query = run([args.bin, "sql", "--all", "--dialect", dialect, "--rules", rules, "--now", NOW])
@@ -330,7 +328,7 @@ def check_all(args, rules, lines, workdir, dialect, rows_of, label=""):
         by_placement[row["placement"]].append(row)
     failed = 0
     for placement in placements(args.bin, rules):
-        failed += compare(args, rules, placement, expected[placement], by_placement[placement], kept, len(rejected), label)
+        failed += compare(args, rules, placement, expected[placement], by_placement[placement], kept, rejected, label)
     return failed
 
 
@@ -347,20 +345,26 @@ def random_rule_sets(args, workdir):
     return paths
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(doc, random_default):
+    """The options both agreement scripts take."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--bin", required=True, help="path to the `targeting` executable")
-    parser.add_argument("--psql", default="runuser -u postgres -- psql", help="psql command prefix (default: %(default)s)")
     parser.add_argument("--count", type=int, default=3000, help="number of profiles (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=7, help="random seed (default: %(default)s)")
     parser.add_argument("--show", type=int, default=5, help="mismatches printed per placement (default: %(default)s)")
     parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/stress.rules)")
-    # Rule set 20 of seed 7 (random-19) compiles to a 285 KB query that PostgreSQL 15 takes
-    # minutes to run; until the SQL is reshaped (one parse per profile) the default stops before it.
-    parser.add_argument("--random", type=int, default=19,
+    parser.add_argument("--random", type=int, default=random_default,
                         help="random rule sets of 10 placements each to add (default: %(default)s)")
     parser.add_argument("--random-count", type=int, default=500,
                         help="profiles (the first of the generated ones) for the random rule sets (default: %(default)s)")
+    return parser
+
+
+def main():
+    # Rule set 20 of seed 7 (random-19) compiles to a 285 KB query that PostgreSQL 15 takes
+    # minutes to run; until the SQL is reshaped (one parse per profile) the default stops before it.
+    parser = arguments(__doc__, random_default=19)
+    parser.add_argument("--psql", default="runuser -u postgres -- psql", help="psql command prefix (default: %(default)s)")
     args = parser.parse_args()
     args.bin = os.path.abspath(args.bin)
     rule_sets = args.rules or [os.path.join(ROOT, "Rules"), os.path.join(HERE, "stress.rules")]

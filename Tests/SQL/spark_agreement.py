@@ -10,7 +10,6 @@ the plan time (the optimised plan, forced before execution) and the run time.
 Needs PySpark (`pip install pyspark`, which brings Spark) and Java 17; `.ci/run` installs both.
 """
 
-import argparse
 import os
 import sys
 import tempfile
@@ -21,16 +20,7 @@ import agreement  # noqa: E402  (the generator, `resolve` side and comparison ar
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bin", required=True, help="path to the `targeting` executable")
-    parser.add_argument("--count", type=int, default=3000, help="number of profiles (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=7, help="random seed (default: %(default)s)")
-    parser.add_argument("--show", type=int, default=5, help="mismatches printed per placement (default: %(default)s)")
-    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/stress.rules)")
-    parser.add_argument("--random", type=int, default=2,
-                        help="random rule sets of 10 placements each to add (default: %(default)s)")
-    parser.add_argument("--random-count", type=int, default=500,
-                        help="profiles for the random rule sets (default: %(default)s)")
+    parser = agreement.arguments(__doc__, random_default=2)
     parser.add_argument("--max-plan-seconds", type=float, default=0,
                         help="fail when a placement takes longer than this to plan (default: report only)")
     args = parser.parse_args()

@@ -107,6 +107,7 @@ final class DiffCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(result.out.contains("o.kind AS from_kind, o.id AS from_id, o.matched AS from_matched"), result.out)
         XCTAssertEqual(CLIHarness.run(["diff", old, new, "--sql", "oracle"]).status, 64)
         XCTAssertEqual(CLIHarness.run(["diff", old, new]).status, 64)
+        XCTAssertEqual(CLIHarness.run(["diff", old, new, "--sql", "spark", "--fail-on-change"]).status, 64, "a query cannot fail the run")
     }
 
     func testNoExamplesLeavesNoDanglingEG() {

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// `targeting sql` (SPEC §6, §7): output and exit statuses.
-final class SqlCommandTests: XCTestCase {
+final class SqlCommandTests: TemporaryDirectoryTestCase {
     private func sql(_ arguments: [String]) -> CLIResult {
         CLIHarness.run(["sql", "--rules", CLIHarness.rulesPath, "--now", "2026-11-29T12:00:00Z"] + arguments)
     }
@@ -19,6 +19,11 @@ final class SqlCommandTests: XCTestCase {
         XCTAssertTrue(summary.out.contains("GROUP BY placement, audience, kind, id, split"), summary.out)
         XCTAssertFalse(summary.out.contains(";"), "one statement without a terminator, as the plain query")
         XCTAssertEqual(sql(["main_paywall", "--all", "--dialect", "postgres"]).status, 64)
+        let none = CLIHarness.run(["sql", "--all", "--dialect", "postgres", "--now", "2026-11-29",
+                                   "--rules", directory.write("np.rules", "segment a = x == 1\n")])
+        XCTAssertEqual(none.status, 2, "no empty statement for rules without placements")
+        XCTAssertEqual(none.out, "")
+        XCTAssertTrue(none.err.contains("error: the rules declare no placement, so there is nothing to compile"), none.err)
     }
 
     func testTableAndColumnNameTheSource() {
