@@ -37,9 +37,9 @@ public struct Explanation: Hashable, Sendable {
         package var range: SourceRange
         /// When the segment is used negated (`not dedicated`): that text, whose truth is the
         /// opposite of the segment's.
-        public package(set) var negation: String?
+        package var negation: String?
         /// The truth of `negation`.
-        public package(set) var negationHolds = false
+        package var negationHolds = false
     }
 
     /// Every row in order.
