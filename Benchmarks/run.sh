@@ -97,10 +97,10 @@ for terms in 25000 100000; do
   echo "| check: one \`or\` of $terms terms | ${seconds} s | — | — |"
 done
 
-# Warehouse: audience sizing on Spark local[2] (PySpark from PyPI into .build/spark-venv) against
+# Warehouse: audience sizing on Spark local[2] (PySpark 4 from PyPI into .build/spark-venv-4) against
 # `resolve --summary` on every core, over the same 200,000 profiles (skipped without PyPI).
 spark_profiles=${SPARK_PROFILES:-200000}
-spark_venv=.build/spark-venv
+spark_venv=.build/spark-venv-4
 if [ ! -x "$spark_venv/bin/python" ] || ! "$spark_venv/bin/python" -c "import pyspark" 2>/dev/null; then
   python3 -m venv "$spark_venv" >&2 && "$spark_venv/bin/pip" install -q "pyspark>=4,<5" >&2 || true
 fi

@@ -1,5 +1,6 @@
 import TargetingEngine
 import TargetingSyntax
+import TargetingProfiles
 
 /// Compiles a placement into one SQL `SELECT` (SPEC §7).
 ///
@@ -17,7 +18,7 @@ import TargetingSyntax
 /// profiles out (the agreement test does).
 ///
 /// Custom-attribute values read by Spark SQL are typed by the first character of the value in
-/// the `custom_attributes` JSON text as `get_json_object` prints it (compact).
+/// the parsed text (see `SparkParse`).
 package struct SQLCompiler {
     /// The query for placement `placement` at time `now` (Unix ms), or an empty string when the
     /// program has no such placement.
@@ -106,13 +107,29 @@ package struct SQLCompiler {
 
         var ctes: [String] = []
         var previous = "t0"
-        let profileID = dialect == .postgres
-            ? "CASE WHEN jsonb_typeof(profile -> 'id') = 'string' THEN profile ->> 'id' END"
-            : "CASE WHEN from_json(profile, '`id` STRING').`id` IS NOT NULL AND from_json(profile, '`id` DOUBLE').`id` IS NULL AND from_json(profile, '`id` BOOLEAN').`id` IS NULL AND from_json(profile, '`id` ARRAY<STRING>').`id` IS NULL AND from_json(profile, '`id` MAP<STRING, STRING>').`id` IS NULL THEN get_json_object(profile, '$.id') END"
         // PostgreSQL would otherwise inline each stage into the next, repeating expressions.
         let materialized = dialect == .postgres ? " MATERIALIZED" : ""
         let source = sourceTable == "profiles" && sourceColumn == "profile" ? "profiles" : "(SELECT \(sourceColumn) AS profile FROM \(sourceTable)) AS source"
-        ctes.append("t0 AS\(materialized) (\n  SELECT profile, \(profileID) AS profile_id\n  FROM \(source)\n)")
+        switch dialect {
+        case .postgres:
+            let profileID = "CASE WHEN jsonb_typeof(profile -> 'id') = 'string' THEN profile ->> 'id' END"
+            ctes.append("t0 AS\(materialized) (\n  SELECT profile, \(profileID) AS profile_id\n  FROM \(source)\n)")
+        case .spark:
+            // The profile is parsed once, with exactly the top-level fields the query reads.
+            var fields = ["id"]
+            for slot in slots.keys.sorted() {
+                let field: String
+                switch program.slots[slot].target {
+                case .custom: field = "custom_attributes"
+                case .builtin(let name): field = BuiltinField.derivation(of: name)?.source ?? name
+                }
+                if !fields.contains(field) { fields.append(field) }
+            }
+            let id = SparkParse.field("id")
+            var columns = ["profile", SparkParse.profile, "CASE WHEN \(SparkParse.isString(id)) THEN \(SparkParse.unmarked(id)) END AS profile_id"]
+            if fields.contains("custom_attributes") { columns.append("\(SparkParse.customAttributesMap) AS \(SparkParse.customAttributes)") }
+            ctes.append("t0 AS (\n  SELECT \(columns.joined(separator: ",\n    "))\n  FROM (SELECT profile, \(SparkParse.parsed("profile", fields: fields, dialect: dialect)) AS \(SparkParse.profile) FROM \(source)) AS parsed\n)")
+        }
         func addCTE(_ columns: [(name: String, expression: String)], comments: [String?] = []) {
             let name = "t\(ctes.count)"
             let list = columns.enumerated().map { index, column in

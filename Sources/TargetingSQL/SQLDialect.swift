@@ -3,6 +3,6 @@ package enum SQLDialect: String, Hashable, Sendable, CaseIterable {
     /// PostgreSQL: `profiles.profile` is `jsonb`; needs ICU (`und-x-icu`) and
     /// `standard_conforming_strings` on (the default).
     case postgres
-    /// Spark SQL: `profiles.profile` is a JSON string, read with `get_json_object` and `from_json`.
+    /// Spark SQL: `profiles.profile` is a JSON string, parsed once per row (see `SparkParse`).
     case spark
 }

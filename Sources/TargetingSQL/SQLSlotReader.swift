@@ -77,16 +77,12 @@ struct SQLSlotReader {
                 stages.add(SQLStage.raw, "\(c)a", "CASE WHEN jsonb_typeof(\(value)) = 'array' AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(\(value)) AS e(v) WHERE jsonb_typeof(e.v) <> 'string') THEN ARRAY(SELECT jsonb_array_elements_text(\(value))) END")
             }
         case .spark:
-            let path = dialect.string("$." + field)
-            let text = "get_json_object(profile, \(path))"
-            func typed(_ type: String) -> String { "from_json(profile, \(dialect.string("`\(field)` \(type)"))).`\(field)`" }
-            stages.add(SQLStage.raw, "\(c)x", text)
-            stages.add(SQLStage.raw, "\(c)t", "CASE WHEN \(text) IS NULL THEN NULL WHEN \(typed("BOOLEAN")) IS NOT NULL THEN 'boolean' "
-                + "WHEN \(typed("DOUBLE")) IS NOT NULL AND \(text) RLIKE '^-?[0-9]' THEN 'number' "
-                + "WHEN \(typed("ARRAY<STRING>")) IS NOT NULL THEN 'array' WHEN \(typed("MAP<STRING, STRING>")) IS NOT NULL THEN 'object' ELSE 'string' END")
+            let text = SparkParse.field(field)
+            stages.add(SQLStage.raw, "\(c)t", SparkParse.type(of: text))
+            stages.add(SQLStage.raw, "\(c)x", SparkParse.scalarText(text))
             if set {
-                let array = "from_json(\(c)x, 'ARRAY<STRING>')"
-                stages.add(SQLStage.rawTyped, "\(c)a", "CASE WHEN \(c)t = 'array' AND to_json(\(array)) = \(c)x THEN \(array) END")
+                stages.add(SQLStage.rawTyped, "\(c)r", "CASE WHEN \(c)t = 'array' THEN from_json(\(text), 'ARRAY<STRING>') END")
+                stages.add(SQLStage.text, "\(c)a", "CASE WHEN forall(\(c)r, e -> \(SparkParse.isString("e"))) THEN transform(\(c)r, e -> \(SparkParse.unmarked("e"))) END")
             }
         }
         stages.add(SQLStage.stored, "\(c)p", "(\(c)t IS NOT NULL)")
@@ -106,18 +102,13 @@ struct SQLSlotReader {
             stages.add(SQLStage.raw, "\(c)x", "CASE WHEN jsonb_typeof(\(j)) IN ('string', 'number', 'boolean') THEN \(j) #>> '{}' "
                 + "WHEN jsonb_typeof(\(j)) = 'array' THEN (SELECT string_agg(u.e, ',' ORDER BY u.i) FROM jsonb_array_elements_text(\(j)) WITH ORDINALITY AS u(e, i)) END")
         case .spark:
-            let object = "get_json_object(profile, '$.custom_attributes')"
-            let map = "from_json(\(c)c, 'MAP<STRING, STRING>')"
-            stages.add(SQLStage.locate, "\(c)c", object)
-            stages.add(SQLStage.raw, "\(c)k", "try_element_at(filter(map_keys(\(map)), k -> \(dialect.trim("k")) = \(dialect.string(key))), 1)")
-            // The first character of the member's value in the compact JSON text gives its type.
-            let space = "(?:\\s|\\\\[tnrfb]|\\\\u[0-9A-Fa-f]{4}|[\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000])*"
-            let escaped = key.replacingOccurrences(of: ".", with: "[.]")
-            let pattern = "[{,]\"\(space)\(escaped)\(space)\":(.)"
-            stages.add(SQLStage.raw, "\(c)t0", "regexp_extract(\(c)c, \(dialect.string(pattern)), 1)")
-            stages.add(SQLStage.rawTyped, "\(c)t", "CASE \(c)t0 WHEN '\"' THEN 'string' WHEN '[' THEN 'array' WHEN 't' THEN 'boolean' WHEN 'f' THEN 'boolean' WHEN 'n' THEN NULL WHEN '' THEN NULL ELSE 'number' END")
+            let map = SparkParse.customAttributes
+            stages.add(SQLStage.raw, "\(c)k", "try_element_at(filter(map_keys(\(map)), k -> \(dialect.trim(SparkParse.unmarked("k"))) = \(dialect.string(key))), 1)")
             stages.add(SQLStage.rawTyped, "\(c)x0", "CASE WHEN \(c)k IS NOT NULL THEN element_at(\(map), \(c)k) END")
-            stages.add(SQLStage.text, "\(c)x", "CASE WHEN \(c)t = 'array' THEN array_join(from_json(\(c)x0, 'ARRAY<STRING>'), ',') ELSE \(c)x0 END")
+            stages.add(SQLStage.text, "\(c)t", SparkParse.type(of: "\(c)x0"))
+            let array = "from_json(\(c)x0, 'ARRAY<STRING>')"
+            stages.add(SQLStage.text, "\(c)x", "CASE WHEN left(\(c)x0, 1) = '[' THEN array_join(transform(\(array), e -> \(SparkParse.unmarked("e"))), ',') "
+                + "ELSE \(SparkParse.scalarText("\(c)x0")) END")
         }
         stages.add(SQLStage.stored, "\(c)s", "CASE WHEN \(c)t = 'string' THEN nullif(\(dialect.trim("\(c)x")), '') WHEN \(c)t = 'array' THEN nullif(\(c)x, '') END")
         stages.add(SQLStage.stored, "\(c)n", "CASE WHEN \(c)t = 'number' THEN \(dialect.textToDouble("\(c)x")) WHEN \(c)t = 'boolean' THEN CASE WHEN \(c)x = 'true' THEN 1 ELSE 0 END END")

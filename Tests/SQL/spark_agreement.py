@@ -35,7 +35,7 @@ def main():
     spark.sparkContext.setLogLevel("ERROR")
     print("spark %s" % spark.version)
     rule_sets = args.rules or [os.path.join(agreement.ROOT, "Rules"), os.path.join(agreement.HERE, "stress.rules")]
-    lines = [agreement.json.dumps(profile, ensure_ascii=False) for profile in agreement.profiles(args.count, args.seed)]
+    lines = agreement.profile_lines(args, nul=True)
     failed = 0
     slow = []
 

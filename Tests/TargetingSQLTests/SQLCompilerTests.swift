@@ -51,7 +51,28 @@ final class SQLCompilerTests: XCTestCase {
         XCTAssertTrue(query.contains("(s0_v = 'it\\'s \\\\ low')"), query)
         XCTAssertTrue(query.contains("WHEN r = 0 THEN 'f\\'1'"), query)
         XCTAssertFalse(query.contains("MATERIALIZED"), query)
-        XCTAssertTrue(query.contains("get_json_object(profile, '$.custom_attributes')"), query)
+        XCTAssertTrue(query.contains("CASE WHEN left(pj.`~custom_attributes`, 1) = '{' THEN from_json(pj.`~custom_attributes`, 'MAP<STRING, STRING>') END AS ca"), query)
+    }
+
+    func testSparkParsesEachProfileOnceWithTheFieldsTheRulesRead() {
+        let rules = """
+        attribute level: string
+        segment adults = profile.age >= 18 and level == "pro"
+        segment here = profile.country == "US" and level != "x" and profile.access_levels has "premium"
+        audience a = adults or here
+        placement p { a -> flow "f" }
+        """
+        let query = sql(rules, "p", .spark)
+        func count(_ text: String) -> Int { query.components(separatedBy: text).count - 1 }
+        XCTAssertEqual(count("regexp_replace(profile, "), 1, query)
+        // The profile, then short texts: the custom attributes, the access levels, an array value.
+        XCTAssertEqual(count("from_json("), 4, query)
+        XCTAssertEqual(count("get_json_object"), 0, query)
+        XCTAssertEqual(count("(profile"), 1, query)
+        XCTAssertTrue(query.contains("'`~id` STRING, `~birthday` STRING, `~custom_attributes` STRING, `~country` STRING, `~access_levels` STRING'"), query)
+        // Every string token gets the mark, keys included, so a string's text starts with `~`.
+        XCTAssertTrue(query.contains(#"regexp_replace(profile, '"([^"\\\\]*+(?:\\\\.[^"\\\\]*+)*+)"', '"~$1"')"#), query)
+        XCTAssertTrue(query.contains("CASE WHEN (left(pj.`~id`, 1) = '~') THEN substr(pj.`~id`, 2) END AS profile_id"), query)
     }
 
     func testSplitArithmeticPostgres() {
