@@ -20,7 +20,8 @@ enum DiffCommand: Command {
     under both rule sets, and reports per placement how many profiles change destination, a
     from -> to table with counts and example profile ids, and placements added or removed.
     With --sql, prints one query instead that evaluates both rule sets over the table where
-    the profiles live and returns the from -> to table of the placements both have:
+    the profiles live and returns the from -> to table (a placement added or removed has a
+    row per destination, with NULL for the side that lacks it):
       placement, from_kind, from_id, from_matched, to_kind, to_id, to_matched, profiles, examples
     Exit status: 0, or 1 with --fail-on-change when anything changed; 2 on load errors or
     rejected profile lines.
@@ -86,11 +87,14 @@ enum DiffCommand: Command {
             let table = try SqlCommand.identifier(arguments.value("--table") ?? "profiles", option: "--table", dotted: true)
             let column = try SqlCommand.identifier(arguments.value("--column") ?? "profile", option: "--column", dotted: false)
             let shared = oldNames.filter { newNames.contains($0) }
-            guard !shared.isEmpty else {
-                io.report(.noPlacementToCompile("no placement is in both rule sets"))
+            let removed = oldNames.filter { !newNames.contains($0) }
+            let added = newNames.filter { !oldNames.contains($0) }
+            guard !(shared.isEmpty && removed.isEmpty && added.isEmpty) else {
+                io.report(.noPlacementToCompile("neither rule set has a placement"))
                 return ExitStatus.inputError
             }
-            let query = SQLCompiler.diff(old: old, new: new, placements: shared, now: now, dialect: dialect, table: table, column: column)
+            let query = SQLCompiler.diff(old: old, new: new, placements: shared, removed: removed, added: added,
+                                         now: now, dialect: dialect, table: table, column: column)
             io.out(SQLCompiler.header(now: now, dialect: dialect, rules: arguments.positionals[0] + " -> " + arguments.positionals[1]) + query + "\n")
             return ExitStatus.success
         }

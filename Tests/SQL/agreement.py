@@ -16,6 +16,7 @@ import json
 import os
 import random
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -326,10 +327,34 @@ def changed_rules(workdir):
     return target
 
 
+ONLY_OLD = """
+placement only_old {
+  pro_adults -> flow "old_pro"
+  quiz_skippers -> nothing
+}
+"""
+ONLY_NEW = """
+placement only_new {
+  premium_members -> flow "new_premium"
+  outdated_app -> split "only_new_split" {
+    30% -> flow "a"
+    70% -> nothing
+  }
+}
+"""
+
+
 def check_diff(args, lines, workdir, dialect, rows_of, label=""):
     """`diff OLD NEW --sql` against `diff OLD NEW --profiles` over the profiles neither rule set
-    rejects: the same transitions with the same counts."""
-    old, new = os.path.join(ROOT, "Rules"), changed_rules(workdir)
+    rejects: the same transitions with the same counts, and the same sizes for the placement only
+    the old rules have and the one only the new rules have."""
+    old = os.path.join(workdir, "old-rules")
+    shutil.copytree(os.path.join(ROOT, "Rules"), old, dirs_exist_ok=True)
+    with open(os.path.join(old, "only_old.rules"), "w", encoding="utf-8") as handle:
+        handle.write(ONLY_OLD)
+    new = changed_rules(workdir)
+    with open(os.path.join(new, "only_new.rules"), "w", encoding="utf-8") as handle:
+        handle.write(ONLY_NEW)
     source, kept, rejected, _ = resolvable(args, [old, new], lines, workdir, "diff.jsonl")
     report = run([args.bin, "diff", old, new, "--profiles", source, "--now", NOW, "--format", "json"])
     if report.returncode != 0:
@@ -339,16 +364,26 @@ def check_diff(args, lines, workdir, dialect, rows_of, label=""):
         return (None, None, False) if value is None else (value["kind"], value["id"], True)
 
     expected = {}
+    absent = (None, None, None)
     for placement in json.loads(report.stdout)["placements"]:
         for transition in placement["transitions"]:
             expected[(placement["placement"],) + shown(transition["from"]) + shown(transition["to"])] = transition["count"]
+        for size in placement["sizes"] if placement["status"] in ("added", "removed") else []:
+            if placement["status"] == "removed" and size["before"]:
+                expected[(placement["placement"],) + shown(size["destination"]) + absent] = size["before"]
+            elif placement["status"] == "added" and size["after"]:
+                expected[(placement["placement"],) + absent + shown(size["destination"])] = size["after"]
+    if not any(entry[3] is None for entry in expected) or not any(entry[6] is None for entry in expected):
+        sys.exit("error: the diff has no added or no removed placement to compare")
     query = run([args.bin, "diff", old, new, "--sql", dialect, "--now", NOW])
     if query.returncode != 0:
         sys.exit("error: targeting diff --sql failed: " + query.stderr)
     actual = {}
     for row in rows_of(query.stdout, kept):
-        entry = (row["placement"], row["from_kind"], row["from_id"], bool(row["from_matched"]),
-                 row["to_kind"], row["to_id"], bool(row["to_matched"]))
+        def matched(value):
+            return None if value is None else bool(value)
+        entry = (row["placement"], row["from_kind"], row["from_id"], matched(row["from_matched"]),
+                 row["to_kind"], row["to_id"], matched(row["to_matched"]))
         actual[entry] = int(row["profiles"])
     failed = 0
     for entry in sorted(set(expected) | set(actual), key=str):
@@ -356,7 +391,7 @@ def check_diff(args, lines, workdir, dialect, rows_of, label=""):
             failed += 1
             if failed <= args.show:
                 print("diff mismatch %s: diff %s, sql %s" % (entry, expected.get(entry), actual.get(entry)))
-    print("Rules -> changed rules diff%s: %d transitions, %d failed (%d profiles rejected by resolve left out)"
+    print("Rules -> changed rules diff%s: %d transitions and sizes, %d failed (%d profiles rejected by resolve left out)"
           % (label, len(expected), failed, rejected))
     return failed
 
