@@ -48,8 +48,10 @@ let package = Package(
         layer("TargetingSQL", ["TargetingEngine"]),
         // The front door of SPEC §10.
         layer("Targeting", ["TargetingEngine", "TargetingAnalysis"]),
+        // Editors: the language server behind `targeting lsp`.
+        layer("TargetingLanguageServer", ["Targeting", "TargetingFormatting"]),
         // The command line.
-        .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL"]),
+        .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL", "TargetingLanguageServer"]),
         .executableTarget(name: "targeting", dependencies: ["TargetingCLI"]),
         .executableTarget(name: "sdk-example", dependencies: ["Targeting"], path: "Examples/SDKExample"),
         // Benchmarks/run.sh: `swift run -c release targeting-bench`.
@@ -67,6 +69,7 @@ let package = Package(
         tests(of: "TargetingImpact", ["Targeting"]),
         tests(of: "TargetingSQL", ["Targeting"]),
         tests(of: "Targeting", []),
+        tests(of: "TargetingLanguageServer", ["Targeting"]),
         tests(of: "TargetingCLI", ["Targeting"]),
     ],
     swiftLanguageModes: [.v6]

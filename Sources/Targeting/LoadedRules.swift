@@ -21,18 +21,34 @@ package struct LoadedRules: Sendable {
 
     /// Parses, checks and (when error-free) analyses rule files already read.
     package init(sources: [SourceFile]) {
-        self.sources = sources
-        var diagnostics: [Diagnostic] = []
-        var parsed: [RuleFile] = []
-        for source in sources {
-            if source.bytes.count > SourceLoader.maxFileSize {
-                diagnostics.append(.fileTooLarge(limit: SourceLoader.maxFileSize, at: source.range(0, 0)))
-                continue
-            }
-            let (file, fileDiagnostics) = Parser.parseRules(source)
-            diagnostics += fileDiagnostics
-            parsed.append(file)
+        self.init(parsed: sources.map(LoadedRules.parse))
+    }
+
+    /// One rules file parsed on its own: the first stage of loading, which a caller that
+    /// reloads often (the language server) keeps for the files that did not change.
+    package struct ParsedFile: Sendable {
+        /// The source.
+        package var source: SourceFile
+        /// The syntax tree; nil when the file is too large to parse.
+        package var file: RuleFile?
+        /// The lexer's and parser's diagnostics.
+        package var diagnostics: [Diagnostic]
+    }
+
+    /// Parses one rules file.
+    package static func parse(_ source: SourceFile) -> ParsedFile {
+        if source.bytes.count > SourceLoader.maxFileSize {
+            return ParsedFile(source: source, file: nil, diagnostics: [.fileTooLarge(limit: SourceLoader.maxFileSize, at: source.range(0, 0))])
         }
+        let (file, diagnostics) = Parser.parseRules(source)
+        return ParsedFile(source: source, file: file, diagnostics: diagnostics)
+    }
+
+    /// Checks and (when error-free) analyses rule files already parsed.
+    package init(parsed files: [ParsedFile]) {
+        self.sources = files.map(\.source)
+        var diagnostics = files.flatMap(\.diagnostics)
+        let parsed = files.compactMap(\.file)
         let (ruleSet, checkDiagnostics) = Checker.check(parsed)
         diagnostics += checkDiagnostics
         if let ruleSet, !diagnostics.contains(where: \.isError) {

@@ -12,12 +12,23 @@ package final class CommandIO: @unchecked Sendable {
     /// as given (relative paths are relative to the process's working directory).
     package let currentDirectory: String
 
-    /// Creates streams from closures.
-    package init(currentDirectory: String, out: @escaping (String) -> Void, err: @escaping (String) -> Void, stdin: @escaping () -> [UInt8]) {
+    /// Reads the next bytes of standard input as they arrive (blocking until some do); empty
+    /// at the end of the input. For a server that answers while its input is still open.
+    package let readStandardInputChunk: () -> [UInt8]
+
+    /// Creates streams from closures; without `stdinChunk`, the chunks are all of `stdin` at once.
+    package init(currentDirectory: String, out: @escaping (String) -> Void, err: @escaping (String) -> Void, stdin: @escaping () -> [UInt8],
+                 stdinChunk: (() -> [UInt8])? = nil) {
         self.currentDirectory = currentDirectory
         self.writeOut = out
         self.writeErr = err
         self.readStandardInput = stdin
+        if let stdinChunk {
+            self.readStandardInputChunk = stdinChunk
+        } else {
+            let readOnce = ReadOnce(stdin)
+            self.readStandardInputChunk = { readOnce.next() }
+        }
     }
 
     /// The process's own standard streams. Standard output is buffered (large batches print
@@ -29,7 +40,8 @@ package final class CommandIO: @unchecked Sendable {
         let io = CommandIO(currentDirectory: FileManager.default.currentDirectoryPath,
                            out: { outHandle.write(Data($0.utf8)) },
                            err: { errHandle.write(Data($0.utf8)) },
-                           stdin: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) })
+                           stdin: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) },
+                           stdinChunk: { [UInt8](FileHandle.standardInput.availableData) })
         io.buffersOutput = true
         return io
     }
@@ -78,5 +90,16 @@ package final class CommandIO: @unchecked Sendable {
         guard !pending.isEmpty else { return }
         writeOut(pending)
         pending = ""
+    }
+}
+
+/// All of a stream the first time, then nothing.
+private final class ReadOnce: @unchecked Sendable {
+    private var read: (() -> [UInt8])?
+    init(_ read: @escaping () -> [UInt8]) { self.read = read }
+    func next() -> [UInt8] {
+        guard let read else { return [] }
+        self.read = nil
+        return read()
     }
 }

@@ -1,0 +1,6 @@
+import TargetingBase
+
+// Not built yet: an empty answer.
+extension LanguageServer {
+    func formatting(_ request: DocumentRequest) throws(RequestError) -> JSONValue { .array([]) }
+}

@@ -1,0 +1,141 @@
+import TargetingBase
+import TargetingSyntax
+
+/// Every place a name of the rule set is declared or used, across rules and tests files.
+package struct SymbolIndex: Sendable {
+    /// What a name names.
+    package enum Kind: String, Hashable, Sendable {
+        case segment, audience, placement, attribute, split
+    }
+
+    /// One place a name is written.
+    package struct Occurrence: Hashable, Sendable {
+        /// What it names.
+        package var kind: Kind
+        /// The name: a segment, audience, placement or split name, a custom attribute key, or
+        /// `profile.FIELD` for a built-in field.
+        package var name: String
+        /// Where it is written (for an attribute, the whole reference, backticks included).
+        package var range: SourceRange
+        /// Whether this is the declaration.
+        package var isDeclaration: Bool
+        /// How an attribute was spelled (nil for other kinds).
+        package var spelling: NameSpelling?
+    }
+
+    /// Every occurrence, in file and source order.
+    package private(set) var occurrences: [Occurrence] = []
+
+    /// The index of parsed rules and tests files.
+    package init(rules: [RuleFile], tests: [TestFile]) {
+        var segments: Set<String> = [], audiences: Set<String> = []
+        for file in rules {
+            for declaration in file.declarations {
+                if case .segment(let d) = declaration { segments.insert(d.name.text) }
+                if case .audience(let d) = declaration { audiences.insert(d.name.text) }
+            }
+            for unparsed in file.unparsed {
+                if unparsed.kind == .segment { segments.insert(unparsed.name) }
+                if unparsed.kind == .audience { audiences.insert(unparsed.name) }
+            }
+        }
+        /// A name used where a segment may stand: a segment, else an audience of that name.
+        func named(_ identifier: Identifier) -> Kind {
+            !segments.contains(identifier.text) && audiences.contains(identifier.text) ? .audience : .segment
+        }
+        for file in rules {
+            for declaration in file.declarations {
+                switch declaration {
+                case .attribute(let d):
+                    add(attribute: d.name, declaration: true)
+                case .input(let d):
+                    add(attribute: d.target, declaration: false)
+                case .segment(let d), .audience(let d):
+                    let kind: Kind = if case .segment = declaration { .segment } else { .audience }
+                    occurrences.append(Occurrence(kind: kind, name: d.name.text, range: d.name.range, isDeclaration: true))
+                    add(d.expression, named)
+                case .placement(let d):
+                    occurrences.append(Occurrence(kind: .placement, name: d.name.text, range: d.name.range, isDeclaration: true))
+                    for row in d.rows {
+                        if case .audience(let identifier) = row.audience {
+                            occurrences.append(Occurrence(kind: .audience, name: identifier.text, range: identifier.range, isDeclaration: false))
+                        }
+                        add(row.destination, declaration: true)
+                    }
+                }
+            }
+            for unparsed in file.unparsed {
+                let kind: Kind = switch unparsed.kind {
+                case .attribute: .attribute
+                case .segment: .segment
+                case .audience: .audience
+                case .placement: .placement
+                }
+                occurrences.append(Occurrence(kind: kind, name: unparsed.name, range: unparsed.range, isDeclaration: true))
+            }
+        }
+        for file in tests {
+            for test in file.tests {
+                for given in test.givens {
+                    guard case .assignments(let assignments, _) = given else { continue }
+                    for assignment in assignments { add(attribute: assignment.target, declaration: false) }
+                }
+                for expectation in test.expectations {
+                    switch expectation {
+                    case .placement(let name, let expected, _):
+                        occurrences.append(Occurrence(kind: .placement, name: name.text, range: name.range, isDeclaration: false))
+                        if let audience = expected.audience {
+                            occurrences.append(Occurrence(kind: .audience, name: audience.text, range: audience.range, isDeclaration: false))
+                        }
+                        if case .destination(let destination) = expected.outcome { add(destination, declaration: false) }
+                    case .membership(let name, _, _):
+                        occurrences.append(Occurrence(kind: named(name), name: name.text, range: name.range, isDeclaration: false))
+                    }
+                }
+            }
+        }
+        occurrences.sort { ($0.range.file, $0.range.start.offset) < ($1.range.file, $1.range.start.offset) }
+    }
+
+    private mutating func add(attribute reference: AttributeReference, declaration: Bool) {
+        let name = switch reference.target {
+        case .custom(let key): key
+        case .builtin(let field): "profile." + field
+        }
+        occurrences.append(Occurrence(kind: .attribute, name: name, range: reference.range, isDeclaration: declaration, spelling: reference.spelling))
+    }
+
+    private mutating func add(_ expression: Expression, _ named: (Identifier) -> Kind) {
+        expression.forEachLeaf { leaf in
+            switch leaf {
+            case .reference(let identifier):
+                occurrences.append(Occurrence(kind: named(identifier), name: identifier.text, range: identifier.range, isDeclaration: false))
+            case .comparison(let comparison):
+                if case .attribute(let reference) = comparison.subject { add(attribute: reference, declaration: false) }
+            default:
+                break
+            }
+        }
+    }
+
+    private mutating func add(_ destination: Destination, declaration: Bool) {
+        guard case .split(let split) = destination else { return }
+        occurrences.append(Occurrence(kind: .split, name: split.id, range: split.idRange, isDeclaration: declaration))
+    }
+
+    /// The occurrence at byte `offset` of `file` (its range holds the offset, or ends at it).
+    package func occurrence(in file: String, at offset: Int) -> Occurrence? {
+        occurrences.first { $0.range.file == file && $0.range.start.offset <= offset && offset < $0.range.end.offset }
+            ?? occurrences.first { $0.range.file == file && $0.range.end.offset == offset }
+    }
+
+    /// Every occurrence of a name of a kind.
+    package func occurrences(of kind: Kind, named name: String) -> [Occurrence] {
+        occurrences.filter { $0.kind == kind && $0.name == name }
+    }
+
+    /// The declarations of a name of a kind.
+    package func declarations(of kind: Kind, named name: String) -> [Occurrence] {
+        occurrences(of: kind, named: name).filter(\.isDeclaration)
+    }
+}
