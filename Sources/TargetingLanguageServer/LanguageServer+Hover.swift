@@ -1,6 +1,142 @@
 import TargetingBase
+import TargetingProfiles
+import TargetingSyntax
 
-// Not built yet: an empty answer.
+/// `textDocument/hover`: what the name under the cursor is.
+///
+/// - a segment or audience: its expression, and where it is declared;
+/// - an audience in a placement row: also the row's destination;
+/// - an attribute: its type, its allowed values, and where it is declared (or that it is a
+///   built-in field, or undeclared and typed from its comparisons);
+/// - a placement: its rows; a split: its variants;
+/// - `now` or `now ± duration`: the instant it means at the current time.
 extension LanguageServer {
-    func hover(_ request: DocumentRequest) -> JSONValue { .null }
+    func hover(_ request: DocumentRequest) -> JSONValue {
+        guard let offset = request.offset else { return .null }
+        if let (text, range) = nowHover(request, offset) { return LanguageServer.hover(text, range, request) }
+        guard let occurrence = request.analysis.symbols.occurrence(in: request.path, at: offset),
+              let text = describe(occurrence, request) else { return .null }
+        return LanguageServer.hover(text, occurrence.range, request)
+    }
+
+    static func hover(_ markdown: String, _ range: SourceRange, _ request: DocumentRequest) -> JSONValue {
+        .object(["contents": .object(["kind": .string("markdown"), "value": .string(markdown)]), "range": request.lines.json(range)])
+    }
+
+    /// Where a declaration is, as `file:line`.
+    static func place(_ range: SourceRange) -> String {
+        let file = range.file.split(separator: "/").last.map(String.init) ?? range.file
+        return "\(file):\(range.start.line)"
+    }
+
+    private func describe(_ occurrence: SymbolIndex.Occurrence, _ request: DocumentRequest) -> String? {
+        let files = request.analysis.ruleFiles
+        func code(_ text: String) -> String { "```targeting\n\(text)\n```" }
+        switch occurrence.kind {
+        case .segment, .audience:
+            let keyword = occurrence.kind == .segment ? "segment" : "audience"
+            let declarations = files.flatMap(\.declarations).compactMap { declaration -> NamedExpression? in
+                switch declaration {
+                case .segment(let d) where occurrence.kind == .segment && d.name.text == occurrence.name: d
+                case .audience(let d) where occurrence.kind == .audience && d.name.text == occurrence.name: d
+                default: nil
+                }
+            }
+            guard let declaration = declarations.first else {
+                return "unknown \(keyword) `\(occurrence.name)`"
+            }
+            var text = code("\(keyword) \(declaration.name.text) = \(declaration.expression.text)") + "\n\ndeclared at \(LanguageServer.place(declaration.name.range))"
+            if occurrence.kind == .audience, let row = placementRow(at: occurrence.range, in: files) {
+                text += "\n\nin placement `\(row.placement)`: `\(row.row.audience.name)` → `\(row.row.destination)`"
+            }
+            return text
+        case .attribute:
+            return describeAttribute(occurrence.name, request)
+        case .placement:
+            guard let placement = files.flatMap(\.declarations).compactMap({ declaration -> PlacementDeclaration? in
+                if case .placement(let d) = declaration, d.name.text == occurrence.name { return d }
+                return nil
+            }).first else { return "unknown placement `\(occurrence.name)`" }
+            let rows = placement.rows.map { "  \($0.audience.name) -> \($0.destination)" }.joined(separator: "\n")
+            return code("placement \(placement.name.text) {\n\(rows)\n}") + "\n\ndeclared at \(LanguageServer.place(placement.name.range))"
+        case .split:
+            for file in files {
+                for case .placement(let placement) in file.declarations {
+                    for row in placement.rows {
+                        guard case .split(let split) = row.destination, split.id == occurrence.name else { continue }
+                        let variants = split.variants.map { "  \($0.weight.text)% -> \($0.destination)" }.joined(separator: "\n")
+                        return code("split \"\(split.id)\" {\n\(variants)\n}") + "\n\nin placement `\(placement.name.text)`, row `\(row.audience.name)`"
+                    }
+                }
+            }
+            return "split `\(occurrence.name)`"
+        }
+    }
+
+    /// The type, allowed values and declaration of an attribute.
+    func describeAttribute(_ name: String, _ request: DocumentRequest) -> String {
+        let target: AttributeTarget = name.hasPrefix("profile.") ? .builtin(String(name.dropFirst("profile.".count))) : .custom(name)
+        let checked = request.analysis.rules.checked?.attributeTypes[target]
+        switch target {
+        case .builtin(let field):
+            guard let builtin = BuiltinField.all[field] else { return "unknown built-in field `\(name)`" }
+            var text = "`\(name)`: \(builtin.type.rawValue), a built-in profile field"
+            if let allowed = builtin.allowed { text += "\n\none of " + allowed.map { "`\"\($0)\"`" }.joined(separator: ", ") }
+            if let derived = builtin.derived {
+                text += "\n\nderived from `profile.\(derived.source)` at the time of evaluation, never stored"
+            }
+            return text
+        case .custom(let key):
+            let declaration = request.analysis.ruleFiles.flatMap(\.declarations).compactMap { declaration -> AttributeDeclaration? in
+                if case .attribute(let d) = declaration, d.name.target == .custom(key) { return d }
+                return nil
+            }.first
+            var text = "`\(key)`: "
+            if let declaration {
+                text += declaration.type.rawValue + ", a custom attribute"
+                if let allowed = declaration.allowed?.items {
+                    text += "\n\n\(declaration.type == .set ? "set of" : "one of") " + allowed.map { "`\($0.text)`" }.joined(separator: ", ")
+                }
+                text += "\n\ndeclared at \(LanguageServer.place(declaration.range))"
+            } else if let type = checked?.type {
+                text += "\(type.rawValue), a custom attribute, not declared (the type comes from the literals it is compared with)"
+            } else {
+                text += "a custom attribute, not declared"
+            }
+            return text
+        }
+    }
+
+    /// The placement row whose audience is written at `range`.
+    private func placementRow(at range: SourceRange, in files: [RuleFile]) -> (placement: String, row: PlacementRow)? {
+        for file in files where file.source.path == range.file {
+            for case .placement(let placement) in file.declarations {
+                for row in placement.rows where row.audience.range == range { return (placement.name.text, row) }
+            }
+        }
+        return nil
+    }
+
+    /// `now`, as a comparison's subject or an operand (`now - 30d`), under the cursor.
+    private func nowHover(_ request: DocumentRequest, _ offset: Int) -> (String, SourceRange)? {
+        guard let file = request.analysis.ruleFile(request.path) else { return nil }
+        func holds(_ range: SourceRange) -> Bool { range.start.offset <= offset && offset <= range.end.offset }
+        for declaration in file.declarations {
+            guard case .segment(let d) = declaration, holds(d.range) else { continue }
+            for comparison in d.expression.comparisons where holds(comparison.range) {
+                if case .now(let range) = comparison.subject, holds(range) {
+                    return ("`now`: the time of evaluation; now it is \(Timestamp.format(request.now))", range)
+                }
+                for literal in comparison.literals where holds(literal.range) {
+                    if case .now(let shift) = literal.value {
+                        return ("`\(literal.text)`: \(Timestamp.format(request.now &+ shift)) at the current time", literal.range)
+                    }
+                    if case .date(let ms?) = literal.value {
+                        return ("`\(literal.text)`: \(Timestamp.format(ms))", literal.range)
+                    }
+                }
+            }
+        }
+        return nil
+    }
 }

@@ -19,6 +19,8 @@ package struct Workspace: Sendable {
     private var parsedRules: [String: LoadedRules.ParsedFile] = [:]
     private var parsedTests: [String: (file: TestFile, diagnostics: [Diagnostic])] = [:]
     private var current: Analysis?
+    /// How many analyses were computed (one per change at most; requests reuse the last).
+    package private(set) var analysesComputed = 0
 
     /// A workspace rooted at `root`, reading files through `files`.
     package init(root: String?, files: any WorkspaceFiles) {
@@ -59,6 +61,7 @@ package struct Workspace: Sendable {
     /// The analysis of the workspace as it is now (computed once per change).
     package mutating func analysis() -> Analysis {
         if let current { return current }
+        analysesComputed += 1
         var paths = disk
         for path in open.keys.sorted() where !paths.contains(path) { paths.append(path) }
         var sources: [String: SourceFile] = [:]

@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 NOW = "2026-11-29T12:00:00Z"
-NOW_MS = 1796040000000
+NOW_MS = 1795953600000  # NOW
 DAY = 86_400_000
 
 STRINGS = ["low", "mid", "high", " low ", "HIGH", "High", "", "  ", "\tmid\n", "\u00a0high\u3000", 5, True, ["low"], [], None,

@@ -100,11 +100,11 @@ package final class Lexer {
         tokens.append(Token(kind: .endOfFile, text: "", value: "", range: SourceRange(file: file.path, start: here, end: here)))
     }
 
-    static func isNameStart(_ byte: UInt8) -> Bool {
+    package static func isNameStart(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
     }
 
-    static func isNameContinue(_ byte: UInt8) -> Bool {
+    package static func isNameContinue(_ byte: UInt8) -> Bool {
         isNameStart(byte) || isDigit(byte) || byte == 0x2E
     }
 

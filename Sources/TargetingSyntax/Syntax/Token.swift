@@ -7,7 +7,7 @@ package enum Keyword: String, Hashable, Sendable, CaseIterable {
     case one, of, ignoring, `case`, `true`, `false`, now, profile, given, events, expect
 
     /// Every keyword by its spelling.
-    static let byName: [String: Keyword] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+    package static let byName: [String: Keyword] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 }
 
 /// Punctuation and operator tokens.
