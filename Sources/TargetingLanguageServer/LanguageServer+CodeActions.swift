@@ -129,28 +129,10 @@ struct CodeActionFixes {
         return found
     }
 
-    /// The type to declare `key` with: the checker's, else the one its first comparison
-    /// suggests (`has` a set, `contains` a string, an ordering by a string a version, else the
-    /// literal's type), else `string`.
+    /// The type to declare `key` with: the checker's, else the one its comparisons suggest,
+    /// else `string`.
     func type(of key: String) -> ValueType {
-        if let type = types[.custom(key)]?.type { return type }
-        for comparison in comparisons {
-            guard case .attribute(let reference) = comparison.subject, reference.target == .custom(key) else { continue }
-            switch comparison.op {
-            case .has, .hasAny, .hasAll, .hasNone: return .set
-            case .contains, .startsWith, .endsWith: return .string
-            case .isSet, .isNotSet: continue
-            default:
-                guard let literal = comparison.literals.first else { continue }
-                switch literal.value {
-                case .string: return comparison.op.isOrdering ? .version : .string
-                case .number: return .number
-                case .bool: return .bool
-                case .date, .now: return .date
-                }
-            }
-        }
-        return .string
+        types[.custom(key)]?.type ?? CompletionNames.inferredType(of: key, in: comparisons) ?? .string
     }
 
     /// Where to insert the declaration of `key` in `file`, and the text: after the file's

@@ -17,6 +17,9 @@ extension LanguageServer {
         let word = String(decoding: request.source.bytes[context.replace], as: UTF8.self)
         var items: [CompletionCandidate] = []
         for expected in context.expected {
+            // A word with a dot can only be an attribute (`profile.age`, `app.theme`).
+            if word.contains("."), !context.inString, expected != .attributes(settable: false), expected != .attributes(settable: true),
+               expected != .inputTargets { continue }
             items += names.candidates(expected, context: context, word: word)
         }
         var seen: Set<String> = []
@@ -68,6 +71,8 @@ struct CompletionNames {
     var used: [String: [SourceRange]] = [:]
     /// The checked rules, when the rule set has no errors (types of undeclared attributes).
     var checked: CheckedRules?
+    /// Every comparison of the rules, for the type an undeclared attribute is used as.
+    var comparisons: [Comparison] = []
     /// The document being completed.
     var path: String
 
@@ -90,6 +95,7 @@ struct CompletionNames {
                 case .input(let d):
                     if case .custom(let key) = d.target.target { used[key, default: []].append(d.target.range) }
                 case .segment(let d), .audience(let d):
+                    comparisons += d.expression.comparisons
                     for comparison in d.expression.comparisons {
                         guard case .attribute(let reference) = comparison.subject, case .custom(let key) = reference.target else { continue }
                         used[key, default: []].append(reference.range)
@@ -122,8 +128,31 @@ struct CompletionNames {
                 return (declaration.type, allowed, true)
             }
             let inferred = checked?.attributeTypes[target]
-            return (inferred?.type, inferred?.allowed, false)
+            return (inferred?.type ?? CompletionNames.inferredType(of: key, in: comparisons), inferred?.allowed, false)
         }
+    }
+
+    /// The type the first comparison of an undeclared attribute suggests (as the checker
+    /// infers it, for when the rules have errors and so no checked types): `has` a set,
+    /// `contains` a string, an ordering by a string a version, else the literal's type.
+    static func inferredType(of key: String, in comparisons: [Comparison]) -> ValueType? {
+        for comparison in comparisons {
+            guard case .attribute(let reference) = comparison.subject, reference.target == .custom(key) else { continue }
+            switch comparison.op {
+            case .has, .hasAny, .hasAll, .hasNone: return .set
+            case .contains, .startsWith, .endsWith: return .string
+            case .isSet, .isNotSet: continue
+            default:
+                guard let literal = comparison.literals.first else { continue }
+                switch literal.value {
+                case .string: return comparison.op.isOrdering ? .version : .string
+                case .number: return .number
+                case .bool: return .bool
+                case .date, .now: return .date
+                }
+            }
+        }
+        return nil
     }
 
     /// How an attribute's type reads beside its name: `string one of ["a", "b"]`, `number`.
