@@ -7,7 +7,8 @@ extension LanguageServer {
     /// `textDocument/codeAction`: quick fixes for the diagnostics in the range asked about.
     ///
     /// A diagnostic whose help is "did you mean `x`?" gets a fix that writes `x` in place of
-    /// the name (spelled as the name was: quoted, backticked or bare). An undeclared custom
+    /// the name (spelled as the name was: quoted, backticked or bare), preferred when the
+    /// diagnostic is an error. An undeclared custom
     /// attribute in the range gets "declare attribute `k`", which inserts `attribute k: TYPE`
     /// after the file's attribute declarations (or at its top, after a leading comment), with
     /// the type the checker inferred or, when the rules have errors, the one the comparisons
@@ -31,7 +32,7 @@ extension LanguageServer {
             let replacement = CodeActionFixes.spelled(suggestion, like: original)
             guard replacement != original else { continue }
             actions.append(action(request, title: "replace `\(original)` with `\(replacement)`", diagnostics: [diagnostic],
-                                  edit: (range, replacement), preferred: true))
+                                  edit: (range, replacement), preferred: diagnostic.isError))
         }
         guard !Workspace.isTests(request.path), let file = request.analysis.ruleFile(request.path) else { return .array(actions) }
         let fixes = CodeActionFixes(request.analysis)
@@ -52,7 +53,7 @@ extension LanguageServer {
                     && CodeActionFixes.span(of: diagnostic, tokens: tokens).flatMap { fixes.undeclaredKey(at: $0.lowerBound, in: file) } == key
             }
             let (offset, text) = fixes.declaration(of: key, in: file)
-            actions.append(action(request, title: "declare attribute `\(key)`", diagnostics: related, edit: (offset..<offset, text), preferred: related.isEmpty ? false : true))
+            actions.append(action(request, title: "declare attribute `\(key)`", diagnostics: related, edit: (offset..<offset, text), preferred: false))
         }
         return .array(actions)
     }
