@@ -1,0 +1,295 @@
+import TargetingBase
+import TargetingSyntax
+
+/// What may be written at the cursor of a completion request, read from the tokens before it.
+///
+/// Works on incomplete text: the document is lexed (the lexer never stops at an error) and
+/// only the tokens that end before the word under the cursor are looked at, so a declaration
+/// half typed, an unclosed brace or an unterminated string still has a context.
+struct CompletionContext: Sendable {
+    /// A kind of item that fits at the cursor.
+    enum Expected: Hashable, Sendable {
+        /// A keyword or phrase, e.g. `segment`, `has any`, `->`.
+        case keyword(String)
+        /// Every comparison operator.
+        case comparisonOperators
+        /// The declared segments.
+        case segments
+        /// The declared audiences.
+        case audiences
+        /// The declared placements.
+        case placements
+        /// Custom attribute keys and `profile.` fields; `settable` leaves out derived fields.
+        case attributes(settable: Bool)
+        /// The custom attributes and built-in fields an `input` may write.
+        case inputTargets
+        /// Custom attributes the rules use without declaring them.
+        case undeclaredAttributes
+        /// The types of an `attribute` declaration.
+        case types
+        /// The values that fit an attribute: its allowed values, `true`/`false`, `now`; those
+        /// already in the list being written are left out.
+        case values(of: AttributeTarget, excluding: Set<String>)
+    }
+
+    /// The byte range an item replaces: the word under the cursor (empty at the cursor when
+    /// there is none), or the content of the string literal the cursor is in.
+    var replace: Range<Int>
+    /// Whether the cursor is inside a string literal: items are then bare values.
+    var inString = false
+    /// Whether that string literal is unterminated: an item then closes it.
+    var closesString = false
+    /// The name being declared, left out of the names offered (a segment cannot use itself).
+    var declaring: String?
+    /// What fits, in the order it is offered.
+    var expected: [Expected] = []
+
+    /// The declaration keywords of a rules file.
+    static let declarationKeywords = ["attribute", "input", "segment", "audience", "placement"]
+
+    /// The context at byte `offset` of `source`; nil where nothing can be completed (inside a
+    /// comment or a number). `isReference` tells a segment or audience name from an attribute.
+    init?(source: SourceFile, offset: Int, isTests: Bool, isReference: (String) -> Bool) {
+        let lexer = Lexer.lex(source)
+        if lexer.comments.contains(where: { $0.range.start.offset < offset && offset <= $0.range.end.offset }) { return nil }
+        let tokens = lexer.tokens.filter { $0.kind != .endOfFile }
+        let touching = tokens.lastIndex { $0.range.start.offset < offset && offset <= $0.range.end.offset }
+        var preceding: [Token]
+        replace = offset..<offset
+        if let touching {
+            let token = tokens[touching]
+            switch token.kind {
+            case .identifier, .keyword, .quotedName:
+                replace = token.range.start.offset..<token.range.end.offset
+                preceding = Array(tokens[..<touching])
+            case .string:
+                let unterminated = lexer.diagnostics.contains { $0.code == "unterminated-string" && $0.range.start.offset == token.range.start.offset }
+                let contentEnd = unterminated ? token.range.end.offset : token.range.end.offset - 1
+                preceding = Array(tokens[..<touching])
+                if offset <= contentEnd {
+                    replace = (token.range.start.offset + 1)..<(unterminated ? offset : contentEnd)
+                    inString = true
+                    closesString = unterminated
+                    guard let (target, listed) = CompletionContext.subject(in: preceding, before: preceding.count - 1, allowEqual: isTests) else { return nil }
+                    expected = [.values(of: target, excluding: listed)]
+                    return
+                }
+                preceding.append(token)
+            case .number, .date, .duration:
+                return nil
+            default:
+                preceding = Array(tokens[...touching])
+            }
+        } else {
+            preceding = tokens.filter { $0.range.end.offset <= offset }
+        }
+        let atLineStart = CompletionContext.isAtLineStart(source.bytes, replace.lowerBound)
+        if isTests {
+            expected = CompletionContext.inTests(preceding, atLineStart: atLineStart)
+        } else {
+            (expected, declaring) = CompletionContext.inRules(preceding, atLineStart: atLineStart, isReference: isReference)
+        }
+    }
+
+    /// Whether only white space stands between the start of its line and `offset`.
+    static func isAtLineStart(_ bytes: [UInt8], _ offset: Int) -> Bool {
+        var index = offset
+        while index > 0, bytes[index - 1] != 10, bytes[index - 1] != 13 {
+            guard bytes[index - 1] == 32 || bytes[index - 1] == 9 else { return false }
+            index -= 1
+        }
+        return true
+    }
+
+    /// What fits after `tokens` in a rules file, and the name being declared.
+    static func inRules(_ tokens: [Token], atLineStart: Bool, isReference: (String) -> Bool) -> ([Expected], String?) {
+        let declarationKeywords = CompletionContext.declarationKeywords.map(Expected.keyword)
+        let starts: [Keyword] = [.attribute, .input, .segment, .audience, .placement]
+        guard let start = tokens.lastIndex(where: { if case .keyword(let k) = $0.kind { starts.contains(k) } else { false } }) else {
+            return (atLineStart || tokens.isEmpty ? declarationKeywords : [], nil)
+        }
+        let rest = Array(tokens[(start + 1)...])
+        guard let last = rest.last else {
+            // Right after the keyword: a new name, except for `attribute`, which may declare one in use.
+            return (tokens[start].isKeyword(.attribute) ? [.undeclaredAttributes] : [], nil)
+        }
+        let atDeclarationStart = atLineStart ? declarationKeywords : []
+        switch tokens[start].kind {
+        case .keyword(.attribute):
+            if last.isPunctuation(.colon) { return ([.types], nil) }
+            if rest.count == 3, rest[1].isPunctuation(.colon) {
+                if last.isIdentifier("string") { return ([.keyword("one of")] + declarationKeywords, nil) }
+                if last.isKeyword(.set) { return ([.keyword("of")] + declarationKeywords, nil) }
+                return (declarationKeywords, nil)
+            }
+            if last.isKeyword(.one) { return ([.keyword("of")], nil) }
+            if last.isPunctuation(.rightBracket) { return (declarationKeywords, nil) }
+            return ([], nil)
+        case .keyword(.input):
+            if last.isPunctuation(.arrow) { return ([.inputTargets], nil) }
+            if rest.count >= 2, rest[rest.count - 2].isPunctuation(.arrow) { return (declarationKeywords, nil) }
+            return ([], nil)
+        case .keyword(.placement):
+            return (placement(rest, declarationKeywords: declarationKeywords), nil)
+        default:
+            let declaring = rest[0].kind == .identifier ? rest[0].text : nil
+            guard rest.count >= 2 else { return ([.keyword("=")], declaring) }
+            guard rest[1].isPunctuation(.equal) else { return ([], declaring) }
+            let inAudience = tokens[start].isKeyword(.audience)
+            let found = expression(Array(rest[2...]), all: tokens, inAudience: inAudience, isReference: isReference)
+            return (found + (found.contains(.keyword("or")) ? atDeclarationStart : []), declaring)
+        }
+    }
+
+    /// What fits inside a placement after `rest` (the tokens after `placement`).
+    static func placement(_ rest: [Token], declarationKeywords: [Expected]) -> [Expected] {
+        var depth = 0
+        for token in rest {
+            if token.isPunctuation(.leftBrace) { depth += 1 }
+            if token.isPunctuation(.rightBrace) { depth -= 1 }
+        }
+        guard let last = rest.last else { return [] }
+        if depth <= 0 { return rest.contains { $0.isPunctuation(.leftBrace) } ? declarationKeywords : [] }
+        let before = rest.count >= 2 ? rest[rest.count - 2] : nil
+        let endsDestination = last.isKeyword(.nothing) || last.isPunctuation(.rightBrace)
+            || (last.kind == .string && (before?.isKeyword(.flow) == true || before?.isKeyword(.paywall) == true))
+        if last.isPunctuation(.arrow) {
+            return ["flow", "paywall", "nothing"].map(Expected.keyword) + (depth == 1 ? [.keyword("split")] : [])
+        }
+        if depth == 1 {
+            if last.isPunctuation(.leftBrace) || endsDestination { return [.audiences, .keyword("everyone")] }
+            if last.kind == .identifier || last.isKeyword(.everyone) { return [.keyword("->")] }
+        } else if last.isPunctuation(.percent) {
+            return [.keyword("->")]
+        }
+        return []
+    }
+
+    /// What fits after `expression`, the tokens of a segment's or an audience's expression so
+    /// far (`all` is every token before the cursor, which ends with them).
+    static func expression(_ expression: [Token], all: [Token], inAudience: Bool, isReference: (String) -> Bool) -> [Expected] {
+        /// Whether an operand may begin after `expression[index]` (-1: after `=`).
+        func operandStart(_ index: Int) -> Bool {
+            guard index >= 0 else { return true }
+            let token = expression[index]
+            if token.isKeyword(.or) || token.isPunctuation(.leftParen) { return true }
+            if token.isKeyword(.and) { return !(index >= 2 && expression[index - 2].isKeyword(.between)) }
+            if token.isKeyword(.not) { return operandStart(index - 1) }
+            return false
+        }
+        let last = expression.count - 1
+        if operandStart(last) {
+            return inAudience ? [.segments, .keyword("not")] : [.segments, .attributes(settable: false), .keyword("now"), .keyword("not")]
+        }
+        let token = expression[last]
+        let connectives: [Expected] = [.keyword("and"), .keyword("or")]
+        if token.kind == .identifier || token.kind == .quotedName, operandStart(last - 1) {
+            let isName = token.kind == .identifier && !token.text.hasPrefix("profile.") && isReference(token.text)
+            return inAudience || isName ? connectives : [.comparisonOperators]
+        }
+        if token.isKeyword(.now), operandStart(last - 1) { return [.comparisonOperators] }
+        let valueHere = subject(in: all, before: all.count - 1, allowEqual: false).map { [Expected.values(of: $0.0, excluding: $0.1)] } ?? []
+        switch token.kind {
+        case .keyword(.not): return last >= 1 && expression[last - 1].isKeyword(.is) ? [.keyword("set")] : [.keyword("in")]
+        case .keyword(.is): return [.keyword("set"), .keyword("not set")]
+        case .keyword(.starts), .keyword(.ends): return [.keyword("with")]
+        case .keyword(.ignoring): return [.keyword("case")]
+        case .keyword(.has): return valueHere + ["any", "all", "none"].map(Expected.keyword)
+        case .keyword(.in), .keyword(.any), .keyword(.all), .keyword(.none): return []
+        case .punctuation(.minus), .punctuation(.plus): return []
+        default: break
+        }
+        if !valueHere.isEmpty { return valueHere }
+        switch token.kind {
+        case .string, .punctuation(.rightBracket):
+            return connectives + [.keyword("ignoring case")]
+        case .number, .date, .duration, .keyword(.true), .keyword(.false), .punctuation(.rightParen), .keyword(.set), .keyword(.case), .keyword(.now):
+            return connectives
+        case .identifier where isReference(token.text):
+            return connectives
+        default:
+            return []
+        }
+    }
+
+    /// What fits after `tokens` in a tests file.
+    static func inTests(_ tokens: [Token], atLineStart: Bool) -> [Expected] {
+        guard let start = tokens.lastIndex(where: { $0.isKeyword(.test) }) else { return atLineStart || tokens.isEmpty ? [.keyword("test")] : [] }
+        var blocks: [Bool] = []  // for each open brace: whether it opened a `given`
+        for index in (start + 1)..<tokens.count {
+            if tokens[index].isPunctuation(.leftBrace) { blocks.append(tokens[index - 1].isKeyword(.given)) }
+            if tokens[index].isPunctuation(.rightBrace), !blocks.isEmpty { blocks.removeLast() }
+        }
+        guard let inGiven = blocks.last else {
+            return tokens[(start + 1)...].contains { $0.isPunctuation(.leftBrace) } ? [.keyword("test")] : []
+        }
+        let last = tokens[tokens.count - 1]
+        let before = tokens.count >= 2 ? tokens[tokens.count - 2] : nil
+        if inGiven {
+            if last.isPunctuation(.equal) || last.isPunctuation(.leftBracket) || last.isPunctuation(.comma) {
+                return subject(in: tokens, before: tokens.count - 1, allowEqual: true).map { [.values(of: $0.0, excluding: $0.1)] } ?? []
+            }
+            if last.kind == .identifier || last.kind == .quotedName, before?.isPunctuation(.equal) != true {
+                return [.keyword("=")]
+            }
+            return last.isPunctuation(.leftBrace) || atLineStart ? [.attributes(settable: true)] : []
+        }
+        if last.isKeyword(.expect) { return [.placements, .audiences, .segments, .keyword("not")] }
+        if last.isKeyword(.not), before?.isKeyword(.expect) == true { return [.audiences, .segments] }
+        if last.kind == .identifier, before?.isKeyword(.expect) == true, !atLineStart { return [.keyword("->")] }
+        if last.isPunctuation(.arrow) { return ["flow", "paywall", "nothing", "no match"].map(Expected.keyword) }
+        if last.isKeyword(.given) { return [.keyword("{"), .keyword("events"), .keyword("profile")] }
+        return last.isPunctuation(.leftBrace) || atLineStart ? ["now", "given", "expect"].map(Expected.keyword) : []
+    }
+
+    /// The attribute a value written after `tokens[index]` is compared with (or, in a test's
+    /// `given`, assigned to), and the strings already in the list being written.
+    static func subject(in tokens: [Token], before index: Int, allowEqual: Bool) -> (AttributeTarget, Set<String>)? {
+        guard index >= 0 else { return nil }
+        var at = index
+        var listed: Set<String> = []
+        if tokens[at].isPunctuation(.comma) || tokens[at].isPunctuation(.leftBracket) {
+            while at >= 0, !tokens[at].isPunctuation(.leftBracket) {
+                switch tokens[at].kind {
+                case .string: listed.insert(tokens[at].value)
+                case .number, .punctuation(.comma): break
+                default: return nil
+                }
+                at -= 1
+            }
+            at -= 1
+            guard at >= 0 else { return nil }
+        }
+        let subject: Int
+        switch tokens[at].kind {
+        case .punctuation(.equalEqual), .punctuation(.notEqual), .punctuation(.less), .punctuation(.lessEqual),
+             .punctuation(.greater), .punctuation(.greaterEqual), .keyword(.contains), .keyword(.has), .keyword(.between):
+            subject = at - 1
+        case .punctuation(.equal) where allowEqual:
+            subject = at - 1
+        case .keyword(.with):
+            guard at >= 1, tokens[at - 1].isKeyword(.starts) || tokens[at - 1].isKeyword(.ends) else { return nil }
+            subject = at - 2
+        case .keyword(.in):
+            subject = at >= 1 && tokens[at - 1].isKeyword(.not) ? at - 2 : at - 1
+        case .keyword(.any), .keyword(.all), .keyword(.none):
+            guard at >= 1, tokens[at - 1].isKeyword(.has) else { return nil }
+            subject = at - 2
+        case .keyword(.and):
+            guard at >= 3, tokens[at - 2].isKeyword(.between) else { return nil }
+            subject = at - 3
+        default:
+            return nil
+        }
+        guard subject >= 0 else { return nil }
+        let token = tokens[subject]
+        switch token.kind {
+        case .identifier:
+            return (token.text.hasPrefix("profile.") ? .builtin(String(token.text.dropFirst(8))) : .custom(token.text), listed)
+        case .quotedName:
+            return (.custom(token.value), listed)
+        default:
+            return nil
+        }
+    }
+}
