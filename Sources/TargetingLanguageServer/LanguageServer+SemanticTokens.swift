@@ -11,8 +11,9 @@ import TargetingSyntax
 /// colons are left to the editor's grammar. Names take their kind from the symbol index:
 /// attributes `property` (built-in `profile.FIELD`s with `defaultLibrary`), segments
 /// `variable`, audiences `class`, placements `namespace`, split ids `enumMember`; a
-/// declaration adds `declaration`. An attribute's type word is `type`; any other name the
-/// index does not hold (an input's screen or element, an unknown name) is `variable`.
+/// declaration adds `declaration`. An attribute's type word is `type`, an input's screen and
+/// element names (however spelled) `event`; any other name the index does not hold (an
+/// unknown name) is `variable`.
 extension LanguageServer {
     /// The token types of the legend announced by `initialize`; a token's type is its index.
     static let tokenTypes = SemanticTokenType.allCases.map { "\($0)" }
@@ -30,9 +31,17 @@ extension LanguageServer {
         for occurrence in request.analysis.symbols.occurrences where occurrence.range.file == path {
             occurrences[occurrence.range.start.offset] = occurrence
         }
-        var typeWords: Set<Int> = []
-        for case .attribute(let declaration) in request.analysis.ruleFile(path)?.declarations ?? [] {
-            typeWords.insert(declaration.typeRange.start.offset)
+        var typeWords: Set<Int> = [], elements: Set<Int> = []
+        for declaration in request.analysis.ruleFile(path)?.declarations ?? [] {
+            switch declaration {
+            case .attribute(let d):
+                typeWords.insert(d.typeRange.start.offset)
+            case .input(let d):
+                if let screen = d.screen { elements.insert(screen.range.start.offset) }
+                elements.insert(d.element.range.start.offset)
+            default:
+                break
+            }
         }
         let isTests = Workspace.isTests(path)
 
@@ -47,6 +56,8 @@ extension LanguageServer {
             switch token.kind {
             case .keyword:
                 type = .keyword
+            case _ where elements.contains(start):
+                type = .event
             case .identifier, .quotedName:
                 if let occurrence {
                     type = SemanticTokenType(occurrence.kind)
@@ -105,7 +116,7 @@ extension LanguageServer {
 /// A token type of the semantic tokens legend, named as LSP names it; its raw value is its
 /// index in `LanguageServer.tokenTypes`.
 enum SemanticTokenType: Int, CaseIterable {
-    case keyword, string, number, regexp, comment, `operator`, property, variable, `class`, namespace, enumMember, type
+    case keyword, string, number, regexp, comment, `operator`, property, variable, `class`, namespace, enumMember, type, event
 
     /// The `declaration` modifier bit.
     static let declaration = 1 << 0

@@ -23,22 +23,25 @@ extension LanguageServer {
 
     /// Every declaration of the workspace whose name matches `query` (case-insensitive, its
     /// characters in order; every declaration for an empty query): `SymbolInformation[]`.
+    ///
+    /// Names that start with the query come first, then names that hold it, then the rest;
+    /// each group in file and source order.
     mutating func workspaceSymbols(query: String) -> JSONValue {
         guard let analysis = analysis() else { return .array([]) }
-        let query = Array(query.lowercased().unicodeScalars)
-        var out: [JSONValue] = []
+        let query = query.lowercased()
+        var out: [(rank: Int, symbol: JSONValue)] = []
         for path in analysis.sources.keys.sorted() {
             guard let lines = analysis.lines(path) else { continue }
             let uri = DocumentURI.uri(of: path)
             func add(_ symbol: OutlineSymbol, container: String?) {
-                if symbol.isDeclaration, LanguageServer.matches(symbol.name, query) {
+                if symbol.isDeclaration, let rank = LanguageServer.match(symbol.name, query) {
                     var members: [JSONMember] = [
                         JSONMember(key: "name", value: .string(symbol.name)),
                         JSONMember(key: "kind", value: .int(symbol.kind.rawValue)),
                         JSONMember(key: "location", value: .object(["uri": .string(uri), "range": lines.json(symbol.range)])),
                     ]
                     if let container { members.append(JSONMember(key: "containerName", value: .string(container))) }
-                    out.append(.object(members))
+                    out.append((rank, .object(members)))
                 }
                 // A split is declared inside a placement's row: it is listed with the placement as its container.
                 let inner = symbol.isDeclaration ? symbol.name : container
@@ -46,17 +49,21 @@ extension LanguageServer {
             }
             for symbol in LanguageServer.symbols(in: path, analysis: analysis) { add(symbol, container: nil) }
         }
-        return .array(out)
+        return .array(out.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element.symbol))
     }
 
-    /// Whether `query` (lowercased scalars) is a subsequence of `name`, ignoring case.
-    static func matches(_ name: String, _ query: [Unicode.Scalar]) -> Bool {
-        var rest = query[...]
-        for scalar in name.lowercased().unicodeScalars where scalar == rest.first {
+    /// How well `name` matches a lowercased `query`, ignoring case: 0 when it starts with it,
+    /// 1 when it holds it, 2 when it holds its characters in order; nil when it does not match.
+    static func match(_ name: String, _ query: String) -> Int? {
+        let name = name.lowercased()
+        if name.hasPrefix(query) { return 0 }
+        if name.contains(query) { return 1 }
+        var rest = query.unicodeScalars[...]
+        for scalar in name.unicodeScalars where scalar == rest.first {
             rest = rest.dropFirst()
-            if rest.isEmpty { break }
+            if rest.isEmpty { return 2 }
         }
-        return rest.isEmpty
+        return nil
     }
 
     /// The outline of the file at `path`, from the workspace's parse of it.

@@ -33,7 +33,7 @@ final class SemanticTokensTests: XCTestCase {
         let response = server.request("initialize", .object(["rootUri": .string("file:///w")]))
         let legend = response["result", "capabilities", "semanticTokensProvider", "legend"]
         XCTAssertEqual(legend?["tokenTypes"]?.arrayValue?.compactMap(\.stringValue),
-                       ["keyword", "string", "number", "regexp", "comment", "operator", "property", "variable", "class", "namespace", "enumMember", "type"])
+                       ["keyword", "string", "number", "regexp", "comment", "operator", "property", "variable", "class", "namespace", "enumMember", "type", "event"])
         XCTAssertEqual(legend?["tokenModifiers"]?.arrayValue?.compactMap(\.stringValue), ["declaration", "defaultLibrary"])
     }
 
@@ -88,6 +88,12 @@ final class SemanticTokensTests: XCTestCase {
         ])
         // Line 1 starts afresh: its delta is one line and its column absolute.
         XCTAssertEqual(Array(raw[30..<35]), [1, 0, 7, 0, 0])
+    }
+
+    func testInputNamesAreEventsAndTheirTargetsAttributes() {
+        let got = decoded(data("/w/a.rules", "input scr/`el-1` -> profile.email\ninput \"e 😀\" -> `profile.x`\n"))
+        XCTAssertEqual(got, ["0:0+5 keyword", "0:6+3 event", "0:9+1 operator", "0:10+6 event", "0:17+2 operator", "0:20+13 property defaultLibrary",
+                             "1:0+5 keyword", "1:6+6 event", "1:13+2 operator", "1:16+11 property"])
     }
 
     func testATestsFileUsesTheNamesOfTheRules() {

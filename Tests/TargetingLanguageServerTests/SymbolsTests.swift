@@ -105,10 +105,13 @@ final class SymbolsTests: XCTestCase {
         ])
     }
 
-    func testAQueryMatchesItsCharactersInOrderIgnoringCase() {
+    func testAQueryMatchesItsCharactersInOrderIgnoringCasePrefixesFirst() {
         var server = FeatureTestServer(files: ["/w/a.rules": rules, "/w/a.tests": tests])
         let exp = server.request("workspace/symbol", .object(["query": .string("EXP")]))["result"]
-        XCTAssertEqual(found(exp).map { $0.prefix { $0 != " " } }, ["experience", "scr/exp", "exp1"])
+        XCTAssertEqual(found(exp).map { $0.prefix { $0 != " " } }, ["experience", "exp1", "scr/exp"])
+        let ranked = server.request("workspace/symbol", .object(["query": .string("E")]))["result"]
+        XCTAssertEqual(ranked?.arrayValue?.compactMap { $0["name"]?.stringValue },
+                       ["experience", "exp1", "everyone else sees b", "scr/exp", "home", "pros see a"])
         let subsequence = server.request("workspace/symbol", .object(["query": .string("hm")]))["result"]
         XCTAssertEqual(found(subsequence).map { $0.prefix { $0 != " " } }, ["home"])
         let none = server.request("workspace/symbol", .object(["query": .string("zz")]))["result"]
