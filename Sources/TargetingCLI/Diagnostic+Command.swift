@@ -30,9 +30,9 @@ extension Diagnostic {
         return .badFile(error.message, file: file)
     }
 
-    /// The store's lock file cannot be created.
-    static func storeNotLockable(_ path: String) -> Diagnostic {
-        Diagnostic(.error, "store-lock", "cannot lock `\(path)` (is its directory writable?)", at: .unknown(path), place: .none)
+    /// The store's lock file cannot be created or locked; `reason` says which and why.
+    static func storeNotLockable(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(.error, "store-lock", "cannot lock `\(path)`: \(reason); the store was not changed", at: .unknown(path), place: .none)
     }
 
     /// The store (or a file being rewritten) could not be read or written; `message` says where.

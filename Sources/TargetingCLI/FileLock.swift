@@ -11,19 +11,25 @@ import Foundation
 /// An exclusive advisory lock on `<path>.lock`, held until `release()`; a second process
 /// waits for it.
 final class FileLock {
+    /// Why the lock could not be taken (the system's reason, e.g. "Permission denied").
+    struct Failure: Error {
+        let reason: String
+    }
+
     private let descriptor: Int32
     let path: String
 
     /// Takes the lock, waiting while another process holds it; `onWait` is called once if it must wait.
-    init?(protecting path: String, onWait: () -> Void) {
+    init(protecting path: String, onWait: () -> Void) throws(Failure) {
         self.path = path + ".lock"
         descriptor = open(self.path, O_RDWR | O_CREAT, 0o644)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { throw Failure(reason: "cannot open `\(self.path)`: \(AtomicFile.lastError)") }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             onWait()
             guard flock(descriptor, LOCK_EX) == 0 else {
+                let reason = AtomicFile.lastError
                 close(descriptor)
-                return nil
+                throw Failure(reason: "cannot lock `\(self.path)`: \(reason)")
             }
         }
     }
@@ -49,32 +55,48 @@ enum AtomicFile {
         }
     }
 
+    /// The system's message for `errno`.
+    static var lastError: String { String(cString: strerror(errno)) }
+
+    /// Replaces `path` with `bytes`: written to a temporary file in the same directory (with
+    /// `path`'s permissions), flushed, renamed over `path`, and the directory flushed. On failure `path` is left as it was, no
+    /// temporary file remains, and the error names `path` and the system's reason.
     static func replace(_ path: String, with bytes: [UInt8]) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = (directory.isEmpty ? "." : directory) + "/." + (path as NSString).lastPathComponent + ".tmp-\(getpid())"
+        func failure(_ doing: String, _ reason: String) -> StoreError {
+            StoreError(message: "cannot write `\(path)`: \(reason) (\(doing) `\(temporary)`)")
+        }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw StoreError(message: "cannot write `\(temporary)`: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw failure("creating", lastError) }
+        func abandon(_ doing: String) -> StoreError {
+            let reason = lastError
+            close(descriptor)
+            unlink(temporary)
+            return failure(doing, reason)
+        }
+        // The replacement keeps the file's permissions (a private store stays private).
+        var existing = stat()
+        if stat(path, &existing) == 0, fchmod(descriptor, existing.st_mode & 0o7777) != 0 { throw abandon("setting the mode of") }
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
-                let reason = String(cString: strerror(errno))
-                close(descriptor)
-                unlink(temporary)
-                throw StoreError(message: "cannot write `\(temporary)`: \(reason)")
+                if errno == EINTR { continue }
+                throw abandon("writing")
             }
             offset += written
         }
-        guard fsync(descriptor) == 0 else {
-            close(descriptor)
+        guard fsync(descriptor) == 0 else { throw abandon("flushing") }
+        guard close(descriptor) == 0 else {
+            let reason = lastError
             unlink(temporary)
-            throw StoreError(message: "cannot flush `\(temporary)` to disk")
+            throw failure("closing", reason)
         }
-        close(descriptor)
         guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = lastError
             unlink(temporary)
-            throw StoreError(message: "cannot replace `\(path)`: \(reason)")
+            throw failure("renaming", reason)
         }
         let directoryDescriptor = open(directory.isEmpty ? "." : directory, O_RDONLY)
         if directoryDescriptor >= 0 {

@@ -62,8 +62,16 @@ enum IngestCommand: Command {
         }
 
         let storePath = arguments.value("--store") ?? "profiles.jsonl"
-        guard let lock = FileLock(protecting: storePath, onWait: { io.err("waiting for another ingest to release `\(storePath)`…\n") }) else {
-            io.report(.storeNotLockable(storePath))
+        let lock: FileLock
+        do {
+            // Before locking, so a directory given as the store gets no lock file beside it.
+            try ProfileStore.checkIsNotDirectory(storePath)
+            lock = try FileLock(protecting: storePath, onWait: { io.err("waiting for another ingest to release `\(storePath)`…\n") })
+        } catch let error as StoreError {
+            io.report(error.adding("; the store was not changed"))
+            return ExitStatus.inputError
+        } catch let error as FileLock.Failure {
+            io.report(.storeNotLockable(storePath, reason: error.reason))
             return ExitStatus.inputError
         }
         defer { lock.release() }
@@ -101,7 +109,7 @@ enum IngestCommand: Command {
             do {
                 try store.save()
             } catch let error as StoreError {
-                io.report(error.diagnostic)
+                io.report(error.adding("; the store was not changed"))
                 return ExitStatus.inputError
             }
         }

@@ -27,6 +27,7 @@ struct ProfileStore {
     static func open(_ path: String) throws -> ProfileStore {
         var store = ProfileStore(path: path)
         guard FileManager.default.fileExists(atPath: path) else { return store }
+        try checkIsNotDirectory(path)
         guard var reader = JSONLinesReader(path: path) else { throw StoreError(message: "cannot read store `\(path)`") }
         var scan = ProfileScan()
         while let record = reader.next() {
@@ -60,6 +61,14 @@ struct ProfileStore {
             }
         }
         return store
+    }
+
+    /// Throws when `path` is a directory (which can be neither read nor replaced as a store).
+    static func checkIsNotDirectory(_ path: String) throws(StoreError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw StoreError(message: "store `\(path)` is a directory, not a file")
+        }
     }
 
     /// The number of profiles.

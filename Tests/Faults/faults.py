@@ -23,7 +23,10 @@ FAILURES = []
 
 def fail(message):
     FAILURES.append(message)
-    print("FAIL: " + message, flush=True)
+    if len(FAILURES) <= 20:
+        print("FAIL: " + message, flush=True)
+    elif len(FAILURES) == 21:
+        print("FAIL: … (further failures not shown)", flush=True)
 
 
 def finish(summary):
@@ -159,12 +162,15 @@ def check_kill(args):
     # How long the write takes: from the temporary file's appearance to the process's end.
     directory, store = fresh("write-window")
     process = subprocess.Popen(ingest_command(store, [events], rules), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    appeared = None
-    while process.poll() is None:
-        if appeared is None and temporaries(directory, "profiles.jsonl"):
+    appeared = renamed = None
+    while process.poll() is None and renamed is None:
+        present = bool(temporaries(directory, "profiles.jsonl"))
+        if appeared is None and present:
             appeared = time.monotonic()
-    ended = time.monotonic()
-    window = max(ended - appeared, 0.002) if appeared else 0.01
+        elif appeared is not None and not present:
+            renamed = time.monotonic()
+    process.wait()
+    window = max(renamed - appeared, 0.001) if appeared and renamed else 0.01
 
     outcomes = {"old": 0, "new": 0}
     killed = finished = left_temporaries = 0
@@ -178,19 +184,20 @@ def check_kill(args):
         if mode == "uniform":
             time.sleep(rng.uniform(0, duration * 1.1))
         else:
-            delay = rng.uniform(0, window * 1.2)
+            delay = rng.uniform(0, window * 1.3)
             while process.poll() is None and not temporaries(directory, "profiles.jsonl"):
                 pass
             time.sleep(delay)
         if process.poll() is None:
             process.send_signal(signal.SIGKILL)
-            killed += 1
         process.wait()
         process.stderr.close()
         if process.returncode not in (0, -signal.SIGKILL):
             fail(f"run {run}: exit status {process.returncode}")
         if process.returncode == 0:
             finished += 1
+        else:
+            killed += 1
         after = read(store)
         if after == old:
             state = "old"
@@ -219,7 +226,8 @@ def check_kill(args):
            f"{outcomes['old']} old, {outcomes['new']} new, 0 other "
            f"(random delay: {by_mode['uniform'][0]} old/{by_mode['uniform'][1]} new; during the write: "
            f"{by_mode['during-write'][0]} old/{by_mode['during-write'][1]} new); "
-           f"{left_temporaries} kills left a temporary file, every next ingest succeeded and removed it")
+           f"{left_temporaries} kills landed mid-write (a temporary file left); every next ingest succeeded, "
+           f"gave the expected store and left no temporary file")
 
 
 # MARK: 2. Concurrent runs
@@ -231,7 +239,7 @@ def check_concurrent(args):
     rules = os.path.join(work, "empty.rules")
     write(rules, "")
     writers = args.writers
-    shared = args.profiles
+    shared = args.shared
     total_waits = 0
     total_updates = 0
     for round_ in range(args.rounds):
@@ -240,21 +248,24 @@ def check_concurrent(args):
         expected = {}  # (id, key) -> value
         for writer in range(writers):
             lines = []
-            for profile_index in range(shared):
-                profile = f"p{profile_index}"
-                for key in ("a", "b"):
-                    # Earlier values for the same key are replaced by the last one.
-                    for repeat in range(args.repeats):
+            # Each pass sets every key once, in a shuffled order; a later pass replaces the
+            # earlier values, so the last pass's values are the expected ones.
+            for repeat in range(args.repeats):
+                answers = []
+                for profile_index in range(shared):
+                    profile = f"p{profile_index}"
+                    for key in ("a", "b"):
                         value = f"w{writer}-{profile_index}-{key}-{repeat}"
-                        lines.append(event(profile, f"w{writer}_{key}", value))
-                    expected[(profile, f"w{writer}_{key}")] = value
+                        answers.append(event(profile, f"w{writer}_{key}", value))
+                        expected[(profile, f"w{writer}_{key}")] = value
+                rng.shuffle(answers)
+                lines += answers
             for created in range(20):
                 # Profiles new to the store, created by whichever writer comes first.
                 profile = f"shared_new{created}"
                 value = f"w{writer}-created-{created}"
                 lines.append(event(profile, f"w{writer}_n", value))
                 expected[(profile, f"w{writer}_n")] = value
-            rng.shuffle(lines)
             path = os.path.join(work, f"round{round_}-writer{writer}.jsonl")
             write(path, "\n".join(lines) + "\n")
             events.append(path)
@@ -535,8 +546,9 @@ def main():
     parser.add_argument("--seed", type=int, default=int(os.environ.get("FAULTS_SEED", "20260529")))
     parser.add_argument("--tmp", default=None, help="where scratch directories go")
     parser.add_argument("--runs", type=int, default=200)
-    parser.add_argument("--profiles", type=int, default=20000)
-    parser.add_argument("--events", type=int, default=40000)
+    parser.add_argument("--profiles", type=int, default=6000)
+    parser.add_argument("--events", type=int, default=15000)
+    parser.add_argument("--shared", type=int, default=2000, help="profiles every concurrent writer updates")
     parser.add_argument("--writers", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=2)
