@@ -159,20 +159,25 @@ def check_kill(args):
             fail(f"reference recovery run exited {result.returncode}: {result.stderr.strip()}")
         expected_after[label] = read(store)
 
-    # How long the write takes: from the temporary file's appearance to the process's end.
-    directory, store = fresh("write-window")
-    process = subprocess.Popen(ingest_command(store, [events], rules), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    appeared = renamed = None
-    while process.poll() is None and renamed is None:
-        present = bool(temporaries(directory, "profiles.jsonl"))
-        if appeared is None and present:
-            appeared = time.monotonic()
-        elif appeared is not None and not present:
-            renamed = time.monotonic()
-    process.wait()
-    window = max(renamed - appeared, 0.001) if appeared and renamed else 0.01
+    # How long the write takes: from the temporary file's appearance to its rename (the median
+    # of three runs; fsync times vary on a busy disk).
+    windows = []
+    for attempt in range(3):
+        directory, store = fresh(f"write-window{attempt}")
+        process = subprocess.Popen(ingest_command(store, [events], rules), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        appeared = renamed = None
+        while process.poll() is None and renamed is None:
+            present = bool(temporaries(directory, "profiles.jsonl"))
+            if appeared is None and present:
+                appeared = time.monotonic()
+            elif appeared is not None and not present:
+                renamed = time.monotonic()
+        process.wait()
+        windows.append(max(renamed - appeared, 0.001) if appeared and renamed else 0.01)
+    window = min(sorted(windows)[1], duration)
 
-    outcomes = {"old": 0, "new": 0}
+    outcomes = {"old": 0, "new": 0, "other": 0}
+    recovered = 0
     killed = finished = left_temporaries = 0
     by_mode = {"uniform": [0, 0], "during-write": [0, 0]}  # [old, new]
     for run in range(args.runs):
@@ -204,6 +209,7 @@ def check_kill(args):
         elif after == new:
             state = "new"
         else:
+            outcomes["other"] += 1
             fail(f"run {run} ({mode}): the store is neither the old nor the new version ({len(after)} bytes)")
             shutil.copyfile(store, os.path.join(work, f"broken-{run}.jsonl"))
             continue
@@ -218,16 +224,18 @@ def check_kill(args):
             fail(f"run {run}: the ingest after the kill exited {result.returncode}: {result.stderr.strip()}")
         elif read(store) != expected_after[state]:
             fail(f"run {run}: the ingest after the kill (store was {state}) did not give the expected store")
-        if temporaries(directory, "profiles.jsonl"):
+        elif temporaries(directory, "profiles.jsonl"):
             fail(f"run {run}: temporary files remain after the next ingest: {temporaries(directory, 'profiles.jsonl')}")
+        else:
+            recovered += 1
     shutil.rmtree(work) if not FAILURES else None
     finish(f"kill: {args.runs} runs ({len(old)} -> {len(new)} byte store, {args.events} events, run {duration:.2f}s, "
            f"write {window * 1000:.0f}ms), {killed} killed, {finished} finished first; store afterwards: "
-           f"{outcomes['old']} old, {outcomes['new']} new, 0 other "
+           f"{outcomes['old']} old, {outcomes['new']} new, {outcomes['other']} other "
            f"(random delay: {by_mode['uniform'][0]} old/{by_mode['uniform'][1]} new; during the write: "
            f"{by_mode['during-write'][0]} old/{by_mode['during-write'][1]} new); "
-           f"{left_temporaries} kills landed mid-write (a temporary file left); every next ingest succeeded, "
-           f"gave the expected store and left no temporary file")
+           f"{left_temporaries} kills landed mid-write (a temporary file left); {recovered} of {args.runs} next ingests "
+           f"succeeded, gave the expected store and left no temporary file")
 
 
 # MARK: 2. Concurrent runs
@@ -242,6 +250,7 @@ def check_concurrent(args):
     shared = args.shared
     total_waits = 0
     total_updates = 0
+    total_present = 0
     for round_ in range(args.rounds):
         old = store_bytes(shared, rng) + store_bytes(50, rng, prefix="untouched")
         events = []
@@ -283,7 +292,9 @@ def check_concurrent(args):
         final = profiles_by_id(after, f"round {round_}")
         for (profile, key), value in expected.items():
             got = final.get(profile, {}).get("custom_attributes", {}).get(key)
-            if got != value:
+            if got == value:
+                total_present += 1
+            else:
                 fail(f"round {round_}: `{profile}`.{key} is {got!r}, expected {value!r}: an update was lost")
         total_updates += len(expected)
         # Equal to applying the files one after the other (any order gives the same profiles).
@@ -308,8 +319,9 @@ def check_concurrent(args):
             fail(f"round {round_}: temporary files left")
     shutil.rmtree(work) if not FAILURES else None
     finish(f"concurrent: {args.rounds} rounds of {writers} simultaneous ingests on one store "
-           f"({shared} shared profiles, 20 created by all), {total_updates} expected attribute values, all present; "
-           f"{total_waits} runs waited for the lock; each final store equals a serial application")
+           f"({shared} shared profiles, 20 created by all): {total_present} of {total_updates} expected attribute values "
+           f"present; {total_waits} runs waited for the lock; final stores compared with a serial application "
+           f"({'all equal' if not FAILURES else 'see failures'})")
 
 
 # MARK: 3. A full file system
@@ -383,8 +395,9 @@ def check_enospc(args):
         if args.verbose:
             print(f"  {name}: exit {got}: {err.strip()}")
     shutil.rmtree(work) if not FAILURES else None
-    finish(f"enospc: {checked} full tmpfs cases (out of blocks, out of inodes, with and without a lock file) "
-           f"exit 2 saying `No space left on device`, store byte-equal, no temporary file; a change that fits is written")
+    finish(f"enospc: {checked} tmpfs cases: 4 full (out of blocks, out of inodes, with and without a lock file) "
+           f"exit 2 naming the store and `No space left on device`, store byte-equal, no temporary file; "
+           f"1 with room for a small change writes it")
 
 
 # MARK: 4. Unwritable directory, read-only file system, a directory as the store
