@@ -180,7 +180,11 @@ def check_kill(args):
     recovered = 0
     killed = finished = left_temporaries = 0
     by_mode = {"uniform": [0, 0], "during-write": [0, 0]}  # [old, new]
-    for run in range(args.runs):
+    # Runs until `args.runs` kills have landed (a run that finishes before its kill counts as a
+    # run, not a kill), at most 3 × `args.runs` runs.
+    run = -1
+    while killed < args.runs and run + 1 < 3 * args.runs:
+        run += 1
         directory, store = fresh(f"run{run % 4}")
         for name in temporaries(directory, "profiles.jsonl"):
             os.unlink(os.path.join(directory, name))
@@ -228,13 +232,15 @@ def check_kill(args):
             fail(f"run {run}: temporary files remain after the next ingest: {temporaries(directory, 'profiles.jsonl')}")
         else:
             recovered += 1
+    if killed < args.runs:
+        fail(f"only {killed} of {run + 1} runs were killed before they finished")
     shutil.rmtree(work) if not FAILURES else None
-    finish(f"kill: {args.runs} runs ({len(old)} -> {len(new)} byte store, {args.events} events, run {duration:.2f}s, "
+    finish(f"kill: {run + 1} runs ({len(old)} -> {len(new)} byte store, {args.events} events, run {duration:.2f}s, "
            f"write {window * 1000:.0f}ms), {killed} killed, {finished} finished first; store afterwards: "
            f"{outcomes['old']} old, {outcomes['new']} new, {outcomes['other']} other "
            f"(random delay: {by_mode['uniform'][0]} old/{by_mode['uniform'][1]} new; during the write: "
            f"{by_mode['during-write'][0]} old/{by_mode['during-write'][1]} new); "
-           f"{left_temporaries} kills landed mid-write (a temporary file left); {recovered} of {args.runs} next ingests "
+           f"{left_temporaries} kills landed mid-write (a temporary file left); {recovered} of {run + 1} next ingests "
            f"succeeded, gave the expected store and left no temporary file")
 
 
@@ -558,7 +564,7 @@ def main():
     parser.add_argument("--binary", default=BINARY)
     parser.add_argument("--seed", type=int, default=int(os.environ.get("FAULTS_SEED", "20260529")))
     parser.add_argument("--tmp", default=None, help="where scratch directories go")
-    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=200, help="kills to land (kill check)")
     parser.add_argument("--profiles", type=int, default=6000)
     parser.add_argument("--events", type=int, default=15000)
     parser.add_argument("--shared", type=int, default=2000, help="profiles every concurrent writer updates")

@@ -5,7 +5,7 @@
 #   Tests/Faults/run.sh            # after `swift build`; needs root (unshare, mount, runuser)
 #
 # Environment: TARGETING (the binary, default .build/debug/targeting), FAULTS_SEED (random
-# seed), FAULTS_KILL_RUNS (default 200). Exits non-zero on any failure.
+# seed), FAULTS_KILL_RUNS (SIGKILLs to land, default 200). Exits non-zero on any failure.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
