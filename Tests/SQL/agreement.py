@@ -150,7 +150,15 @@ INJECTION_PROFILES = [
     {"id": "i34", "first_name": "$$", "country": "a\":\"b"},
     {"id": "i35", "first_name": "$", "country": "a':'b", "device": "a\u2028b\u2029c"},
     {"id": "i36", "custom_attributes": {"nick": "x'\"\\--/**/$$%_"}, "email": "'; DROP TABLE profiles; --"},
-]
+    {"id": "i37", "custom_attributes": {"nick": "xo'b\"", "tags": ["c\\d"]}},
+    {"id": "i38", "custom_attributes": {"nick": "o'b\"", "tags": "--,/*,*/"}},
+    {"id": "i39", "custom_attributes": {"tags": ["O'K"], "x--y": "other"}},
+    {"id": "i40", "custom_attributes": {"tags": ["x\ny", "o'K"], "x--y": "--"}},
+    {"id": "i41'", "custom_attributes": {"tags": ["a\"b"], "x--y": "'"}},
+    {"id": "i42\\", "custom_attributes": {"x--y": "x'--y "}},
+] + [{"id": "i%d'\"\\%s" % (number, mark), "custom_attributes": {"nick": nick}}
+     for number, (mark, nick) in enumerate([(mark, nick) for mark in ("--", "/*", "*/", "$$", "%_")
+                                            for nick in ("O'BRIEN", "o'BriEn", "x.y", "1.2", "$$a", "b$$")], 43)]
 INJECTION_LINES = [json.dumps(profile, ensure_ascii=index % 2 == 0) for index, profile in enumerate(INJECTION_PROFILES)]
 # PostgreSQL's jsonb cannot hold U+0000.
 NUL_LINES = [
