@@ -71,41 +71,46 @@ extension Evaluator {
     }
 
     /// The leaf comparison that made `condition` differ from `expected`.
+    ///
+    /// Walks down one path, at each `and`/`or` into the first item whose value differs from what
+    /// is expected of it, and into a referenced segment's condition: a loop, not recursion, so a
+    /// long chain of segments (`s2 = s1`, `s3 = s2`, …) cannot exhaust the stack.
     package mutating func firstFailure(_ condition: Condition, expected: Bool, segment: String, profile: Profile) -> Explanation.Failure? {
-        switch condition {
-        case .and(let items):
-            if expected {
-                for item in items where !evaluate(item) { return firstFailure(item, expected: true, segment: segment, profile: profile) }
-            } else {
-                for item in items { if let found = firstFailure(item, expected: false, segment: segment, profile: profile) { return found } }
+        var condition = condition
+        var expected = expected
+        var segment = segment
+        // The innermost `not SEGMENT` on the path, which names the failure's negation.
+        var negation: (text: String, holds: Bool)?
+        while true {
+            switch condition {
+            case .and(let items), .or(let items):
+                guard let item = items.first(where: { evaluate($0) != expected }) else { return nil }
+                condition = item
+            case .not(let inner):
+                if case .segment(let index) = inner {
+                    negation = ("not " + program.segments[index].name, !expected)
+                }
+                condition = inner
+                expected.toggle()
+            case .segment(let index):
+                segment = program.segments[index].name
+                condition = program.segments[index].condition
+            case .test(let test):
+                guard run(test) != expected else { return nil }
+                let source = test.source
+                let attribute: String
+                switch source.subject {
+                case .now: attribute = "now"
+                case .attribute(let reference): attribute = reference.displayName
+                }
+                var failure = Explanation.Failure(segment: segment, attribute: attribute, actual: actualText(test, profile: profile),
+                                                  comparison: source.text(), holds: !expected, range: source.range)
+                if let negation {
+                    failure.negation = negation.text
+                    failure.negationHolds = negation.holds
+                }
+                return failure
             }
-            return nil
-        case .or(let items):
-            if expected {
-                for item in items { if let found = firstFailure(item, expected: true, segment: segment, profile: profile) { return found } }
-            } else {
-                for item in items where evaluate(item) { return firstFailure(item, expected: false, segment: segment, profile: profile) }
-            }
-            return nil
-        case .not(let inner):
-            var found = firstFailure(inner, expected: !expected, segment: segment, profile: profile)
-            if case .segment(let index) = inner, found != nil, found?.negation == nil {
-                found?.negation = "not " + program.segments[index].name
-                found?.negationHolds = !expected
-            }
-            return found
-        case .segment(let index):
-            return firstFailure(program.segments[index].condition, expected: expected, segment: program.segments[index].name, profile: profile)
-        case .test(let test):
-            guard run(test) != expected else { return nil }
-            let source = test.source
-            let attribute: String
-            switch source.subject {
-            case .now: attribute = "now"
-            case .attribute(let reference): attribute = reference.displayName
-            }
-            return Explanation.Failure(segment: segment, attribute: attribute, actual: actualText(test, profile: profile),
-                                       comparison: source.text(), holds: !expected, range: source.range)
         }
     }
 

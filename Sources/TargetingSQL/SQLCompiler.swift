@@ -140,8 +140,12 @@ package struct SQLCompiler {
             previous = name
         }
         for stage in stages.ordered { addCTE(stage) }
-        for depth in Set(level.values).sorted() {
-            let atDepth = segments.filter { level[$0] == depth }
+        // Grouped in one pass (in `segments` order within a level): a chain of segments has as
+        // many levels as segments.
+        var atLevel: [Int: [Int]] = [:]
+        for segment in segments { atLevel[level[segment] ?? 0, default: []].append(segment) }
+        for depth in atLevel.keys.sorted() {
+            let atDepth = atLevel[depth] ?? []
             addCTE(atDepth.map { (name: segmentColumns[$0], expression: conditions.compile(program.segments[$0].condition)) },
                    comments: atDepth.map { SQLCompiler.origin(program.ruleSet.segments[$0]) })
         }
@@ -220,7 +224,9 @@ extension CompiledTest.Kind {
 }
 
 extension String {
-    /// The text with line breaks as spaces and `*/` broken up, safe inside any SQL comment.
+    /// The text with line breaks as spaces and `*/` broken up, safe inside any SQL comment; a
+    /// final backslash gets a space after it (in Spark SQL a backslash right before the line
+    /// break continues a `--` comment onto the next line).
     package var replacingNewlines: String {
         var scalars = String.UnicodeScalarView()
         var previous: Unicode.Scalar = " "
@@ -230,6 +236,7 @@ extension String {
             scalars.append(kept)
             previous = kept
         }
+        if previous == "\\" { scalars.append(" ") }
         return String(scalars)
     }
 }

@@ -110,9 +110,61 @@ EDGE_LINES = [
     r'{"id":"e21","custom_attributes":{"nick":"null","level":"[x]","tags":"a,b","score":"5"}}',
     r'{"id":"e22","customer_user_id":"c\/1","email":"x\/@gmail.com","custom_attributes":{"nick":"\b\f\n\r\t"}}',
 ]
+# Values that the string literals of Tests/SQL/injection.rules match (and near misses that a
+# literal read as a LIKE pattern or regular expression would match), under ids holding the
+# same characters, so the injection rule set's rows actually match and its splits draw.
+INJECTION_PROFILES = [
+    {"id": "i1'--", "custom_attributes": {"nick": "o'brien", "note": "it's", "tags": ["o'k", "--"]}},
+    {"id": "i2\"/*", "custom_attributes": {"nick": "say \"hi\"", "note": "say \"hi\"", "tags": "a\"b,/*,*/,--"}},
+    {"id": "i3\\$$", "custom_attributes": {"nick": "'; DROP TABLE profiles; --", "note": "back\\slash"}},
+    {"id": "i4*/", "custom_attributes": {"nick": "O'Brien", "note": "--dash", "tags": ["O'K"]}},
+    {"id": "i5%_", "custom_attributes": {"nick": "Al\\b", "note": "/*open", "tags": ["x\ny"]}},
+    {"id": "i6", "custom_attributes": {"nick": "x\\", "note": "close*/", "tags": ["c\\d", "$$"]}},
+    {"id": "i7", "custom_attributes": {"nick": "\\'abc", "note": "$$dollar$$", "tags": ["%"]}},
+    {"id": "i8", "custom_attributes": {"nick": "--x", "note": "100%", "tags": ["a", "_"]}},
+    {"id": "i9", "custom_attributes": {"nick": "/*open", "note": "UNDER_SCORE", "tags": ["o'k"]}},
+    {"id": "i10", "custom_attributes": {"nick": "close*/", "note": "a'); DROP TABLE profiles; --"}},
+    {"id": "i11", "custom_attributes": {"nick": "two\nlines -- */ x", "note": "underXscore"}},
+    {"id": "i12", "custom_attributes": {"nick": "$$", "note": "1000"}},
+    {"id": "i13", "custom_attributes": {"nick": "$tag$x$tag$", "x--y": "x'--y"}},
+    {"id": "i14", "custom_attributes": {"nick": "x%", "x--y": "x'--yz", "a.b_c-": 2}},
+    {"id": "i15", "custom_attributes": {"nick": "xyz", "x--y": "", "a.b_c-": 0}},
+    {"id": "i16", "custom_attributes": {"nick": "a_", "a.b_c-": "1"}},
+    {"id": "i17", "custom_attributes": {"nick": "x%_"}},
+    {"id": "i18", "custom_attributes": {"nick": "A%_"}},
+    {"id": "i19", "custom_attributes": {"nick": "AB"}},
+    {"id": "i20", "custom_attributes": {"nick": ".*"}},
+    {"id": "i21", "custom_attributes": {"nick": "^$"}},
+    {"id": "i22", "custom_attributes": {"nick": "[a-z]"}},
+    {"id": "i23", "custom_attributes": {"nick": "(?i)x"}},
+    {"id": "i24", "custom_attributes": {"nick": "a|b"}},
+    {"id": "i25", "custom_attributes": {"nick": "b"}},
+    {"id": "i26", "custom_attributes": {"nick": "^.*$ [a-z]+ (x|y)? {2} \\d"}},
+    {"id": "i27", "custom_attributes": {"nick": "a.b"}},
+    {"id": "i28", "custom_attributes": {"nick": "ab"}},
+    {"id": "i29", "custom_attributes": {"nick": "a_b"}},
+    {"id": "i30", "custom_attributes": {"nick": "axb"}},
+    {"id": "i31", "email": "o'brien+--/**/@x.com", "first_name": "\\", "last_name": "\\\\\""},
+    {"id": "i32", "email": "Y'@x.com", "first_name": "'"},
+    {"id": "i33", "email": "y@x.com", "first_name": "\"", "device": "\\\"q"},
+    {"id": "i34", "first_name": "$$", "country": "a\":\"b"},
+    {"id": "i35", "first_name": "$", "country": "a':'b", "device": "a\u2028b\u2029c"},
+    {"id": "i36", "custom_attributes": {"nick": "x'\"\\--/**/$$%_"}, "email": "'; DROP TABLE profiles; --"},
+    {"id": "i37", "custom_attributes": {"nick": "xo'b\"", "tags": ["c\\d"]}},
+    {"id": "i38", "custom_attributes": {"nick": "o'b\"", "tags": "--,/*,*/"}},
+    {"id": "i39", "custom_attributes": {"tags": ["O'K"], "x--y": "other"}},
+    {"id": "i40", "custom_attributes": {"tags": ["x\ny", "o'K"], "x--y": "--"}},
+    {"id": "i41'", "custom_attributes": {"tags": ["a\"b"], "x--y": "'"}},
+    {"id": "i42\\", "custom_attributes": {"x--y": "x'--y "}},
+] + [{"id": "i%d'\"\\%s" % (number, mark), "custom_attributes": {"nick": nick}}
+     for number, (mark, nick) in enumerate([(mark, nick) for mark in ("--", "/*", "*/", "$$", "%_")
+                                            for nick in ("O'BRIEN", "o'BriEn", "x.y", "1.2", "$$a", "b$$")], 43)]
+INJECTION_LINES = [json.dumps(profile, ensure_ascii=index % 2 == 0) for index, profile in enumerate(INJECTION_PROFILES)]
 # PostgreSQL's jsonb cannot hold U+0000.
 NUL_LINES = [
     r'{"id":"e23","email":"nul\u0000byte","custom_attributes":{"nick":"a\u0000b"}}',
+    r'{"id":"e24\u0000\u0027--","email":"o\u0027brien+--/**/@x.com\u0000","custom_attributes":{"nick":"o\u0027brien\u0000"}}',
+    r'{"id":"e25","first_name":"\u0000","custom_attributes":{"nick":"\u0000--","note":"it\u0027s\u0000","tags":["\u0000","o\u0027k"]}}',
 ]
 
 
@@ -127,7 +179,7 @@ def profile_lines(args, nul=False):
             lines.append(json.dumps(profile, ensure_ascii=False, separators=(",", ":")))
         else:
             lines.append(json.dumps(profile, ensure_ascii=False))
-    return lines + EDGE_LINES + (NUL_LINES if nul else [])
+    return lines + EDGE_LINES + INJECTION_LINES + (NUL_LINES if nul else [])
 
 
 def profiles(count, seed):
@@ -436,7 +488,7 @@ def arguments(doc, random_default):
     parser.add_argument("--count", type=int, default=3000, help="number of profiles (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=7, help="random seed (default: %(default)s)")
     parser.add_argument("--show", type=int, default=5, help="mismatches printed per placement (default: %(default)s)")
-    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/stress.rules)")
+    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules, Tests/SQL/stress.rules and Tests/SQL/injection.rules)")
     parser.add_argument("--random", type=int, default=random_default,
                         help="random rule sets of 10 placements each to add (default: %(default)s)")
     parser.add_argument("--random-count", type=int, default=500,
@@ -449,7 +501,7 @@ def main():
     parser.add_argument("--psql", default="runuser -u postgres -- psql", help="psql command prefix (default: %(default)s)")
     args = parser.parse_args()
     args.bin = os.path.abspath(args.bin)
-    rule_sets = args.rules or [os.path.join(ROOT, "Rules"), os.path.join(HERE, "stress.rules")]
+    rule_sets = args.rules or [os.path.join(ROOT, "Rules"), os.path.join(HERE, "stress.rules"), os.path.join(HERE, "injection.rules")]
     lines = profile_lines(args)
     failed = 0
     with tempfile.TemporaryDirectory() as workdir:

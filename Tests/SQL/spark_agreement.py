@@ -34,7 +34,8 @@ def main():
              .getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     print("spark %s" % spark.version)
-    rule_sets = args.rules or [os.path.join(agreement.ROOT, "Rules"), os.path.join(agreement.HERE, "stress.rules")]
+    rule_sets = args.rules or [os.path.join(agreement.ROOT, "Rules"), os.path.join(agreement.HERE, "stress.rules"),
+                              os.path.join(agreement.HERE, "injection.rules")]
     lines = agreement.profile_lines(args, nul=True)
     failed = 0
     slow = []
