@@ -40,10 +40,10 @@ let fuzzTargets: [Target] = {
         .target(name: "TargetingFuzzSupport", dependencies: ["Targeting"], path: "Tests/Fuzz/Support"),
         fuzzer("rules", ["Targeting"]),
         fuzzer("rules-grammar", ["Targeting"]),
-        fuzzer("formatter", ["TargetingFormatting"]),
+        fuzzer("formatter", ["TargetingFormatting", "TargetingSyntax"]),
         fuzzer("tests", ["Targeting", "TargetingTesting"]),
-        fuzzer("profile", ["TargetingProfiles"]),
-        fuzzer("events", ["TargetingProfiles"]),
+        fuzzer("profile", ["TargetingProfiles", "TargetingBase"]),
+        fuzzer("events", ["TargetingProfiles", "TargetingBase"]),
         fuzzer("engine", ["Targeting"]),
     ]
 }()

@@ -8,10 +8,10 @@ package struct RulesGrammar {
 
     package init(_ bytes: [UInt8]) { choices = FuzzChoices(bytes) }
 
-    static let segments = ["s1", "s2", "s3", "pros", "adults"]
-    static let audiences = ["a1", "a2", "a3", "pro_adults"]
-    static let placements = ["p1", "p2", "onboarding"]
-    static let attributes = ["experience", "hours", "reminders", "interests", "goal", "sdk", "x", "y.z", "`k-1`",
+    static let segments = ["s1", "s2", "s3", "pros", "adults", "sporty", "beginners"]
+    static let audiences = ["a1", "a2", "a3", "pro_adults", "casual_amateurs", "sporty_beginners"]
+    static let placements = ["p1", "p2", "onboarding_followup", "main_paywall"]
+    static let attributes = ["experience", "weekly_hours", "reminders", "interests", "goal", "sdk", "x", "y.z", "`k-1`",
                              "profile.age", "profile.country", "profile.app_version", "profile.installed_at",
                              "profile.access_levels", "profile.platform", "profile.id", "profile.birthday",
                              "profile.total_revenue_usd", "profile.gender", "profile.nope"]
@@ -155,7 +155,7 @@ package struct RulesGrammar {
                     switch choices.below(3) {
                     case 0: emit("nothing")
                     case 1: emit("paywall"); emit(pick(["\"pw_a\"", "\"pw_b\""]))
-                    default: emit("flow"); emit(pick(["\"f_a\"", "\"f_b\""]))
+                    default: emit("flow"); emit(pick(["\"f_a\"", "\"f_b\"", "\"flow_pro_v2\"", "\"flow_default\""]))
                     }
                     if choices.chance(20) { emit("from"); emit(choices.chance(30) ? "everyone" : name(Self.audiences)) }
                 } else {
