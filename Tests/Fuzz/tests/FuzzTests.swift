@@ -23,7 +23,7 @@ enum FuzzTests {
     }()
 
     static func main() {
-        _ = rules
+        _ = FuzzDriver.setUp { rules }
         FuzzDriver.run { data, size in
             FuzzTests.check(FuzzDriver.bytes(data, size))
             return 0
