@@ -37,14 +37,14 @@ let fuzzTargets: [Target] = {
         .executableTarget(name: "fuzz-" + name, dependencies: ["TargetingFuzzSupport"] + dependencies, path: "Tests/Fuzz/" + name)
     }
     return [
-        .target(name: "TargetingFuzzSupport", dependencies: ["Targeting"], path: "Tests/Fuzz/Support"),
-        fuzzer("rules", ["Targeting"]),
-        fuzzer("rules-grammar", ["Targeting"]),
-        fuzzer("formatter", ["TargetingFormatting", "TargetingSyntax"]),
-        fuzzer("tests", ["Targeting", "TargetingTesting"]),
+        .target(name: "TargetingFuzzSupport", dependencies: ["Targeting", "TargetingBase"], path: "Tests/Fuzz/Support"),
+        fuzzer("rules", ["TargetingBase"]),
+        fuzzer("rules-grammar", ["TargetingBase"]),
+        fuzzer("formatter", ["TargetingFormatting", "TargetingSyntax", "TargetingBase"]),
+        fuzzer("tests", ["Targeting", "TargetingTesting", "TargetingBase"]),
         fuzzer("profile", ["TargetingProfiles", "TargetingBase"]),
         fuzzer("events", ["TargetingProfiles", "TargetingBase"]),
-        fuzzer("engine", ["Targeting"]),
+        fuzzer("engine", ["Targeting", "TargetingEngine", "TargetingBase"]),
     ]
 }()
 
