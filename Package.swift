@@ -26,6 +26,28 @@ func tests(of name: String, _ dependencies: [Target.Dependency]) -> Target {
     .testTarget(name: name + "Tests", dependencies: [.target(name: name), "TargetingTestSupport"] + dependencies)
 }
 
+/// Coverage-guided fuzz targets (`Tests/Fuzz/`, run by `Tests/Fuzz/run.sh`). They link
+/// libFuzzer, whose driver only exists in a build with `-sanitize=fuzzer`, so a plain
+/// `swift build` or `swift test` must never see them: they are declared only when the
+/// environment has `TARGETING_FUZZ=1`, which `run.sh` sets together with the sanitizer flags.
+/// They add no flags of their own, so nothing here reaches a consumer of the package.
+let fuzzTargets: [Target] = {
+    guard Context.environment["TARGETING_FUZZ"] == "1" else { return [] }
+    func fuzzer(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .executableTarget(name: "fuzz-" + name, dependencies: ["TargetingFuzzSupport"] + dependencies, path: "Tests/Fuzz/" + name)
+    }
+    return [
+        .target(name: "TargetingFuzzSupport", dependencies: ["Targeting", "TargetingBase"], path: "Tests/Fuzz/Support"),
+        fuzzer("rules", ["TargetingBase"]),
+        fuzzer("rules-grammar", ["TargetingBase"]),
+        fuzzer("formatter", ["TargetingFormatting", "TargetingSyntax", "TargetingBase"]),
+        fuzzer("tests", ["Targeting", "TargetingTesting", "TargetingBase"]),
+        fuzzer("profile", ["TargetingProfiles", "TargetingBase"]),
+        fuzzer("events", ["TargetingProfiles", "TargetingBase"]),
+        fuzzer("engine", ["Targeting", "TargetingEngine", "TargetingBase"]),
+    ]
+}()
+
 let package = Package(
     name: "Targeting",
     products: [
@@ -71,6 +93,6 @@ let package = Package(
         tests(of: "Targeting", []),
         tests(of: "TargetingLanguageServer", ["Targeting"]),
         tests(of: "TargetingCLI", ["Targeting"]),
-    ],
+    ] + fuzzTargets,
     swiftLanguageModes: [.v6]
 )

@@ -8,12 +8,12 @@ import TargetingSyntax
 /// parentheses); literals print their value and their source text.
 package enum SyntaxTreeDump {
     /// One line per declaration.
-    static func rules(_ file: RuleFile) -> String {
+    package static func rules(_ file: RuleFile) -> String {
         file.declarations.map(declaration).joined(separator: "\n")
     }
 
     /// One line per test.
-    static func tests(_ file: TestFile) -> String {
+    package static func tests(_ file: TestFile) -> String {
         file.tests.map(test).joined(separator: "\n")
     }
 

@@ -1,0 +1,186 @@
+import TargetingBase
+import TargetingEngine
+
+/// A deliberately simple evaluator written from the text of SPEC §4.4, §4.5 and §9, sharing
+/// nothing with the engine but MD5 (tested on its own against RFC 1321):
+/// - two-valued: a comparison on a missing or mistyped value is false, whatever the operator
+///   (`!=` and `not in` included); `is set` / `is not set` test presence only;
+/// - no coercion: a stored number never fits a string, `bool` is only the numbers 1 and 0,
+///   a custom `date` is a number of Unix ms, a `version` must parse;
+/// - sets split on `,` without trimming; `ignoring case` compares lowercase mappings;
+/// - placements: the first matching row decides; splits draw by Adapty's MD5 algorithm.
+struct Reference {
+    let world: World
+    let sample: Sample
+
+    func read(_ index: Int) -> Reading {
+        let attribute = World.attributes[index]
+        switch attribute.source {
+        case .now: return .date(sample.now)
+        case .daysSinceInstall:
+            // Derived from `installed_at`: missing when that is missing, mistyped when it is.
+            let installed = read(installedIndex)
+            guard case .date(let at) = installed else { return installed.isPresent ? .mistyped : .missing }
+            let elapsed = sample.now - at
+            let day: Int64 = 86_400_000
+            let days = elapsed >= 0 ? elapsed / day : -((-elapsed + day - 1) / day)
+            return .number(Double(days))
+        case .custom:
+            guard let value = sample.values[index] else { return .missing }
+            switch (attribute.kind, value) {
+            case (.string, .string(let text)): return .string(text)
+            case (.number, .number(let number)): return .number(number)
+            case (.bool, .number(let number)): return number == 1 ? .bool(true) : number == 0 ? .bool(false) : .mistyped
+            case (.date, .number(let number)): return .date(Int64(number))
+            case (.version, .string(let text)): return Version(text).map(Reading.version) ?? .mistyped
+            case (.set, .string(let text)): return .set(text.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
+            default: return .mistyped
+            }
+        case .builtin:
+            guard let value = sample.values[index] else { return .missing }
+            switch (attribute.kind, value) {
+            case (.string, .string(let text)): return .string(text)
+            case (.number, .number(let number)): return .number(number)
+            case (.date, .string(let text)):
+                guard let instant = World.instants.first(where: { $0.rfc3339 == text }) else { return .mistyped }
+                return .date(instant.milliseconds)
+            case (.version, .string(let text)): return Version(text).map(Reading.version) ?? .mistyped
+            case (.set, .array(let items)):
+                var texts: [String] = []
+                for item in items {
+                    guard case .string(let text) = item else { return .mistyped }
+                    texts.append(text)
+                }
+                return .set(texts)
+            default: return .mistyped
+            }
+        }
+    }
+
+    var installedIndex: Int { World.attributes.firstIndex { $0.reference == "profile.installed_at" }! }
+
+    func literalValue(_ literal: Literal) -> Reading {
+        switch literal {
+        case .string(let text): return .string(text)
+        case .number(let value, _): return .number(value)
+        case .bool(let value): return .bool(value)
+        case .date(let ms, _): return .date(ms)
+        case .relative(let offset, _): return .date(sample.now + offset)
+        case .version(let version, _): return .version(version)
+        }
+    }
+
+    /// -1, 0, 1 for two fitting values of one type.
+    func order(_ a: Reading, _ b: Reading) -> Int {
+        switch (a, b) {
+        case (.number(let x), .number(let y)): return x < y ? -1 : x == y ? 0 : 1
+        case (.date(let x), .date(let y)): return x < y ? -1 : x == y ? 0 : 1
+        case (.version(let x), .version(let y)): return Version.order(x, y)
+        case (.bool(let x), .bool(let y)): return x == y ? 0 : 1
+        case (.string(let x), .string(let y)): return x == y ? 0 : 1
+        default: fatalError("unordered readings")
+        }
+    }
+
+    func fold(_ text: String, _ on: Bool) -> String { on ? text.lowercased() : text }
+
+    func evaluate(_ comparison: Comparison) -> Bool {
+        let value = read(comparison.attribute)
+        switch comparison.op {
+        case .isSet: return value.isPresent
+        case .isNotSet: return !value.isPresent
+        default: break
+        }
+        switch value {
+        case .missing, .mistyped: return false
+        default: break
+        }
+        let literals = comparison.literals.map(literalValue)
+        let fold = comparison.foldCase
+        func equal(_ literal: Reading) -> Bool {
+            if case .string(let x) = value, case .string(let y) = literal { return self.fold(x, fold) == self.fold(y, fold) }
+            return order(value, literal) == 0
+        }
+        func text() -> String { if case .string(let x) = value { return self.fold(x, fold) } else { fatalError() } }
+        func items() -> [String] { if case .set(let x) = value { return x.map { self.fold($0, fold) } } else { fatalError() } }
+        func literalText(_ index: Int) -> String { if case .string(let x) = literals[index] { return self.fold(x, fold) } else { fatalError() } }
+        switch comparison.op {
+        case .equal: return equal(literals[0])
+        case .notEqual: return !equal(literals[0])
+        case .less: return order(value, literals[0]) < 0
+        case .lessEqual: return order(value, literals[0]) <= 0
+        case .greater: return order(value, literals[0]) > 0
+        case .greaterEqual: return order(value, literals[0]) >= 0
+        case .between: return order(value, literals[0]) >= 0 && order(value, literals[1]) <= 0
+        case .inList: return literals.contains(where: equal)
+        case .notInList: return !literals.contains(where: equal)
+        case .contains: return Reference.bytes(text()).contains(Reference.bytes(literalText(0)))
+        case .startsWith: return text().utf8.starts(with: literalText(0).utf8)
+        case .endsWith: return text().utf8.reversed().starts(with: literalText(0).utf8.reversed())
+        case .has: return items().contains(literalText(0))
+        case .hasAny: return literals.indices.contains { items().contains(literalText($0)) }
+        case .hasAll: return literals.indices.allSatisfy { items().contains(literalText($0)) }
+        case .hasNone: return !literals.indices.contains { items().contains(literalText($0)) }
+        case .isSet, .isNotSet: fatalError()
+        }
+    }
+
+    static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    func evaluate(_ expression: Expression) -> Bool {
+        switch expression {
+        case .comparison(let comparison): return evaluate(comparison)
+        case .segment(let index): return segment(index)
+        case .not(let inner): return !evaluate(inner)
+        case .and(let a, let b): return evaluate(a) && evaluate(b)
+        case .or(let a, let b): return evaluate(a) || evaluate(b)
+        case .group(let inner): return evaluate(inner)
+        }
+    }
+
+    func segment(_ index: Int) -> Bool { evaluate(world.segments[index]) }
+    func audience(_ index: Int) -> Bool { evaluate(world.audiences[index]) }
+
+    /// The decision, in the form `FuzzEngine.describe` prints.
+    func decide(_ index: Int) -> String {
+        let placement = world.placements[index]
+        for row in placement.rows {
+            let name: String
+            if let audience = row.audience {
+                guard self.audience(audience) else { continue }
+                name = "a\(audience)"
+            } else {
+                name = "everyone"
+            }
+            switch row.destination {
+            case .nothing: return "\(name) nothing -"
+            case .flow(let id): return "\(name) flow \"\(id)\" -"
+            case .split(let id, let variants):
+                guard let profileID = sample.id else { return "error" }
+                let digest = MD5.digest(Array("\(id)-\(profileID)".utf8))
+                var value: UInt64 = 0
+                for byte in digest[8..<16] { value = value << 8 | UInt64(byte) }
+                var r = Int(value % 100)
+                let sorted = variants.sorted { a, b in
+                    if a.weight != b.weight { return a.weight < b.weight }
+                    return Array((a.flow ?? "").utf8).lexicographicallyPrecedes(Array((b.flow ?? "").utf8))
+                }
+                for variant in sorted {
+                    r -= variant.weight
+                    if r < 0 { return "\(name) " + (variant.flow.map { "flow \"\($0)\"" } ?? "nothing") + " \(id)" }
+                }
+                fatalError("weights do not sum to 100")
+            }
+        }
+        return "- no match -"
+    }
+}
+
+extension Array where Element == UInt8 {
+    func contains(_ needle: [UInt8]) -> Bool {
+        if needle.isEmpty { return true }
+        guard needle.count <= count else { return false }
+        for start in 0...(count - needle.count) where self[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        return false
+    }
+}

@@ -1,0 +1,400 @@
+import TargetingBase
+import TargetingFuzzSupport
+
+/// A literal of a generated comparison, with its text and its meaning.
+enum Literal {
+    case string(String)
+    case number(Double, text: String)
+    case bool(Bool)
+    /// An absolute instant, or `now` shifted by `offset` ms.
+    case date(Int64, text: String)
+    case relative(Int64, text: String)
+    case version(Version, text: String)
+
+    var text: String {
+        switch self {
+        case .string(let value): return "\"" + value + "\""
+        case .number(_, let text), .date(_, let text), .relative(_, let text): return text
+        case .bool(let value): return value ? "true" : "false"
+        case .version(_, let text): return "\"" + text + "\""
+        }
+    }
+}
+
+/// One generated comparison.
+struct Comparison {
+    enum Operator {
+        case equal, notEqual, less, lessEqual, greater, greaterEqual, between
+        case inList, notInList, contains, startsWith, endsWith
+        case has, hasAny, hasAll, hasNone, isSet, isNotSet
+    }
+    var attribute: Int
+    var op: Operator
+    var literals: [Literal]
+    var foldCase: Bool
+}
+
+/// A generated expression: over comparisons and earlier segments (segments), or over segments
+/// (audiences).
+indirect enum Expression {
+    case comparison(Comparison)
+    case segment(Int)
+    case not(Expression)
+    case and(Expression, Expression)
+    case or(Expression, Expression)
+    case group(Expression)
+}
+
+/// A generated placement row.
+struct Row {
+    /// nil for `everyone`.
+    var audience: Int?
+    enum Destination { case flow(String), nothing, split(id: String, variants: [(weight: Int, flow: String?)]) }
+    var destination: Destination
+}
+
+struct Placement {
+    var name: String
+    var rows: [Row]
+}
+
+/// A profile sample: its JSON text, the instant of evaluation and what each attribute holds.
+struct Sample {
+    var json: String
+    var now: Int64
+    var id: String?
+    /// By attribute index: the stored value (custom) or JSON value (built-in); nil when absent.
+    var values: [Int: JSONValue]
+}
+
+/// A random rule set over a fixed table of attributes (SPEC §4 subset: strings, numbers, bools,
+/// sets, dates, versions; and/or/not; placements with rows and splits).
+struct World {
+    static let attributes: [Attribute] = [
+        Attribute(reference: "s", kind: .string, source: .custom("s")),
+        Attribute(reference: "n", kind: .number, source: .custom("n")),
+        Attribute(reference: "b", kind: .bool, source: .custom("b")),
+        Attribute(reference: "d", kind: .date, source: .custom("d")),
+        Attribute(reference: "v", kind: .version, source: .custom("v")),
+        Attribute(reference: "t", kind: .set, source: .custom("t")),
+        Attribute(reference: "profile.country", kind: .string, source: .builtin("country")),
+        Attribute(reference: "profile.total_revenue_usd", kind: .number, source: .builtin("total_revenue_usd")),
+        Attribute(reference: "profile.installed_at", kind: .date, source: .builtin("installed_at")),
+        Attribute(reference: "profile.app_version", kind: .version, source: .builtin("app_version")),
+        Attribute(reference: "profile.access_levels", kind: .set, source: .builtin("access_levels")),
+        Attribute(reference: "profile.days_since_install", kind: .number, source: .daysSinceInstall),
+        Attribute(reference: "now", kind: .date, source: .now),
+    ]
+
+    static let strings = ["pro", "Pro", "PRO", "a", "b", "ab", "ba", "É", "é", "x", "sports", "premium", "Premium"]
+    static let storedStrings = strings + ["", "abc", "a,b", "xab", "proX"]
+    static let numbers: [(Double, String)] = [(-1, "-1"), (0, "0"), (1, "1"), (2.5, "2.5"), (7, "7"), (10, "10"), (18, "18"), (100, "100"), (-2.75, "-2.75")]
+    static let instants: [Civil.Instant] = [
+        .init(year: 2026, month: 11, day: 27, hour: 0, minute: 0, second: 0),
+        .init(year: 2026, month: 11, day: 29, hour: 12, minute: 0, second: 0),
+        .init(year: 2026, month: 11, day: 30, hour: 23, minute: 59, second: 59),
+        .init(year: 2026, month: 11, day: 22, hour: 12, minute: 0, second: 0),
+        .init(year: 2026, month: 11, day: 22, hour: 11, minute: 59, second: 59),
+        .init(year: 2024, month: 2, day: 29, hour: 0, minute: 0, second: 0),
+        .init(year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0),
+        .init(year: 2026, month: 12, day: 1, hour: 0, minute: 0, second: 0),
+    ]
+    static let durations: [(Int64, String)] = [(7 * 86_400_000, "7d"), (12 * 3_600_000, "12h"), (30 * 60_000, "30m"), (45_000, "45s"), (0, "0d"), (86_400_000, "1d")]
+    static let versions = ["1.0.0", "1.0", "1", "v1.2.3", "1.2.3", "1.2.3-beta", "1.2.3-beta.1", "1.2.3-beta.2", "1.2.3+build.5",
+                           "2.0.0", "10.0.0", "4.2.0", "4.2", "1.2.3-alpha", "1.2.3-alpha.10", "1.2.3-alpha.9", "1.2.3-0", "1.2.3-rc-1"]
+    static let badVersions = ["4.2.0.1", "V4", "", "01.0.0", "1.2.3-", "1..2", "x", "1.2.3-01"]
+    static let sets = ["a", "a,b", "b,ab", "Premium,x", ",", "a,,b", "sports", "premium", "é,b"]
+
+    var segments: [Expression] = []
+    var audiences: [Expression] = []
+    var placements: [Placement] = []
+    var segmentNames: [String] { segments.indices.map { "s\($0)" } }
+    var audienceNames: [String] { audiences.indices.map { "a\($0)" } }
+
+    static func generate(_ choices: inout FuzzChoices) -> World {
+        var world = World()
+        let segmentCount = choices.within(1...6)
+        for index in 0..<segmentCount {
+            world.segments.append(segmentExpression(&choices, below: index, depth: 0))
+        }
+        for _ in 0..<choices.within(1...4) {
+            world.audiences.append(audienceExpression(&choices, segments: segmentCount, depth: 0))
+        }
+        var splitNumber = 0
+        for placementIndex in 0..<choices.within(1...3) {
+            var rows: [Row] = []
+            for _ in 0..<choices.within(1...4) {
+                rows.append(Row(audience: choices.below(world.audiences.count), destination: destination(&choices, split: &splitNumber)))
+            }
+            if choices.chance(60) { rows.append(Row(audience: nil, destination: destination(&choices, split: &splitNumber))) }
+            world.placements.append(Placement(name: "p\(placementIndex)", rows: rows))
+        }
+        return world
+    }
+
+    static func destination(_ choices: inout FuzzChoices, split: inout Int) -> Row.Destination {
+        switch choices.below(6) {
+        case 0: return .nothing
+        case 1:
+            split += 1
+            let count = choices.within(2...4)
+            var weights: [Int] = []
+            var left = 100
+            for index in 0..<count {
+                let weight = index == count - 1 ? left : choices.within(1...(left - (count - index - 1)) / 2 + 1)
+                weights.append(weight)
+                left -= weight
+            }
+            let flows = ["f_a", "f_b", "f_c", "f_d", "f_e"]
+            let nothingAt = choices.chance(40) ? choices.below(count) : -1
+            let start = choices.below(flows.count)
+            let variants = weights.enumerated().map { index, weight in
+                (weight: weight, flow: index == nothingAt ? nil : Optional(flows[(start + index) % flows.count]))
+            }
+            return .split(id: "sp\(split)", variants: variants)
+        default:
+            return .flow(choices.pick(["f_a", "f_b", "f_c"]))
+        }
+    }
+
+    static func segmentExpression(_ choices: inout FuzzChoices, below segment: Int, depth: Int) -> Expression {
+        if depth >= 3 || choices.chance(40) {
+            if segment > 0 && choices.chance(20) { return .segment(choices.below(segment)) }
+            return .comparison(comparison(&choices))
+        }
+        switch choices.below(4) {
+        case 0: return .not(segmentExpression(&choices, below: segment, depth: depth + 1))
+        case 1: return .group(segmentExpression(&choices, below: segment, depth: depth + 1))
+        case 2: return .and(segmentExpression(&choices, below: segment, depth: depth + 1), segmentExpression(&choices, below: segment, depth: depth + 1))
+        default: return .or(segmentExpression(&choices, below: segment, depth: depth + 1), segmentExpression(&choices, below: segment, depth: depth + 1))
+        }
+    }
+
+    static func audienceExpression(_ choices: inout FuzzChoices, segments: Int, depth: Int) -> Expression {
+        if depth >= 2 || choices.chance(45) { return .segment(choices.below(segments)) }
+        switch choices.below(4) {
+        case 0: return .not(audienceExpression(&choices, segments: segments, depth: depth + 1))
+        case 1: return .group(audienceExpression(&choices, segments: segments, depth: depth + 1))
+        case 2: return .and(audienceExpression(&choices, segments: segments, depth: depth + 1), audienceExpression(&choices, segments: segments, depth: depth + 1))
+        default: return .or(audienceExpression(&choices, segments: segments, depth: depth + 1), audienceExpression(&choices, segments: segments, depth: depth + 1))
+        }
+    }
+
+    static func literal(_ kind: Kind, _ choices: inout FuzzChoices) -> Literal {
+        switch kind {
+        case .string, .set: return .string(choices.pick(strings))
+        case .number:
+            let (value, text) = choices.pick(numbers)
+            return .number(value, text: text)
+        case .bool: return .bool(choices.chance(50))
+        case .date:
+            if choices.chance(35) {
+                let (offset, text) = choices.pick(durations)
+                switch choices.below(3) {
+                case 0: return .relative(0, text: "now")
+                case 1: return .relative(-offset, text: "now - " + text)
+                default: return .relative(offset, text: "now + " + text)
+                }
+            }
+            let instant = choices.pick(instants)
+            if instant.isMidnight && choices.chance(50) { return .date(instant.milliseconds, text: instant.dateText) }
+            return .date(instant.milliseconds, text: instant.rfc3339)
+        case .version:
+            let text = choices.pick(versions)
+            return .version(Version(text)!, text: text)
+        }
+    }
+
+    /// A sorted pair for `between` (both absolute or both relative for dates).
+    static func bounds(_ kind: Kind, _ choices: inout FuzzChoices) -> [Literal] {
+        var first = literal(kind, &choices)
+        var second = literal(kind, &choices)
+        if kind == .date {
+            if case .relative = first, case .date = second { second = first }
+            if case .date = first, case .relative = second { first = second }
+        }
+        return order(first, second) ? [first, second] : [second, first]
+    }
+
+    static func order(_ a: Literal, _ b: Literal) -> Bool {
+        switch (a, b) {
+        case (.number(let x, _), .number(let y, _)): return x <= y
+        case (.date(let x, _), .date(let y, _)), (.relative(let x, _), .relative(let y, _)): return x <= y
+        case (.version(let x, _), .version(let y, _)): return Version.order(x, y) <= 0
+        default: return true
+        }
+    }
+
+    static func list(_ kind: Kind, _ choices: inout FuzzChoices) -> [Literal] {
+        (0..<choices.within(1...3)).map { _ in literal(kind, &choices) }
+    }
+
+    static func comparison(_ choices: inout FuzzChoices) -> Comparison {
+        let index = choices.below(attributes.count)
+        let kind = attributes[index].kind
+        var allowed: [Comparison.Operator]
+        switch kind {
+        case .string: allowed = [.equal, .notEqual, .inList, .notInList, .contains, .startsWith, .endsWith, .isSet, .isNotSet]
+        case .number: allowed = [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .between, .inList, .notInList, .isSet, .isNotSet]
+        case .bool: allowed = [.equal, .notEqual, .isSet, .isNotSet]
+        case .date: allowed = [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .between, .isSet, .isNotSet]
+        case .version: allowed = [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .between, .inList, .notInList, .isSet, .isNotSet]
+        case .set: allowed = [.has, .hasAny, .hasAll, .hasNone, .isSet, .isNotSet]
+        }
+        switch attributes[index].source {
+        case .now, .daysSinceInstall: allowed.removeAll { $0 == .isSet || $0 == .isNotSet }
+        default: break
+        }
+        let op = choices.pick(allowed)
+        let literals: [Literal]
+        switch op {
+        case .isSet, .isNotSet: literals = []
+        case .between: literals = bounds(kind, &choices)
+        case .inList, .notInList, .hasAny, .hasAll, .hasNone: literals = list(kind, &choices)
+        default: literals = [literal(kind, &choices)]
+        }
+        let foldable = (kind == .string || kind == .set) && op != .isSet && op != .isNotSet
+        return Comparison(attribute: index, op: op, literals: literals, foldCase: foldable && choices.chance(30))
+    }
+
+    // MARK: - Text
+
+    var rulesText: String {
+        var lines = [
+            "attribute s: string", "attribute n: number", "attribute b: bool",
+            "attribute d: date", "attribute v: version", "attribute t: set",
+        ]
+        for (index, expression) in segments.enumerated() { lines.append("segment s\(index) = " + World.text(expression)) }
+        for (index, expression) in audiences.enumerated() { lines.append("audience a\(index) = " + World.text(expression, audience: true)) }
+        for placement in placements {
+            lines.append("placement \(placement.name) {")
+            for row in placement.rows {
+                let name = row.audience.map { "a\($0)" } ?? "everyone"
+                switch row.destination {
+                case .nothing: lines.append("  \(name) -> nothing")
+                case .flow(let id): lines.append("  \(name) -> flow \"\(id)\"")
+                case .split(let id, let variants):
+                    lines.append("  \(name) -> split \"\(id)\" {")
+                    for variant in variants { lines.append("    \(variant.weight)% -> " + (variant.flow.map { "flow \"\($0)\"" } ?? "nothing")) }
+                    lines.append("  }")
+                }
+            }
+            lines.append("}")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func text(_ expression: Expression, audience: Bool = false) -> String {
+        switch expression {
+        case .comparison(let comparison): return text(comparison)
+        case .segment(let index): return "s\(index)"
+        case .not(let inner): return "not " + wrapped(inner, audience: audience)
+        case .and(let a, let b): return wrapped(a, audience: audience, inAnd: true) + " and " + wrapped(b, audience: audience, inAnd: true)
+        case .or(let a, let b): return "(" + text(a, audience: audience) + " or " + text(b, audience: audience) + ")"
+        case .group(let inner): return "(" + text(inner, audience: audience) + ")"
+        }
+    }
+
+    /// Operands of `not` and `and` are parenthesised unless they bind at least as tightly.
+    static func wrapped(_ expression: Expression, audience: Bool, inAnd: Bool = false) -> String {
+        switch expression {
+        case .segment, .group, .or: return text(expression, audience: audience)
+        case .not: return text(expression, audience: audience)
+        case .and where inAnd: return text(expression, audience: audience)
+        default: return "(" + text(expression, audience: audience) + ")"
+        }
+    }
+
+    static func text(_ comparison: Comparison) -> String {
+        let lhs = attributes[comparison.attribute].reference
+        let items = comparison.literals.map(\.text)
+        let list = "[" + items.joined(separator: ", ") + "]"
+        let fold = comparison.foldCase ? " ignoring case" : ""
+        switch comparison.op {
+        case .equal: return "\(lhs) == \(items[0])\(fold)"
+        case .notEqual: return "\(lhs) != \(items[0])\(fold)"
+        case .less: return "\(lhs) < \(items[0])"
+        case .lessEqual: return "\(lhs) <= \(items[0])"
+        case .greater: return "\(lhs) > \(items[0])"
+        case .greaterEqual: return "\(lhs) >= \(items[0])"
+        case .between: return "\(lhs) between \(items[0]) and \(items[1])"
+        case .inList: return "\(lhs) in \(list)\(fold)"
+        case .notInList: return "\(lhs) not in \(list)\(fold)"
+        case .contains: return "\(lhs) contains \(items[0])\(fold)"
+        case .startsWith: return "\(lhs) starts with \(items[0])\(fold)"
+        case .endsWith: return "\(lhs) ends with \(items[0])\(fold)"
+        case .has: return "\(lhs) has \(items[0])\(fold)"
+        case .hasAny: return "\(lhs) has any \(list)\(fold)"
+        case .hasAll: return "\(lhs) has all \(list)\(fold)"
+        case .hasNone: return "\(lhs) has none \(list)\(fold)"
+        case .isSet: return "\(lhs) is set"
+        case .isNotSet: return "\(lhs) is not set"
+        }
+    }
+
+    // MARK: - Profiles
+
+    /// A random profile: each attribute missing, fitting, or mistyped.
+    func profile(_ choices: inout FuzzChoices) -> Sample {
+        let now = choices.pick(World.instants).milliseconds + Int64(choices.pick([0, 1, -1, 500]))
+        var values: [Int: JSONValue] = [:]
+        var fields: [JSONMember] = []
+        var custom: [JSONMember] = []
+        let id: String? = choices.chance(85) ? "u\(choices.below(1000))" : nil
+        if let id { fields.append(JSONMember(key: "id", value: .string(id))) }
+        for (index, attribute) in World.attributes.enumerated() {
+            let value: JSONValue?
+            switch attribute.source {
+            case .now, .daysSinceInstall: continue
+            case .custom(let key):
+                value = World.customValue(attribute.kind, &choices)
+                if let value { custom.append(JSONMember(key: key, value: value)) }
+            case .builtin(let field):
+                value = World.builtinValue(attribute.kind, &choices)
+                if let value { fields.append(JSONMember(key: field, value: value)) }
+            }
+            if let value, value != .null { values[index] = value }
+        }
+        if !custom.isEmpty { fields.append(JSONMember(key: "custom_attributes", value: .object(custom))) }
+        return Sample(json: JSONWriter.write(.object(fields)), now: now, id: id, values: values)
+    }
+
+    /// A stored custom value (string or number), or nil for none.
+    static func customValue(_ kind: Kind, _ choices: inout FuzzChoices) -> JSONValue? {
+        let roll = choices.below(10)
+        if roll == 0 { return nil }
+        let mistyped = roll == 1
+        switch kind {
+        case .string: return mistyped ? .number(1) : .string(nonEmpty(choices.pick(storedStrings)))
+        case .number: return mistyped ? .string("10") : .number(choices.pick(numbers).0)
+        case .bool: return mistyped ? choices.pick([.number(2), .string("true"), .number(0.5)]) : .number(choices.chance(50) ? 1 : 0)
+        case .date: return mistyped ? .string("2026-11-29") : .number(Double(choices.pick(instants).milliseconds + Int64(choices.pick([0, 1, -1]))))
+        case .version: return mistyped ? choices.pick([.number(1), .string(nonEmpty(choices.pick(badVersions)))]) : .string(choices.pick(versions))
+        case .set: return mistyped ? .number(3) : .string(choices.pick(sets))
+        }
+    }
+
+    static func nonEmpty(_ text: String) -> String { text.isEmpty ? "z" : text }
+
+    /// A built-in field's JSON value (nil: absent; `.null`: null).
+    static func builtinValue(_ kind: Kind, _ choices: inout FuzzChoices) -> JSONValue? {
+        let roll = choices.below(12)
+        if roll == 0 { return nil }
+        if roll == 1 { return .null }
+        let mistyped = roll == 2
+        switch kind {
+        case .string: return mistyped ? .number(1) : .string(choices.pick(storedStrings))
+        case .number: return mistyped ? choices.pick([.string("5"), .bool(true)]) : .number(choices.pick(numbers).0)
+        case .bool: return .bool(true)
+        case .date:
+            if mistyped { return choices.pick([.string("yesterday"), .number(1_795_953_600_000), .string("2026-13-01")]) }
+            let instant = choices.pick(instants)
+            return .string(instant.rfc3339)
+        case .version: return mistyped ? choices.pick([.number(4), .string(choices.pick(badVersions))]) : .string(choices.pick(versions))
+        case .set:
+            if mistyped { return choices.pick([.string("premium"), .array([.number(1)])]) }
+            let items = ["premium", "Premium", "a", "b", "x", ""]
+            return .array((0..<choices.within(0...3)).map { _ in .string(choices.pick(items)) })
+        }
+    }
+}
