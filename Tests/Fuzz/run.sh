@@ -28,9 +28,12 @@ printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$lld" > "$toolset
 cd "$root"
 for target in "${targets[@]}"; do
     echo "== building fuzz-$target"
-    TARGETING_FUZZ=1 swift build -c release --build-path .build/fuzz --toolset "$toolset" \
-        -Xswiftc -sanitize=fuzzer,address --product "fuzz-$target" 2>&1 | grep -E 'error|warning:|Compiling|complete' || true
-    [ -x ".build/fuzz/release/fuzz-$target" ] || { echo "error: fuzz-$target did not build" >&2; exit 1; }
+    if ! TARGETING_FUZZ=1 swift build -c release --build-path .build/fuzz --toolset "$toolset" \
+        -Xswiftc -sanitize=fuzzer,address --product "fuzz-$target" > "$scratch/build-$target.log" 2>&1; then
+        grep -E 'error' "$scratch/build-$target.log" >&2 || tail -20 "$scratch/build-$target.log" >&2
+        echo "error: fuzz-$target did not build" >&2
+        exit 1
+    fi
 done
 
 status=0
