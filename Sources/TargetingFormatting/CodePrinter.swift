@@ -3,7 +3,7 @@ import TargetingSyntax
 
 /// Writes the pieces of a declaration in canonical form, keeping the source spelling of
 /// names and literals.
-struct CodePrinter {
+package struct CodePrinter {
     /// The tokens of the file being formatted.
     let tokens: TokenTable
 
@@ -71,7 +71,7 @@ struct CodePrinter {
     }
 
     /// A string literal for `value`, with the language's escapes.
-    static func quoted(_ value: String) -> String {
+    package static func quoted(_ value: String) -> String {
         var text = "\""
         for scalar in value.unicodeScalars {
             switch scalar {

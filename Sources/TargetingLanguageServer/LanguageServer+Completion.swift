@@ -1,4 +1,5 @@
 import TargetingBase
+import TargetingFormatting
 import TargetingProfiles
 import TargetingSemantics
 import TargetingSyntax
@@ -237,19 +238,8 @@ struct CompletionNames {
         return bare ? key : "`" + key + "`"
     }
 
-    /// A value as the content of a string literal.
+    /// A value as the content of a string literal: the formatter's literal without its quotes.
     static func escaped(_ value: String) -> String {
-        var out = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        String(CodePrinter.quoted(value).dropFirst().dropLast())
     }
 }

@@ -96,11 +96,9 @@ extension LanguageServer {
     }
 
     /// The text that writes `name` where `occurrence` is: backticks for an attribute spelled
-    /// with them or whose key is not a bare name.
+    /// with them, else as completion writes a key (bare when it can be).
     static func spelled(_ name: String, _ occurrence: SymbolIndex.Occurrence) -> String {
         guard occurrence.kind == .attribute else { return name }
-        let bytes = Array(name.utf8)
-        let bare = bytes.first.map(Lexer.isNameStart) == true && bytes.allSatisfy(Lexer.isNameContinue) && Keyword.byName[name] == nil
-        return occurrence.spelling == .backticks || !bare ? "`\(name)`" : name
+        return occurrence.spelling == .backticks ? "`\(name)`" : CompletionNames.spelled(name)
     }
 }

@@ -208,7 +208,7 @@ package struct LanguageServer: Sendable {
     /// document, and every file whose diagnostics were published before (now cleared).
     private mutating func publishDiagnostics() -> [JSONValue] {
         guard let analysis = analysis() else { return [] }
-        var paths = Set(analysis.diagnostics.keys).union(workspace?.open.keys ?? [:].keys)
+        let paths = Set(analysis.diagnostics.keys).union(workspace.map { Array($0.open.keys) } ?? [])
         let previously = published
         published = []
         var out: [JSONValue] = []
@@ -221,7 +221,6 @@ package struct LanguageServer: Sendable {
             params.append(JSONMember(key: "diagnostics", value: .array(found.map { LanguageServer.diagnostic($0, lines: lines) })))
             out.append(.object(["jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"), "params": .object(params)]))
             if !found.isEmpty || workspace?.open[path] != nil { published.insert(uri) }
-            paths.remove(path)
         }
         let publishedNow = Set(out.compactMap { $0["params", "uri"]?.stringValue })
         for uri in previously.subtracting(publishedNow).sorted() {
@@ -246,9 +245,12 @@ package struct LanguageServer: Sendable {
             if end == start, start < lines.bytes.count, lines.bytes[start] != 10, lines.bytes[start] != 13 {
                 end = start + LineIndex.decode(lines.bytes, at: start).length
             }
-            range = diagnostic.place == .line
-                ? lines.json(from: lines.lineStarts[min(max(diagnostic.range.start.line - 1, 0), lines.lineStarts.count - 1)], to: lines.lineEnd(min(max(diagnostic.range.start.line - 1, 0), lines.lineStarts.count - 1)))
-                : lines.json(from: start, to: end)
+            if diagnostic.place == .line {
+                let line = min(max(diagnostic.range.start.line - 1, 0), lines.lineStarts.count - 1)
+                range = lines.json(from: lines.lineStarts[line], to: lines.lineEnd(line))
+            } else {
+                range = lines.json(from: start, to: end)
+            }
         }
         let message = diagnostic.message + (diagnostic.help.map { "\nhelp: \($0)" } ?? "")
         return .object([
