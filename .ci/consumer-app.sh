@@ -59,6 +59,47 @@ guard rejected.isEmpty, decision.flowID == "flow_pro_v2", decision.audience == "
     exit(1)
 }
 print("app: \(decision)")
+
+// Every idiomatic way of catching the library's errors compiles, at top level and in functions,
+// and sees the documented error types.
+var caught: [String] = []
+do {
+    do { _ = try rules.resolve("onbording_followup", for: profile, at: now) } catch is ResolveError { caught.append("is") }
+    do { _ = try rules.explain("nope", for: profile, at: now) } catch let error as ResolveError { caught.append("as \(error)") }
+    do { _ = try RuleSet(source: "audience a = missing", fileName: "bad.rules") } catch let error as RuleSetError { caught.append("rules \(error.diagnostics.contains(where: \.isError))") }
+    do { _ = try Profile(jsonData: Data("{".utf8)) } catch is ProfileError { caught.append("profile") }
+    _ = try rules.resolve("main_paywall", for: profile, at: now)
+} catch {
+    caught.append("bare \(error)")
+}
+
+func decide(_ placement: String, _ rules: RuleSet, _ profile: Profile, _ now: Date) -> String {
+    do {
+        return try rules.resolve(placement, for: profile, at: now).outcome.map { "\($0)" } ?? "no match"
+    } catch let error as ResolveError {
+        return "resolve error: \(error)"
+    } catch {
+        return "other error: \(error)"
+    }
+}
+
+func explainOrNil(_ placement: String, _ rules: RuleSet, _ profile: Profile, _ now: Date) -> Explanation? {
+    do { return try rules.explain(placement, for: profile, at: now) } catch is ResolveError { return nil } catch { return nil }
+}
+
+func loadOrThrow(_ text: String) throws -> RuleSet {
+    do { return try RuleSet(source: text) } catch let error as RuleSetError { throw error }
+}
+
+let loaded = (try? loadOrThrow("segment s = x == 1")) != nil
+guard caught.count == 5, caught[0] == "is", caught[1].hasPrefix("as unknown placement `nope`"), caught[2] == "rules true",
+      caught[3] == "profile", caught[4].hasPrefix("bare unknown placement `main_paywall`"), decide("onboarding_followup", rules, profile, now) == #"flow "flow_pro_v2""#,
+      decide("x", rules, profile, now).hasPrefix("resolve error: unknown placement `x`"), explainOrNil("x", rules, profile, now) == nil,
+      explainOrNil("onboarding_followup", rules, profile, now) != nil, loaded else {
+    print("unexpected errors: \(caught) \(decide("onboarding_followup", rules, profile, now)) \(decide("x", rules, profile, now)) \(loaded)")
+    exit(1)
+}
+print("app: caught \(caught.count) errors in every catch form")
 SWIFT
 
 cd "$work/App"

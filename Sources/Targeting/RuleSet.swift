@@ -62,7 +62,7 @@ public struct RuleSet: Sendable {
     ///
     /// - Throws: `ResolveError` for an unknown placement (naming the nearest one), or when a split
     ///   must choose a variant for a profile without `id`.
-    public func resolve(_ placement: String, for profile: Profile, at now: Date = Date()) throws(ResolveError) -> Decision {
+    public func resolve(_ placement: String, for profile: Profile, at now: Date = Date()) throws -> Decision {
         let index = try placementIndex(placement)
         return try program.decide(placement: index, for: profile, now: Self.milliseconds(now)).get()
     }
@@ -79,7 +79,7 @@ public struct RuleSet: Sendable {
     /// the first failing condition. Its `description` is the text of `resolve --explain`.
     ///
     /// - Throws: `ResolveError`, as `resolve` does.
-    public func explain(_ placement: String, for profile: Profile, at now: Date = Date()) throws(ResolveError) -> Explanation {
+    public func explain(_ placement: String, for profile: Profile, at now: Date = Date()) throws -> Explanation {
         let index = try placementIndex(placement)
         var evaluator = Evaluator(program: program, profile: profile, now: Self.milliseconds(now))
         let decision = try evaluator.resolve(placement: index, profileID: profile.id).get()

@@ -25,15 +25,6 @@ public enum Outcome: Hashable, Sendable {
         case .nothing: nil
         }
     }
-
-    /// As written in rules: `flow "x"`, `paywall "x"`, `nothing`.
-    public var description: String {
-        switch self {
-        case .flow(let id): "flow \"\(id)\""
-        case .paywall(let id): "paywall \"\(id)\""
-        case .nothing: "nothing"
-        }
-    }
 }
 
 /// The result of resolving one placement for one profile.

@@ -1,3 +1,14 @@
+extension Outcome: CustomStringConvertible {
+    /// As written in rules and printed by the CLI: `flow "x"`, `paywall "x"`, `nothing`.
+    public var description: String {
+        switch self {
+        case .flow(let id): "flow \"\(id)\""
+        case .paywall(let id): "paywall \"\(id)\""
+        case .nothing: "nothing"
+        }
+    }
+}
+
 extension Decision: CustomStringConvertible {
     /// One line: `u1 onboarding_followup: flow "flow_pro_v2" (audience `pro_adults`)`.
     public var description: String {
@@ -31,12 +42,25 @@ extension Explanation: CustomStringConvertible {
                 mark += " (bucket \(SplitDraw.bucket(splitID: split, profileID: profileID)) -> \(outcome.description))"
             }
             text += "  \(index + 1). \(row.audience) -> \(row.destination): \(mark)\n"
-            if let failure = row.failure {
-                let place = "\(failure.range.file):\(failure.range.start.line):\(failure.range.start.column)"
-                let negation = failure.negation.map { ", so `\($0)` is \(failure.negationHolds)" } ?? ""
-                text += "       segment `\(failure.segment)`: \(failure.attribute) is \(failure.actual), so `\(failure.comparison)` is \(failure.holds)\(negation) (\(place))\n"
-            }
+            if let failure = row.failure { text += "       \(failure)\n" }
         }
         return text + "  decision: " + decision.outcomeText + "\n"
+    }
+}
+
+extension Explanation.Row: CustomStringConvertible {
+    /// `pro_adults -> flow "flow_pro_v2": not matched`, then the failing condition when there is one.
+    public var description: String {
+        let mark = decided ? "decided" : matched ? "matched" : "not matched"
+        return "\(audience) -> \(destination): \(mark)" + (failure.map { "; \($0)" } ?? "")
+    }
+}
+
+extension Explanation.Failure: CustomStringConvertible {
+    /// As `--explain` prints it: `` segment `adults`: profile.age is 17, so `profile.age >= 18` is false (main.rules:3:18) ``.
+    public var description: String {
+        let place = "\(range.file):\(range.start.line):\(range.start.column)"
+        let negation = negation.map { ", so `\($0)` is \(negationHolds)" } ?? ""
+        return "segment `\(segment)`: \(attribute) is \(actual), so `\(comparison)` is \(holds)\(negation) (\(place))"
     }
 }

@@ -1,6 +1,6 @@
 import XCTest
-@testable import Targeting
-@testable import TargetingBase
+import Targeting
+import TargetingBase
 
 /// Source text with position markers `1️⃣`, `2️⃣`, … removed, and where each marker was.
 ///

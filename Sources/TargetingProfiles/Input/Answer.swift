@@ -80,11 +80,6 @@ extension Answer: CustomStringConvertible {
     /// `scr_quiz/experience -> experience = "pro"`, or `… removed` for a cleared answer.
     public var description: String {
         let source = (screen.map { $0 + "/" } ?? "") + element
-        let target: String
-        switch self.target {
-        case .custom(let key): target = key
-        case .builtin(let field): target = "profile." + field
-        }
         return "\(source) -> \(target) " + (value.map { "= " + JSONWriter.write($0) } ?? "removed")
     }
 }
@@ -99,4 +94,17 @@ extension EventOutcome: CustomStringConvertible {
         case .rejected(let reason): "rejected: \(reason)"
         }
     }
+}
+
+extension AnswerSet: CustomStringConvertible {
+    /// One answer per line, in order, then one `warning: …` line per warning; `no answers` when empty.
+    public var description: String {
+        let lines = answers.map(\.description) + warnings.map { "warning: " + $0 }
+        return lines.isEmpty ? "no answers" : lines.joined(separator: "\n")
+    }
+}
+
+extension ApplyRejection: CustomStringConvertible {
+    /// The message, as `ingest` prints it after the profile: `` `goal`: a string value holds at most 50 characters ``.
+    public var description: String { message }
 }

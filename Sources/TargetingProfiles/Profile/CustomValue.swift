@@ -15,3 +15,8 @@ public enum CustomValue: Hashable, Sendable {
         }
     }
 }
+
+extension CustomValue: CustomStringConvertible {
+    /// The stored value as JSON text: `"pro"` for a string, `17` for a number.
+    public var description: String { JSONWriter.write(json) }
+}

@@ -15,3 +15,8 @@ extension Profile {
     /// The profile as SPEC §2 JSON: its fields in order (unknown ones kept), then `custom_attributes`.
     public var jsonData: Data { Data(JSONWriter.write(json).utf8) }
 }
+
+extension Profile: CustomStringConvertible {
+    /// The profile as one line of §2 JSON, as the store writes it (the text of `jsonData`).
+    public var description: String { JSONWriter.write(json) }
+}
