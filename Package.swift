@@ -73,7 +73,7 @@ let package = Package(
         // Editors: the language server behind `targeting lsp`.
         layer("TargetingLanguageServer", ["Targeting", "TargetingFormatting"]),
         // The command line.
-        .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL", "TargetingLanguageServer"]),
+        .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingAnalysis", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL", "TargetingLanguageServer"]),
         .executableTarget(name: "targeting", dependencies: ["TargetingCLI"]),
         .executableTarget(name: "sdk-example", dependencies: ["Targeting"], path: "Examples/SDKExample"),
         // Benchmarks/run.sh: `swift run -c release targeting-bench`.

@@ -16,8 +16,8 @@ struct ProfileSearch {
 
     let graph: ConditionGraph
     /// The candidate instants for `now` (the reference first).
-    let instants: [Int64]
-    let clockIsComplete: Bool
+    private(set) var instants: [Int64]
+    private(set) var clockIsComplete: Bool
     /// Work left across questions.
     var workLeft = ProfileSearch.totalWork
 
@@ -51,10 +51,12 @@ struct ProfileSearch {
     /// distinct vector over the atoms in the cone.
     var coneOptions: [Int: [Int]] = [:]
 
-    /// Prepares the search over `graph`.
-    init(graph: ConditionGraph) {
+    /// Prepares the search over `graph`: over every moment the rules can tell apart, or, with
+    /// `now`, at that one instant only (the questions of `overlap` and `table`, asked at `--now`).
+    init(graph: ConditionGraph, now: Int64? = nil) {
         self.graph = graph
         (instants, clockIsComplete, coupled) = ClockCandidates.instants(graph)
+        if let now { instants = [now]; clockIsComplete = true }
         timeDependent = graph.variables.map { VariableOptions.isTimeDependent($0, graph: graph) }
         tables = Array(repeating: [:], count: graph.variables.count)
 

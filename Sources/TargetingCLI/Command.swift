@@ -7,6 +7,8 @@ enum ExitStatus {
     static let success: Int32 = 0
     static let no: Int32 = 1
     static let inputError: Int32 = 2
+    /// An analysis (`overlap`) could not settle every question within its budget.
+    static let undecided: Int32 = 3
     static let usage: Int32 = 64
 }
 

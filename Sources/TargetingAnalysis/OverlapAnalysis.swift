@@ -1,0 +1,146 @@
+import TargetingBase
+import TargetingEngine
+import TargetingProfiles
+
+/// Which audiences of a placement compete for the same profiles, and which rows some profile
+/// reaches, at one instant (`targeting overlap`).
+///
+/// Every answer is a proof or a verified example: `true` comes with a witness profile that the
+/// evaluator has checked, `false` is a search that covered every profile the rules can tell
+/// apart, and `nil` (undecided) is what is left when the search ran out of budget or found no
+/// concrete profile. A row "reachable" is one that decides for some profile: its audience
+/// matches and no row above does, so a row covered by the union of the rows above is
+/// unreachable even when no single row above covers it.
+package struct OverlapReport: Sendable {
+    /// One pair of distinct audiences used by the placement's rows.
+    package struct Pair: Sendable {
+        package var a: String
+        package var b: String
+        /// Whether some profile matches both; nil when undecided.
+        package var overlap: Bool?
+        /// A profile matching both, when `overlap` is true.
+        package var witness: JSONValue?
+    }
+
+    /// One row of the placement.
+    package struct Row: Sendable {
+        /// 1-based row number.
+        package var row: Int
+        package var audience: String
+        /// The destination as written.
+        package var destination: String
+        /// Whether some profile is decided by this row; nil when undecided.
+        package var reachable: Bool?
+        /// A profile that `resolve` sends to this row, when `reachable` is true.
+        package var witness: JSONValue?
+    }
+
+    package var placement: String
+    /// The instant of the analysis, Unix ms.
+    package var now: Int64
+    package var pairs: [Pair]
+    package var rows: [Row]
+
+    /// Whether some answer is undecided.
+    package var hasUndecided: Bool {
+        pairs.contains { $0.overlap == nil } || rows.contains { $0.reachable == nil }
+    }
+}
+
+extension OverlapReport {
+    /// Analyses the placement at `placement` of `program` at `now` (Unix ms).
+    package static func analyze(_ program: Program, placement index: Int, now: Int64) -> OverlapReport {
+        var search = ProfileSearch(graph: ConditionGraph(program), now: now)
+        let placement = program.placements[index]
+        let graph = search.graph
+        func node(_ row: Program.Row) -> Int? {
+            if case .everyone = row.source.audience { return graph.trueNode }
+            return row.audience.map { graph.audienceNodes[$0] }
+        }
+
+        var audiences: [(name: String, index: Int)] = []
+        for row in placement.rows {
+            guard let audience = row.audience, !audiences.contains(where: { $0.index == audience }) else { continue }
+            audiences.append((row.source.audience.name, audience))
+        }
+        var pairs: [Pair] = []
+        for (position, first) in audiences.enumerated() {
+            for second in audiences[(position + 1)...] {
+                let goals = [Goal(node: graph.audienceNodes[first.index], value: true),
+                             Goal(node: graph.audienceNodes[second.index], value: true)]
+                let answer = search.answer(goals, program: program, now: now) { check in
+                    check.evaluator.audienceMatches(first.index) && check.evaluator.audienceMatches(second.index)
+                }
+                pairs.append(Pair(a: first.name, b: second.name, overlap: answer.holds, witness: answer.witness))
+            }
+        }
+
+        let nodes = placement.rows.map(node)
+        var rows: [Row] = []
+        for (position, row) in placement.rows.enumerated() {
+            var report = Row(row: position + 1, audience: row.source.audience.name,
+                             destination: row.source.destination.description, reachable: nil, witness: nil)
+            if let own = nodes[position] {
+                let goals = [Goal(node: own, value: true)] + nodes[..<position].compactMap { $0 }.map { Goal(node: $0, value: false) }
+                let answer = search.answer(goals, program: program, now: now) { check in
+                    guard case .success(let decision) = check.evaluator.resolve(placement: index, profileID: check.profileID) else { return false }
+                    return decision.row == position
+                }
+                report.reachable = answer.holds
+                report.witness = answer.witness
+            }
+            rows.append(report)
+        }
+        return OverlapReport(placement: placement.name, now: now, pairs: pairs, rows: rows)
+    }
+}
+
+/// The answer to one yes-or-no question about profiles.
+struct SearchAnswer {
+    /// True (with a verified witness), false (proved), or nil (undecided).
+    var holds: Bool?
+    var witness: JSONValue?
+}
+
+extension ProfileSearch {
+    /// The id a witness gets when the rules do not read `profile.id`: splits draw on it, and
+    /// SPEC §2's profile object names one.
+    static let witnessID = "witness"
+
+    /// Whether some profile meets `goals`, with a concrete witness that `verify` accepts when
+    /// evaluated at `now`. A search that finds no verified witness answers nil unless it proved
+    /// that no profile exists.
+    mutating func answer(_ goals: [Goal], program: Program, now: Int64, verify: (inout WitnessCheck) -> Bool) -> SearchAnswer {
+        if case .impossible = solve(goals, concreteOnly: false) { return SearchAnswer(holds: false) }
+        guard case .found(let found) = solve(goals, concreteOnly: true) else { return SearchAnswer(holds: nil) }
+        var values: [(FieldKey, ExampleValue)] = []
+        for (variable, option) in found.choices {
+            guard let value = value(of: variable, option: option, instant: found.instant) else { return SearchAnswer(holds: nil) }
+            values.append((graph.variables[variable].field, value))
+        }
+        // A witness names an id (splits draw on it) unless the rules need it absent: an id the
+        // search left out is filled in, and the witness without one is the fallback.
+        let chosenID = values.first { $0.0 == .builtin("id") }?.1
+        var attempts: [[(FieldKey, ExampleValue)]] = []
+        if chosenID == nil || chosenID == .missing {
+            attempts.append(values.filter { $0.0 != .builtin("id") } + [(.builtin("id"), .json(.string(Self.witnessID)))])
+        }
+        attempts.append(values)
+        for attempt in attempts {
+            guard case .object(var members) = ExampleProfile.json(attempt) else { continue }
+            // The id first, as profiles are usually written; then the fields the rules read.
+            if let id = members.firstIndex(where: { $0.key == "id" }) { members.insert(members.remove(at: id), at: 0) }
+            let json = JSONValue.object(members)
+            guard case .success(let profile) = ProfileReader.read(json) else { continue }
+            var check = WitnessCheck(evaluator: Evaluator(program: program, profile: profile, now: now), profileID: profile.id)
+            if verify(&check) { return SearchAnswer(holds: true, witness: json) }
+        }
+        return SearchAnswer(holds: nil)
+    }
+}
+
+/// The evaluator a witness is checked with, and its profile's id.
+struct WitnessCheck {
+    var evaluator: Evaluator
+    var profileID: String?
+}
