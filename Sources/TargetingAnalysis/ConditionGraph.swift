@@ -1,11 +1,12 @@
 import TargetingEngine
 import TargetingProfiles
 
-/// Every segment and audience of a compiled program as one shared graph of `and`, `or`, `not`
-/// and comparison nodes.
+/// Every segment and audience of one or more compiled programs as one shared graph of `and`,
+/// `or`, `not` and comparison nodes.
 ///
 /// A segment becomes one node however many expressions use it, and identical comparisons share
-/// one atom. Node ids are topological: children always have smaller ids than their parents, so
+/// one atom, across programs too: two versions of a rule set (`diff --prove`) are one search
+/// over the same profile fields. Node ids are topological: children always have smaller ids than their parents, so
 /// the graph can be walked bottom-up with a loop instead of recursion through segment chains.
 struct ConditionGraph {
     /// One node.
@@ -38,10 +39,12 @@ struct ConditionGraph {
     private(set) var variables: [SearchVariable] = []
     /// Atoms that compare `now` itself.
     private(set) var clockAtoms: [Int] = []
-    /// The node of each segment of the program.
-    private(set) var segmentNodes: [Int] = []
-    /// The node of each audience of the program.
-    private(set) var audienceNodes: [Int] = []
+    /// The node of each segment of the current program while building.
+    private var segmentNodes: [Int] = []
+    /// The node of each audience, per program.
+    private(set) var programAudienceNodes: [[Int]] = []
+    /// The node of each audience of the first program.
+    var audienceNodes: [Int] { programAudienceNodes[0] }
     /// A node that is always true (the `everyone` row).
     private(set) var trueNode = 0
     /// Parents of each node, once per use (a child used twice by one parent is listed twice).
@@ -51,19 +54,26 @@ struct ConditionGraph {
     private var variableIndex: [FieldKey: Int] = [:]
 
     private struct AtomKey: Hashable {
-        var slot: Int
+        /// The slot read, nil for `now`.
+        var slot: Slot?
         var kind: CompiledTest.Kind
         var negated: Bool
     }
 
     /// Builds the graph of every segment and audience of `program`.
-    init(_ program: Program) {
+    init(_ program: Program) { self.init([program]) }
+
+    /// Builds one graph of every segment and audience of each of `programs`.
+    init(_ programs: [Program]) {
         trueNode = add(.constant(true))
-        segmentNodes = Array(repeating: trueNode, count: program.segments.count)
-        for segment in ConditionGraph.dependencyOrder(program) {
-            segmentNodes[segment] = build(program.segments[segment].condition, program)
+        for program in programs {
+            segmentNodes = Array(repeating: trueNode, count: program.segments.count)
+            for segment in ConditionGraph.dependencyOrder(program) {
+                segmentNodes[segment] = build(program.segments[segment].condition, program)
+            }
+            programAudienceNodes.append(program.audiences.map { build($0.condition, program) })
         }
-        audienceNodes = program.audiences.map { build($0.condition, program) }
+        segmentNodes = []
         parents = Array(repeating: [], count: nodes.count)
         for (node, content) in nodes.enumerated() {
             switch content {
@@ -148,7 +158,7 @@ struct ConditionGraph {
     }
 
     private mutating func atom(_ test: CompiledTest, _ program: Program) -> Int {
-        let key = AtomKey(slot: test.slot, kind: test.kind, negated: test.negated)
+        let key = AtomKey(slot: test.slot < 0 ? nil : program.slots[test.slot], kind: test.kind, negated: test.negated)
         if let known = atomIndex[key] { return atoms[known].node }
         let id = atoms.count
         let node = add(.atom(id))

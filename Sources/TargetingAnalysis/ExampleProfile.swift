@@ -22,6 +22,28 @@ enum ExampleProfile {
         return .object(members)
     }
 
+    /// The id a witness gets when the rules do not read `profile.id`: splits draw on it, and
+    /// a SPEC §2 profile object names one.
+    static let witnessID = "witness"
+
+    /// The profiles to try as a witness of `values`, best first, each with its `id` first: an
+    /// id the search left out is filled in (as `id`, or the ids `id` supplies), and the
+    /// profile without one comes last, for rules that need it absent.
+    static func witnesses(_ values: [(FieldKey, ExampleValue)], ids: [String] = [witnessID]) -> [JSONValue] {
+        let chosenID = values.first { $0.0 == .builtin("id") }?.1
+        var attempts: [[(FieldKey, ExampleValue)]] = []
+        if chosenID == nil || chosenID == .missing {
+            let others = values.filter { $0.0 != .builtin("id") }
+            attempts += ids.map { others + [(.builtin("id"), .json(.string($0)))] }
+        }
+        attempts.append(values)
+        return attempts.compactMap { attempt in
+            guard case .object(var members) = json(attempt) else { return nil }
+            if let id = members.firstIndex(where: { $0.key == "id" }) { members.insert(members.remove(at: id), at: 0) }
+            return .object(members)
+        }
+    }
+
     /// Whether the profile `json` reads without error and, at `now`, matches no row of the
     /// placement at `placement`.
     static func fallsThrough(_ json: JSONValue, program: Program, placement: Int, now: Int64) -> Bool {

@@ -103,39 +103,28 @@ struct SearchAnswer {
 }
 
 extension ProfileSearch {
-    /// The id a witness gets when the rules do not read `profile.id`: splits draw on it, and
-    /// SPEC §2's profile object names one.
-    static let witnessID = "witness"
-
     /// Whether some profile meets `goals`, with a concrete witness that `verify` accepts when
     /// evaluated at `now`. A search that finds no verified witness answers nil unless it proved
     /// that no profile exists.
     mutating func answer(_ goals: [Goal], program: Program, now: Int64, verify: (inout WitnessCheck) -> Bool) -> SearchAnswer {
         if case .impossible = solve(goals, concreteOnly: false) { return SearchAnswer(holds: false) }
-        guard case .found(let found) = solve(goals, concreteOnly: true) else { return SearchAnswer(holds: nil) }
-        var values: [(FieldKey, ExampleValue)] = []
-        for (variable, option) in found.choices {
-            guard let value = value(of: variable, option: option, instant: found.instant) else { return SearchAnswer(holds: nil) }
-            values.append((graph.variables[variable].field, value))
-        }
-        // A witness names an id (splits draw on it) unless the rules need it absent: an id the
-        // search left out is filled in, and the witness without one is the fallback.
-        let chosenID = values.first { $0.0 == .builtin("id") }?.1
-        var attempts: [[(FieldKey, ExampleValue)]] = []
-        if chosenID == nil || chosenID == .missing {
-            attempts.append(values.filter { $0.0 != .builtin("id") } + [(.builtin("id"), .json(.string(Self.witnessID)))])
-        }
-        attempts.append(values)
-        for attempt in attempts {
-            guard case .object(var members) = ExampleProfile.json(attempt) else { continue }
-            // The id first, as profiles are usually written; then the fields the rules read.
-            if let id = members.firstIndex(where: { $0.key == "id" }) { members.insert(members.remove(at: id), at: 0) }
-            let json = JSONValue.object(members)
+        guard case .found(let found) = solve(goals, concreteOnly: true), let values = values(of: found) else { return SearchAnswer(holds: nil) }
+        for json in ExampleProfile.witnesses(values) {
             guard case .success(let profile) = ProfileReader.read(json) else { continue }
             var check = WitnessCheck(evaluator: Evaluator(program: program, profile: profile, now: now), profileID: profile.id)
             if verify(&check) { return SearchAnswer(holds: true, witness: json) }
         }
         return SearchAnswer(holds: nil)
+    }
+
+    /// The field values a witness chose, or nil when one of them is abstract.
+    mutating func values(of witness: Witness) -> [(FieldKey, ExampleValue)]? {
+        var values: [(FieldKey, ExampleValue)] = []
+        for (variable, option) in witness.choices {
+            guard let value = value(of: variable, option: option, instant: witness.instant) else { return nil }
+            values.append((graph.variables[variable].field, value))
+        }
+        return values
     }
 }
 

@@ -1,4 +1,5 @@
 import TargetingBase
+import TargetingSyntax
 
 /// What a placement shows: a flow, a paywall, or nothing (a holdout or a `nothing` row).
 public enum Outcome: Hashable, Sendable {
@@ -124,4 +125,16 @@ public enum ResolveError: Error, Hashable, Sendable {
 extension ResolveError: CustomStringConvertible {
     /// The message.
     public var description: String { message }
+}
+
+extension Outcome {
+    /// What a destination other than a split shows; nil for a split, whose variant decides.
+    package init?(_ destination: Destination) {
+        switch destination {
+        case .flow(let id, _): self = .flow(id)
+        case .paywall(let id, _): self = .paywall(id)
+        case .nothing: self = .nothing
+        case .split: return nil
+        }
+    }
 }
