@@ -111,7 +111,7 @@ enum IngestCommand: Command {
                     problem = rejection
                 case .success(let bytes):
                     summary.events += 1
-                    problem = ingest(bytes, interpreter: interpreter, store: &store, summary: &summary, record: record, io: io)
+                    problem = ingest(bytes, interpreter: interpreter, zoneName: zoneName, store: &store, summary: &summary, record: record, io: io)
                 }
                 if let problem {
                     summary.rejected += 1
@@ -139,7 +139,7 @@ enum IngestCommand: Command {
     }
 
     /// Handles one event line; returns the diagnostic rejecting it.
-    static func ingest(_ bytes: [UInt8], interpreter: FlowEventInterpreter, store: inout ProfileStore,
+    static func ingest(_ bytes: [UInt8], interpreter: FlowEventInterpreter, zoneName: String, store: inout ProfileStore,
                        summary: inout Summary, record: JSONLinesReader.Record, io: CommandIO) -> Diagnostic? {
         let event: EventLine
         switch EventLine.parse(bytes, file: record.path, line: record.line) {
@@ -178,7 +178,9 @@ enum IngestCommand: Command {
         if case .stored(let answer, _) = effect, let date = reading.calendarDate, !date.isLocalMidnight {
             summary.datesNotMidnight += 1
             if summary.firstNotMidnight == nil {
-                summary.firstNotMidnight = (record.path, record.line, date.zone.identifier, answer.value.map(JSONWriter.write) ?? "")
+                // The default zone by the name it was given (Foundation calls UTC `GMT`).
+                let zone = date.zone == interpreter.timeZone ? zoneName : date.zone.identifier
+                summary.firstNotMidnight = (record.path, record.line, zone, answer.value?.stringValue ?? "")
             }
         }
         switch effect {
