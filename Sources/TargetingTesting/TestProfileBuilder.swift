@@ -134,7 +134,7 @@ package struct TestProfileBuilder {
             profile.setField("id", .string(profileID))
         }
         for (number, event) in events where event.profileID == profileID && !event.closesSession {
-            switch profile.record(interpreter.interpret(name: event.name, params: event.params)) {
+            switch profile.record(interpreter.read(event, storedOn: profile).outcome) {
             case .ignored:
                 continue
             case .rejected(let reason):

@@ -136,11 +136,13 @@ final class AuthoringTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(CLIHarness.member(json.out, "sessions_open")?.arrayValue?.count, 25, "JSON lists them all")
     }
 
-    func testIngestWithoutRulesSaysNoInputDeclarationsApply() {
+    func testIngestWithoutRulesNeedsNoRulesToStoreUnderElementIDs() {
         let events = directory.write("e.jsonl", #"{"profile_id":"a","name":"flow_user_input","instanceId":"scr","element_id":"goal","element_type":"text","value":"x"}"# + "\n")
-        let result = CLIHarness.run(["ingest", events, "--store", directory.file("s.jsonl")], currentDirectory: directory.path)
+        let refused = CLIHarness.run(["ingest", events, "--store", directory.file("s.jsonl")], currentDirectory: directory.path)
+        XCTAssertEqual(refused.status, 2, refused.err)
+        XCTAssertTrue(refused.err.contains("--no-rules"), refused.err)
+        let result = CLIHarness.run(["ingest", events, "--store", directory.file("s.jsonl"), "--no-rules"], currentDirectory: directory.path)
         XCTAssertEqual(result.status, 0, result.err)
-        XCTAssertTrue(result.err.contains("no `input` declarations apply: answers are stored under their element ids"), result.err)
     }
 }
 

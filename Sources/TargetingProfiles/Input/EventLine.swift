@@ -1,3 +1,4 @@
+import Foundation
 import TargetingBase
 
 /// One line of an event stream on disk (SPEC §3): the event's params as the SDK delivers them
@@ -9,6 +10,9 @@ package struct EventLine: Hashable, Sendable {
     package var name: String
     /// The whole object, handed to the interpreter as the event's params.
     package var params: JSONValue
+    /// The user's time zone, from the line's `"time_zone"` (an IANA name such as
+    /// `Europe/Berlin`); nil when absent or `null`.
+    package var timeZone: TimeZone?
 
     /// Whether the event closes the profile's flow session (`flow_did_disappear`).
     package var closesSession: Bool { name == "flow_did_disappear" }
@@ -32,7 +36,17 @@ package struct EventLine: Hashable, Sendable {
         guard case .string(let name) = nameValue else {
             return reject("`name` must be a string, found \(nameValue.typeName)")
         }
-        return .success(EventLine(profileID: profileID, name: name, params: event))
+        var timeZone: TimeZone?
+        if let zoneValue = event["time_zone"], zoneValue != .null {
+            guard case .string(let zoneName) = zoneValue else {
+                return reject("`time_zone` must be a string naming an IANA time zone such as `Europe/Berlin`, found \(zoneValue.typeName)")
+            }
+            guard let zone = TimeZone(identifier: zoneName) else {
+                return reject("unknown time zone `\(zoneName)` in `time_zone`; give an IANA name such as `Europe/Berlin`")
+            }
+            timeZone = zone
+        }
+        return .success(EventLine(profileID: profileID, name: name, params: event, timeZone: timeZone))
     }
 
     /// Splits a whole event file into numbered lines by the source line table (LF, CRLF and
