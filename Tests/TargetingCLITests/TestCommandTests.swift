@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TargetingBase
 
 /// `targeting test` (SPEC §5, §6) and `.tests` files in `targeting check`.
 final class TestCommandTests: TemporaryDirectoryTestCase {
@@ -191,5 +192,47 @@ final class TestCommandTests: TemporaryDirectoryTestCase {
         XCTAssertFalse(result.out.contains("FAIL"), result.out)
         XCTAssertTrue(result.outLines.contains { $0.hasPrefix("coverage: ") && $0.hasSuffix("(100.0%)") }, result.out)
         XCTAssertTrue(result.outLines.last?.hasSuffix(" passed, 0 failed") ?? false, result.out)
+    }
+
+    // MARK: - Broken lines in `given events`
+
+    /// `u1` answers `pro`; line 2 is another user's cut-off line, line 4 is `u2`'s line without a `name`.
+    private let stream = """
+    {"profile_id":"u1","name":"flow_user_input","instanceId":"scr","element_id":"experience","element_type":"single_choice","item_ids":["pro"]}
+    {"profile_id":"u2","name":"flow_user_input","instanceId":"scr","element_id":"experi
+    {"profile_id":"u2","name":"flow_user_input","instanceId":"scr","element_id":"experience","element_type":"single_choice","item_ids":["beginner"]}
+    {"profile_id":"u2","element_id":"experience"}
+
+    """
+
+    private func eventsTest(_ id: String) -> String {
+        "test \"\(id) from events\" {\n  now 2026-11-29T12:00:00Z\n  given {\n    profile.id = \"\(id)\"\n    profile.birthday = 1990-06-15\n  }\n  given events \"events.jsonl\"\n  expect pros\n}\n"
+    }
+
+    func testOtherProfilesBrokenLinesAreSkippedWithOneWarning() {
+        let rulesDir = project(["a.tests": eventsTest("u1") + "\n" + eventsTest("u1").replacingOccurrences(of: "u1 from", with: "u1 again from")])
+        directory.write("Rules/events.jsonl", stream)
+        let result = CLIHarness.run(["test", "--rules", rulesDir])
+        XCTAssertEqual(result.status, 0, result.out + result.err)
+        XCTAssertEqual(result.outLines.last, "2 passed, 0 failed")
+        XCTAssertEqual(result.errLines.filter { $0.contains("warning:") },
+                       ["\(rulesDir)/a.tests:7:16: warning: `events.jsonl`: skipped 2 lines that do not parse as events: 2, 4"], result.err)
+        // `check` reads the file the same way and says the same.
+        let check = CLIHarness.run(["check", rulesDir])
+        XCTAssertEqual(check.status, 0, check.out + check.err)
+        XCTAssertTrue(check.err.contains("\(rulesDir)/a.tests:7:16: warning: `events.jsonl`: skipped 2 lines that do not parse as events: 2, 4"), check.err)
+        XCTAssertEqual(check.outLines.last, "0 errors, 1 warnings")
+    }
+
+    func testABrokenLineOfTheTestedProfileFailsItsTest() {
+        let rulesDir = project(["a.tests": eventsTest("u2")])
+        directory.write("Rules/events.jsonl", stream)
+        let result = CLIHarness.run(["test", "--rules", rulesDir])
+        XCTAssertEqual(result.status, 1, result.out + result.err)
+        XCTAssertEqual(result.outLines, [
+            "FAIL \(rulesDir)/a.tests:1 u2 from events",
+            "  \(rulesDir)/a.tests:7:16: error: \(rulesDir)/events.jsonl:4: missing `name`",
+            "0 passed, 1 failed",
+        ])
     }
 }
