@@ -631,6 +631,13 @@ final class TestRunnerTests: XCTestCase {
         XCTAssertEqual(coverage.items.first { $0.name == "tagged" }?.detail, "never true")
         XCTAssertEqual(coverage.coveredCount, 3)
         XCTAssertEqual(coverage.summary, "coverage: 3 of 13 (23.0%)")
+        XCTAssertEqual(coverage.figures, [CoverageFigure(kind: .row, covered: 2, total: 6), CoverageFigure(kind: .segment, covered: 1, total: 5),
+                                          CoverageFigure(kind: .variant, covered: 0, total: 2)])
+        XCTAssertEqual(coverage.figures.map(\.permille), [333, 200, 0])
+        XCTAssertEqual(CoverageThreshold(parsing: "33.3")?.failing(coverage).map(\.name), ["segments", "variants"])
+        XCTAssertEqual(CoverageThreshold(parsing: "33.4")?.failing(coverage).map(\.name), ["rows", "segments", "variants"])
+        XCTAssertEqual(CoverageThreshold(parsing: "0")?.failing(coverage), [])
+        XCTAssertEqual(CoverageFigure(kind: .variant, covered: 0, total: 0).permille, 1000)
         XCTAssertEqual(coverage.items[0].range.start.line, 18)
     }
 
