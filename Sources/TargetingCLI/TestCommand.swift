@@ -35,7 +35,7 @@ enum TestCommand: Command {
         CommonOptions.rules, CommonOptions.now, CommonOptions.strict, CommonOptions.format,
         OptionSpec(names: ["--run"], takesValue: true, valueName: "SUBSTRING", help: "Run only tests whose name contains SUBSTRING"),
         OptionSpec(names: ["--coverage"], takesValue: false, valueName: "", help: "Report which rows, split variants and segments the tests cover"),
-        OptionSpec(names: ["--min-coverage"], takesValue: true, valueName: "N", help: "Fail when rows, segments or variants are below N percent (implies --coverage)"),
+        OptionSpec(names: ["--min-coverage"], takesValue: true, valueName: "N", help: "Exit 1 when a coverage figure is below N percent"),
     ]
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
