@@ -17,9 +17,20 @@ package struct EventLine: Hashable, Sendable {
     /// Whether the event closes the profile's flow session (`flow_did_disappear`).
     package var closesSession: Bool { name == "flow_did_disappear" }
 
-    /// Reads line `line` of `file`; a failure is the diagnostic rejecting that record.
-    package static func parse(_ bytes: some Collection<UInt8>, file: String, line: Int) -> Result<EventLine, Diagnostic> {
-        func reject(_ message: String) -> Result<EventLine, Diagnostic> { .failure(.badRecord(message, file: file, line: line)) }
+    /// Why a line is not an event.
+    package struct Rejection: Error, Hashable, Sendable {
+        /// A lowercase message, e.g. "missing `name`".
+        package var message: String
+        /// The profile the line names: set when the line is a JSON object with a usable
+        /// `profile_id`, nil when the line cannot be attributed to any profile.
+        package var profileID: String?
+    }
+
+    /// Reads one line: the event, or why it is not one (and whose line it is, when that can be told).
+    package static func read(_ bytes: some Collection<UInt8>) -> Result<EventLine, Rejection> {
+        func reject(_ message: String, of profileID: String? = nil) -> Result<EventLine, Rejection> {
+            .failure(Rejection(message: message, profileID: profileID))
+        }
         let event: JSONValue
         switch JSONParser.parse(bytes) {
         case .failure(let error): return reject("invalid JSON at column \(error.column): \(error.message)")
@@ -32,9 +43,9 @@ package struct EventLine: Hashable, Sendable {
         guard case .string(let profileID) = idValue, !profileID.isEmpty else {
             return reject("`profile_id` must be a non-empty string, found \(idValue.typeName)")
         }
-        guard let nameValue = event["name"] else { return reject("missing `name`") }
+        guard let nameValue = event["name"] else { return reject("missing `name`", of: profileID) }
         guard case .string(let name) = nameValue else {
-            return reject("`name` must be a string, found \(nameValue.typeName)")
+            return reject("`name` must be a string, found \(nameValue.typeName)", of: profileID)
         }
         var timeZone: TimeZone?
         if let zoneValue = event["time_zone"], zoneValue != .null {
@@ -47,6 +58,11 @@ package struct EventLine: Hashable, Sendable {
             timeZone = zone
         }
         return .success(EventLine(profileID: profileID, name: name, params: event, timeZone: timeZone))
+    }
+
+    /// Reads line `line` of `file`; a failure is the diagnostic rejecting that record.
+    package static func parse(_ bytes: some Collection<UInt8>, file: String, line: Int) -> Result<EventLine, Diagnostic> {
+        read(bytes).mapError { .badRecord($0.message, file: file, line: line) }
     }
 
     /// Splits a whole event file into numbered lines by the source line table (LF, CRLF and
