@@ -234,10 +234,13 @@ final class CompletionTests: XCTestCase {
             files["/w/Rules/" + name] = try String(contentsOf: rules.appendingPathComponent(name), encoding: .utf8)
         }
         XCTAssertEqual(files.count, 3)
-        XCTAssertEqual(labels("segment s = experience == \"|", files: files), ["beginner", "amateur", "pro"])
-        XCTAssertEqual(labels("segment s = interests has \"|", files: files), ["sports", "music", "travel", "food"])
-        XCTAssertEqual(labels("placement p {\n  |", files: files).prefix(3), ["casual_amateurs", "committed_amateurs", "new_eu_modern"])
-        XCTAssertEqual(labels("placement p {\n  |", files: files).last, "everyone")
+        // A document is completed against its own rule set: `Rules/`.
+        let path = "/w/Rules/edit.rules"
+        XCTAssertEqual(labels("segment s = experience == \"|", path: path, files: files), ["beginner", "amateur", "pro"])
+        XCTAssertEqual(labels("segment s = interests has \"|", path: path, files: files), ["sports", "music", "travel", "food"])
+        XCTAssertEqual(labels("placement p {\n  |", path: path, files: files).prefix(3), ["casual_amateurs", "committed_amateurs", "new_eu_modern"])
+        XCTAssertEqual(labels("placement p {\n  |", path: path, files: files).last, "everyone")
+        XCTAssertEqual(labels("placement p {\n  |", files: files), ["everyone"], "a file beside `Rules/` is a rule set of its own")
         let tests = labels("test \"t\" {\n  expect |", path: "/w/Rules/new.tests", files: files)
         XCTAssertEqual(tests.prefix(2), ["main_paywall", "onboarding_followup"])
     }
