@@ -224,6 +224,36 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(labels("test \"t\" {\n  given {\n    experience = \"pro\"\n  }\n  |", path: path), ["now", "given", "expect"])
     }
 
+    func testDestinationIdsAfterFlowOrPaywallInAnExpectation() {
+        let path = "/w/edit.tests"
+        let files = ["/w/base.rules": CompletionTests.base + """
+        placement checkout {
+          pro_users -> split "price_test" {
+            50% -> paywall "pw_a"
+            50% -> paywall "pw_b"
+          }
+          casuals -> paywall "pw_\\"escaped\\""
+          everyone -> paywall "pw_default"
+        }
+
+        """]
+        let open = items("test \"t\" {\n  expect onboarding -> flow \"|", path: path, files: files)
+        XCTAssertEqual(open.compactMap { $0["label"]?.stringValue }, ["f_pro", "f_default"])
+        XCTAssertEqual(edit(item("f_pro", in: open)), "1:29-29 f_pro\"", "an unterminated string is closed")
+        let closed = items("test \"t\" {\n  expect onboarding -> flow \"f_|d\"\n}", path: path, files: files)
+        XCTAssertEqual(edit(item("f_default", in: closed)), "1:29-32 f_default", "the content is replaced, the quote kept")
+        XCTAssertEqual(labels("test \"t\" {\n  expect checkout -> paywall \"|", path: path, files: files),
+                       ["pw_a", "pw_b", "pw_\"escaped\"", "pw_default"])
+        XCTAssertEqual(edit(item("pw_\"escaped\"", in: items("test \"t\" {\n  expect checkout -> paywall \"|", path: path, files: files))),
+                       "1:30-30 pw_\\\"escaped\\\"\"")
+        XCTAssertEqual(labels("test \"t\" {\n  expect onboarding -> paywall \"|", path: path, files: files), [], "onboarding shows no paywall")
+        XCTAssertEqual(labels("test \"t\" {\n  expect nowhere -> paywall \"|", path: path, files: files),
+                       ["pw_a", "pw_b", "pw_\"escaped\"", "pw_default"], "an unknown placement: every paywall")
+        let bare = items("test \"t\" {\n  expect onboarding -> flow |", path: path, files: files)
+        XCTAssertEqual(bare.compactMap { $0["label"]?.stringValue }, ["\"f_pro\"", "\"f_default\""])
+        XCTAssertEqual(edit(item("\"f_pro\"", in: bare)), "1:28-28 \"f_pro\"")
+    }
+
     // MARK: - The shipped rules
 
     func testShippedRulesOfferTheirDeclaredValues() throws {
