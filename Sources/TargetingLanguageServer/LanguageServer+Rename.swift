@@ -50,7 +50,7 @@ extension LanguageServer {
         if occurrence.kind == .attribute {
             let input = LanguageServer.defaultInput(of: occurrence.name, renamedTo: newName, request.analysis, occurrences)
             if let input { byFile[input.path, default: []].append((input.offset..<input.offset, input.text)) }
-            warning = LanguageServer.renameWarning(occurrence.name, newName, addsInput: input != nil)
+            warning = LanguageServer.renameWarning(occurrence.name, newName, input: input?.text)
         }
 
         var edits: [(path: String, edits: [JSONValue])] = []
@@ -104,12 +104,12 @@ extension LanguageServer {
         return (file.source.path, newline + 1, text + lineBreak)
     }
 
-    /// What a rename of the attribute `old` to `new` warns about.
-    static func renameWarning(_ old: String, _ new: String, addsInput: Bool) -> String {
-        let input = addsInput
-            ? "`input \(CompletionNames.spelled(old)) -> \(CompletionNames.spelled(new))` is added, so answers to the element `\(old)` still reach it; "
-            : ""
-        return "renaming the attribute `\(old)` to `\(new)`: \(input)profiles already stored keep the key `\(old)` until their events are ingested again"
+    /// What a rename of the attribute `old` to `new` warns about; `input` is the line added.
+    static func renameWarning(_ old: String, _ new: String, input: String?) -> String {
+        let added = input.map { line in
+            "`\(line.filter { $0 != "\n" && $0 != "\r\n" && $0 != "\r" })` is added, so answers to the element `\(old)` still reach it; "
+        } ?? ""
+        return "renaming the attribute `\(old)` to `\(new)`: \(added)profiles already stored keep the key `\(old)` until their events are ingested again"
     }
 
     /// The occurrence under the cursor, when it can be renamed.

@@ -49,12 +49,11 @@ final class LspCommandTests: TemporaryDirectoryTestCase {
 
     /// Applies the LSP text edits of one file (0-based lines, UTF-16 characters) to `text`.
     private func apply(_ edits: [JSONValue], to text: String) -> String {
-        let lines = text.components(separatedBy: "\n")
-        func offset(_ position: JSONValue?) -> Int {
-            let line = position?["line"]?.intValue ?? 0
-            return lines.prefix(line).reduce(0) { $0 + $1.utf16.count + 1 } + (position?["character"]?.intValue ?? 0)
-        }
         var utf16 = Array(text.utf16)
+        let lineStarts = [0] + utf16.indices.filter { utf16[$0] == 10 }.map { $0 + 1 }
+        func offset(_ position: JSONValue?) -> Int {
+            lineStarts[position?["line"]?.intValue ?? 0] + (position?["character"]?.intValue ?? 0)
+        }
         for edit in edits.sorted(by: { offset($0["range", "start"]) > offset($1["range", "start"]) }) {
             utf16.replaceSubrange(offset(edit["range", "start"])..<offset(edit["range", "end"]), with: Array((edit["newText"]?.stringValue ?? "").utf16))
         }

@@ -55,6 +55,13 @@ final class AttributeRenameTests: XCTestCase {
         XCTAssertTrue(renamed.contains("segment teen = age_years < 18\ninput age -> age_years\naudience reachable"), renamed)
     }
 
+    func testTheAddedLineEndsAsTheFileDoes() {
+        let crlf = AttributeRenameTests.rules.replacingOccurrences(of: "\n", with: "\r\n")
+        XCTAssertTrue(rename(crlf, line: 0, character: 12, to: "push_opt_in").renamed.hasPrefix("attribute push_opt_in: bool\r\ninput notifications -> push_opt_in\r\nattribute"))
+        let unterminated = "attribute notifications: bool"
+        XCTAssertEqual(rename(unterminated, line: 0, character: 12, to: "push_opt_in").renamed, "attribute push_opt_in: bool\ninput notifications -> push_opt_in")
+    }
+
     func testAnAttributeFedByAnInputOnlyHasItsTargetRenamed() {
         let rules = "input scr_settings/push_toggle -> notifications\n" + AttributeRenameTests.rules
         let (_, others, renamed) = rename(rules, line: 1, character: 12, to: "push_opt_in")
@@ -93,19 +100,16 @@ final class AttributeRenameTests: XCTestCase {
         XCTAssertNotNil(segment?["changes"])
     }
 
-    /// Applies LSP text edits (0-based lines, UTF-16 characters) to `text`.
+    /// Applies LSP text edits (0-based lines, UTF-16 characters) to `text` (lines end at LF,
+    /// so a CR before it is part of its line).
     static func apply(_ edits: [JSONValue], to text: String) -> String {
-        func offset(_ position: JSONValue?) -> Int {
-            let lines = text.components(separatedBy: "\n")
-            let line = position?["line"]?.intValue ?? 0, character = position?["character"]?.intValue ?? 0
-            let before = lines.prefix(line).reduce(0) { $0 + $1.utf16.count + 1 }
-            return before + character
-        }
         var utf16 = Array(text.utf16)
-        let sorted = edits.sorted { offset($0["range", "start"]) > offset($1["range", "start"]) }
-        for edit in sorted {
-            let start = offset(edit["range", "start"]), end = offset(edit["range", "end"])
-            utf16.replaceSubrange(start..<end, with: Array((edit["newText"]?.stringValue ?? "").utf16))
+        let lineStarts = [0] + utf16.indices.filter { utf16[$0] == 10 }.map { $0 + 1 }
+        func offset(_ position: JSONValue?) -> Int {
+            lineStarts[position?["line"]?.intValue ?? 0] + (position?["character"]?.intValue ?? 0)
+        }
+        for edit in edits.sorted(by: { offset($0["range", "start"]) > offset($1["range", "start"]) }) {
+            utf16.replaceSubrange(offset(edit["range", "start"])..<offset(edit["range", "end"]), with: Array((edit["newText"]?.stringValue ?? "").utf16))
         }
         return String(decoding: utf16, as: UTF16.self)
     }
