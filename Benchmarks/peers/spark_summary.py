@@ -30,9 +30,8 @@ def main():
                              "--profiles", path], capture_output=True, text=True).stdout
     expected = {}
     for line in listed.splitlines():
-        row = json.loads(line)
-        if row["profiles"]:
-            expected[(row["placement"], row["audience"], row["kind"], row["id"], row["split"])] = row["profiles"]
+        row = json.loads(line)  # every entry, 0 where no profile takes it, as the query lists them
+        expected[(row["placement"], row["audience"], row["kind"], row["id"], row["split"])] = row["profiles"]
     actual = {(row["placement"], row["audience"], row["kind"], row["id"], row["split"]): row["profiles"] for row in rows}
     print("%.2f %s" % (seconds, "same counts" if actual == expected else "COUNTS DIFFER"))
 

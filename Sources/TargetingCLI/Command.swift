@@ -91,13 +91,24 @@ enum CommandSupport {
         for diagnostic in loaded.diagnostics { io.err(renderer.text(diagnostic)) }
     }
 
+    /// Whether the rules can be looked for: `--rules` was given, or the default `Rules` exists
+    /// in the run's working directory.
+    static func defaultRulesExist(_ arguments: ParsedArguments, io: CommandIO) -> Bool {
+        arguments.value("--rules") != nil
+            || FileManager.default.fileExists(atPath: URL(fileURLWithPath: io.currentDirectory).appendingPathComponent("Rules").path)
+    }
+
     /// Loads rules for a command that needs them error-free: prints errors (and warnings) and
     /// returns nil when they have errors.
     static func loadCheckedRules(_ arguments: ParsedArguments, io: CommandIO) -> (RuleSet?, Int32) {
+        guard defaultRulesExist(arguments, io: io) else {
+            io.report(.defaultRulesUnreadable(.cannotRead("Rules")))
+            return (nil, ExitStatus.inputError)
+        }
         let path = arguments.value("--rules") ?? "Rules"
         switch LoadedRules.load(path: path) {
         case .failure(let error):
-            io.report(error)
+            io.report(arguments.value("--rules") == nil ? .defaultRulesUnreadable(error) : error)
             return (nil, ExitStatus.inputError)
         case .success(let loaded):
             guard let rules = try? RuleSet(loaded) else {

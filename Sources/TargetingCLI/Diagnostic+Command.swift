@@ -30,6 +30,32 @@ extension Diagnostic {
         return .badFile(error.message, file: file)
     }
 
+    /// `ingest` with neither `--rules`, a `Rules` directory, nor `--no-rules`.
+    static func noRulesForIngest() -> Diagnostic {
+        Diagnostic(.error, "no-rules", "no `Rules` directory here and no --rules given, so no `input` declarations would apply",
+                   at: .unknown("Rules"), help: "name the rule set with `--rules DIR`, or pass `--no-rules` to store every answer under its element id",
+                   place: .none)
+    }
+
+    /// A command that reads `Rules` by default, run where that directory cannot be read.
+    static func defaultRulesUnreadable(_ error: Diagnostic) -> Diagnostic {
+        var diagnostic = error
+        diagnostic.help = "without --rules the rule set is read from `Rules` in the working directory; name another with `--rules DIR`"
+        return diagnostic
+    }
+
+    /// `ingest`'s one warning for picker values read as calendar dates (`field`) that were not
+    /// midnight in the zone used: the date stored is that zone's, so a wrong zone shifts it by a
+    /// day. Points at the first such line (`zone` and `date` are what it was read in and as);
+    /// the way out is in the message, as a line diagnostic has no `help` line.
+    static func pickerDatesNotMidnight(_ count: Int, field: String, file: String, line: Int, zone: String, date: String) -> Diagnostic {
+        let values = count == 1 ? "1 picker value" : "\(count) picker values"
+        let message = "\(values) for `\(field)` \(count == 1 ? "was" : "were") not midnight in the time zone \(count == 1 ? "it was" : "they were") read in "
+            + "(the first on this line, read in `\(zone)` as `\(date)`), so the stored calendar date may be a day off; "
+            + "give the user's IANA zone as \"time_zone\" in the event line or on the stored profile, or pass --time-zone"
+        return Diagnostic(.warning, "date-not-midnight", message, at: .line(line, of: file), place: .line)
+    }
+
     /// The store's lock file cannot be created or locked; `reason` says which and why.
     static func storeNotLockable(_ path: String, reason: String) -> Diagnostic {
         Diagnostic(.error, "store-lock", "cannot lock `\(path)`: \(reason); the store was not changed", at: .unknown(path), place: .none)

@@ -10,19 +10,26 @@ import TargetingSQL
 enum DiffCommand: Command {
     static let name = "diff"
     static let overview = "Show how a rule change moves profiles between destinations"
-    static let usage = "diff OLD NEW (--profiles FILE | --sql postgres|spark [--table NAME] [--column NAME]) [--placement P] [--fail-on-change] [--now TIME] [--format text|json]"
+    static let usage = "diff OLD NEW (--profiles FILE | --sql postgres|spark [--table NAME] [--column NAME]) [--placement P] [--by row|destination] [--no-jit] [--fail-on-change] [--now TIME] [--format text|json]"
     static let discussion = """
     ARGUMENTS:
       OLD                         The rules before the change (a directory or a .rules file)
       NEW                         The rules after the change
 
     Streams the profile corpus (JSON Lines) once, resolving every placement (or --placement)
-    under both rule sets, and reports per placement how many profiles change destination, a
-    from -> to table with counts and example profile ids, and placements added or removed.
+    under both rule sets, and reports per placement how many profiles change, a from -> to
+    table with counts and example profile ids, each one's size before and after, and
+    placements added or removed. --by row (the default) tells decisions apart by audience,
+    destination and split variant, as `resolve --summary` does, so a move between a split's
+    `nothing` and a `nothing` row shows; --by destination merges every row that gives one
+    destination and counts only changes of destination.
     With --sql, prints one query instead that evaluates both rule sets over the table where
     the profiles live and returns the from -> to table (a placement added or removed has a
     row per destination, with NULL for the side that lacks it):
-      placement, from_kind, from_id, from_matched, to_kind, to_id, to_matched, profiles, examples
+      placement, from_audience, from_kind, from_id, from_split, from_matched,
+      to_audience, to_kind, to_id, to_split, to_matched, profiles, examples
+    (without the audience and split columns with --by destination). --no-jit (PostgreSQL)
+    puts `SET jit = off;` before the query.
     Exit status: 0, or 1 with --fail-on-change when anything changed; 2 on load errors or
     rejected profile lines.
     """
@@ -30,24 +37,33 @@ enum DiffCommand: Command {
         CommonOptions.now, CommonOptions.format,
         OptionSpec(names: ["--profiles"], takesValue: true, valueName: "FILE", help: "The profile corpus (JSON Lines)"),
         OptionSpec(names: ["--placement"], takesValue: true, valueName: "P", help: "Only this placement"),
-        OptionSpec(names: ["--fail-on-change"], takesValue: false, valueName: "", help: "Exit 1 when any destination changed"),
+        OptionSpec(names: ["--by"], takesValue: true, valueName: "VIEW", help: "row (audience, destination and variant; default) or destination"),
+        OptionSpec(names: ["--fail-on-change"], takesValue: false, valueName: "", help: "Exit 1 when any decision changed (as --by tells them apart)"),
         OptionSpec(names: ["--examples"], takesValue: true, valueName: "N", help: "Example profile ids per transition (default: 3)"),
         OptionSpec(names: ["--sql"], takesValue: true, valueName: "DIALECT", help: "Print the impact as one query (postgres or spark) instead"),
         OptionSpec(names: ["--table"], takesValue: true, valueName: "NAME", help: "With --sql: the source table (default: profiles)"),
         OptionSpec(names: ["--column"], takesValue: true, valueName: "NAME", help: "With --sql: the profile JSON column (default: profile)"),
+        SqlCommand.noJITOption,
     ]
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let format = try OutputFormat.from(arguments)
         let now = try CommandSupport.nowNoted(arguments, io: io)
         guard arguments.positionals.count == 2 else { throw UsageError(message: "expected OLD and NEW rule paths") }
+        var view = ImpactReport.View.row
+        if let name = arguments.value("--by") {
+            guard let parsed = ImpactReport.View(rawValue: name) else { throw UsageError(message: "unknown --by `\(name)`; use `row` or `destination`") }
+            view = parsed
+        }
         var dialect: SQLDialect?
+        if arguments.has("--no-jit"), arguments.value("--sql") == nil { throw UsageError(message: "--no-jit needs --sql postgres") }
         if let name = arguments.value("--sql") {
             guard let parsed = SQLDialect(rawValue: name) else { throw UsageError(message: "unknown dialect `\(name)`; use `postgres` or `spark`") }
             guard !arguments.has("--profiles") else { throw UsageError(message: "give --profiles or --sql, not both") }
             for option in ["--fail-on-change", "--examples", "--format"] where arguments.has(option) {
                 throw UsageError(message: "\(option) needs --profiles (with --sql the query prints the changes)")
             }
+            _ = try SqlCommand.noJIT(arguments, dialect: parsed)
             dialect = parsed
         }
         let corpus = arguments.value("--profiles") ?? ""
@@ -94,11 +110,12 @@ enum DiffCommand: Command {
                 return ExitStatus.inputError
             }
             let query = SQLCompiler.diff(old: old, new: new, placements: shared, removed: removed, added: added,
-                                         now: now, dialect: dialect, table: table, column: column)
-            io.out(SQLCompiler.header(now: now, dialect: dialect, rules: arguments.positionals[0] + " -> " + arguments.positionals[1]) + query + "\n")
+                                         now: now, dialect: dialect, table: table, column: column, byRow: view == .row)
+            let jit = arguments.has("--no-jit") ? SQLCompiler.jitOff : ""
+            io.out(SQLCompiler.header(now: now, dialect: dialect, rules: arguments.positionals[0] + " -> " + arguments.positionals[1]) + jit + query + "\n")
             return ExitStatus.success
         }
-        var report = ImpactReport(oldPlacements: oldNames, newPlacements: newNames, examplesPerTransition: examples)
+        var report = ImpactReport(oldPlacements: oldNames, newPlacements: newNames, examplesPerTransition: examples, view: view)
         let shared = oldNames.filter { newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!, new.placementIndex(named: $0)!) }
         let removed = oldNames.filter { !newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!) }
         let added = newNames.filter { !oldNames.contains($0) }.map { ($0, new.placementIndex(named: $0)!) }
@@ -164,11 +181,15 @@ enum DiffCommand: Command {
         return arguments.has("--fail-on-change") && report.hasChanges ? ExitStatus.no : ExitStatus.success
     }
 
-    /// A destination in JSON: `{"kind","id"}` (both null for `nothing`), or null for no match.
+    /// A decision in JSON, or null for no match: in the row view `{"audience","kind","id","split"}`
+    /// (as `resolve --format json` names them), in the destination view `{"kind","id"}`; `kind`
+    /// and `id` are null for `nothing`.
     static func json(_ shown: ImpactReport.Shown) -> JSONValue {
         guard shown.matched else { return .null }
-        return .object([JSONMember(key: "kind", value: shown.kind.map(JSONValue.string) ?? .null),
-                        JSONMember(key: "id", value: shown.id.map(JSONValue.string) ?? .null)])
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        let destination = [JSONMember(key: "kind", value: text(shown.kind)), JSONMember(key: "id", value: text(shown.id))]
+        guard shown.view == .row else { return .object(destination) }
+        return .object([JSONMember(key: "audience", value: text(shown.audience))] + destination + [JSONMember(key: "split", value: text(shown.split))])
     }
 
     static func printReport(_ report: ImpactReport, now: Int64, absentAttributes: [String], format: OutputFormat, io: CommandIO) {
@@ -218,7 +239,8 @@ enum DiffCommand: Command {
                 case "removed": io.out("placement \(impact.name): removed (\(impact.profiles) profiles: \(sizes))\n")
                 case "unchanged": io.out("placement \(impact.name): no change (\(impact.profiles) profiles)\n")
                 default:
-                    io.out("placement \(impact.name): \(impact.changed) of \(impact.profiles) profiles (\(CommandSupport.percent(impact.changed, of: impact.profiles))) change destination\n")
+                    let what = report.view == .row ? "audience, destination or variant" : "destination"
+                    io.out("placement \(impact.name): \(impact.changed) of \(impact.profiles) profiles (\(CommandSupport.percent(impact.changed, of: impact.profiles))) change \(what)\n")
                     let width = impact.transitions.map { $0.from.description.count + $0.to.description.count + 4 }.max() ?? 0
                     for transition in impact.transitions {
                         let arrow = "\(transition.from.description) -> \(transition.to.description)"

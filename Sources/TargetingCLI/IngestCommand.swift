@@ -6,7 +6,7 @@ import TargetingProfiles
 enum IngestCommand: Command {
     static let name = "ingest"
     static let overview = "Apply flow_user_input event streams to the profile store"
-    static let usage = "ingest EVENTS.jsonl… [--store FILE] [--rules PATH] [--time-zone NAME] [--format text|json]"
+    static let usage = "ingest EVENTS.jsonl… [--store FILE] [--rules PATH | --no-rules] [--time-zone NAME] [--format text|json]"
     static let discussion = """
     ARGUMENTS:
       EVENTS.jsonl                JSON Lines: each line is an event's params plus "profile_id"
@@ -15,11 +15,16 @@ enum IngestCommand: Command {
     session. Prints a summary; every rejected line is reported on stderr with its file and
     line number, and the exit status is then 2. The store (default profiles.jsonl) is locked
     while ingesting and replaced atomically; a store with a corrupt line is left untouched.
+    Without --rules the rules are read from `Rules`; with neither, --no-rules is needed.
+
+    A picker feeding profile.birthday is read as a calendar date in the event line's
+    "time_zone" (an IANA name), else the profile's stored "time_zone", else --time-zone.
     """
     static let options = [
         CommonOptions.rules, CommonOptions.format,
         OptionSpec(names: ["--store"], takesValue: true, valueName: "FILE", help: "The profile store (default: profiles.jsonl)"),
-        OptionSpec(names: ["--time-zone"], takesValue: true, valueName: "NAME", help: "Time zone for pickers that feed profile.birthday (default: UTC)"),
+        OptionSpec(names: ["--no-rules"], takesValue: false, valueName: "", help: "Apply no `input` declarations: store every answer under its element id"),
+        OptionSpec(names: ["--time-zone"], takesValue: true, valueName: "NAME", help: "Time zone for pickers that feed profile.birthday when neither the event line nor the profile has a \"time_zone\" (default: UTC)"),
     ]
 
     /// Open sessions listed by name in the text summary (JSON lists them all).
@@ -33,8 +38,14 @@ enum IngestCommand: Command {
         var rejected = 0
         var warnings = 0
         var created = 0
-        /// Profiles that existed before and took a stored answer (created ones count only as created).
+        /// Profiles that existed before and whose stored line changed (created ones count only as created).
         var updated = 0
+        /// Profiles that existed before and took answers, but whose stored line stays the same.
+        var unchanged = 0
+        /// Stored picker values read as calendar dates that were not midnight in the zone used.
+        var datesNotMidnight = 0
+        /// The first of them: where, the zone, and the date stored.
+        var firstNotMidnight: (file: String, line: Int, zone: String, date: String)?
         var sessionsClosed = 0
         var openSessions: Set<String> = []
     }
@@ -47,13 +58,16 @@ enum IngestCommand: Command {
             throw UsageError(message: "unknown time zone `\(zoneName)`")
         }
         var mapping = InputMapping()
-        let defaultRules = URL(fileURLWithPath: io.currentDirectory).appendingPathComponent("Rules").path
-        if arguments.value("--rules") != nil || FileManager.default.fileExists(atPath: defaultRules) {
+        if arguments.has("--no-rules") {
+            guard arguments.value("--rules") == nil else { throw UsageError(message: "--rules and --no-rules cannot be used together") }
+        } else {
+            guard CommandSupport.defaultRulesExist(arguments, io: io) else {
+                io.report(.noRulesForIngest())
+                return ExitStatus.inputError
+            }
             let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
             guard let loaded = loadedRules else { return status }
             mapping = InputMapping(loaded.program.ruleSet)
-        } else {
-            io.err("note: no --rules and no `Rules` directory, so no `input` declarations apply: answers are stored under their element ids\n")
         }
         let interpreter = FlowEventInterpreter(mapping: mapping, timeZone: timeZone)
         for path in arguments.positionals where !FileManager.default.isReadableFile(atPath: path) {
@@ -97,7 +111,7 @@ enum IngestCommand: Command {
                     problem = rejection
                 case .success(let bytes):
                     summary.events += 1
-                    problem = ingest(bytes, interpreter: interpreter, store: &store, summary: &summary, record: record, io: io)
+                    problem = ingest(bytes, interpreter: interpreter, zoneName: zoneName, store: &store, summary: &summary, record: record, io: io)
                 }
                 if let problem {
                     summary.rejected += 1
@@ -114,12 +128,18 @@ enum IngestCommand: Command {
             }
         }
         summary.updated = store.changedCount - summary.created
+        summary.unchanged = store.unchangedCount
+        if let first = summary.firstNotMidnight {
+            summary.warnings += 1
+            io.report(.pickerDatesNotMidnight(summary.datesNotMidnight, field: "profile.birthday", file: first.file, line: first.line,
+                                              zone: first.zone, date: first.date))
+        }
         printSummary(summary, store: storePath, format: format, io: io)
         return summary.rejected > 0 ? ExitStatus.inputError : ExitStatus.success
     }
 
     /// Handles one event line; returns the diagnostic rejecting it.
-    static func ingest(_ bytes: [UInt8], interpreter: FlowEventInterpreter, store: inout ProfileStore,
+    static func ingest(_ bytes: [UInt8], interpreter: FlowEventInterpreter, zoneName: String, store: inout ProfileStore,
                        summary: inout Summary, record: JSONLinesReader.Record, io: CommandIO) -> Diagnostic? {
         let event: EventLine
         switch EventLine.parse(bytes, file: record.path, line: record.line) {
@@ -132,13 +152,18 @@ enum IngestCommand: Command {
             return nil
         }
         summary.openSessions.insert(profileID)
-        let outcome = interpreter.interpret(name: event.name, params: event.params)
+        // Read without the profile first: only an answer reads or changes one, and only a
+        // calendar date read from a line without a zone needs the profile's stored zone.
+        var reading = interpreter.read(event, storedOn: nil)
         var effect: EventEffect
-        if outcome.isAnswer {
+        if reading.outcome.isAnswer {
             effect = .ignored("")
             do {
                 let created = try store.update(id: profileID) { profile in
-                    effect = profile.record(outcome)
+                    if reading.calendarDate != nil, event.timeZone == nil {
+                        reading = interpreter.read(event, storedOn: profile)
+                    }
+                    effect = profile.record(reading.outcome)
                     return effect.changedProfile
                 }
                 if created { summary.created += 1 }
@@ -148,7 +173,15 @@ enum IngestCommand: Command {
         } else {
             // Not an answer: no profile is read or changed.
             var untouched = Profile()
-            effect = untouched.record(outcome)
+            effect = untouched.record(reading.outcome)
+        }
+        if case .stored(let answer, _) = effect, let date = reading.calendarDate, !date.isLocalMidnight {
+            summary.datesNotMidnight += 1
+            if summary.firstNotMidnight == nil {
+                // The default zone by the name it was given (Foundation calls UTC `GMT`).
+                let zone = date.zone == interpreter.timeZone ? zoneName : date.zone.identifier
+                summary.firstNotMidnight = (record.path, record.line, zone, answer.value?.stringValue ?? "")
+            }
         }
         switch effect {
         case .ignored(let reason):
@@ -181,6 +214,8 @@ enum IngestCommand: Command {
                 JSONMember(key: "warnings", value: .number(Double(summary.warnings))),
                 JSONMember(key: "profiles_created", value: .number(Double(summary.created))),
                 JSONMember(key: "profiles_updated", value: .number(Double(summary.updated))),
+                JSONMember(key: "profiles_unchanged", value: .number(Double(summary.unchanged))),
+                JSONMember(key: "dates_not_midnight", value: .number(Double(summary.datesNotMidnight))),
                 JSONMember(key: "sessions_closed", value: .number(Double(summary.sessionsClosed))),
                 JSONMember(key: "sessions_open", value: .array(open.map(JSONValue.string))),
             ])
@@ -194,7 +229,7 @@ enum IngestCommand: Command {
             }
             text += "\nrejected: \(summary.rejected)\n"
             if summary.warnings > 0 { text += "warnings: \(summary.warnings)\n" }
-            text += "profiles: \(summary.updated) updated, \(summary.created) created\n"
+            text += "profiles: \(summary.updated) updated, \(summary.created) created, \(summary.unchanged) unchanged\n"
             text += "sessions: \(summary.sessionsClosed) closed, \(open.count) still open"
             if !open.isEmpty {
                 let shown = open.prefix(IngestCommand.openSessionsShown)

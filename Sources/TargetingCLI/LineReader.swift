@@ -14,7 +14,7 @@ struct LineReader {
         let bytes: [UInt8]?
     }
 
-    static let defaultMaxLineBytes = 1024 * 1024
+    static let defaultMaxLineBytes = EventFile.maxLineBytes
 
     private let handle: FileHandle
     private let maxLineBytes: Int

@@ -12,8 +12,9 @@ enum LspCommand: Command {
     Speaks the Language Server Protocol 3.17 on standard input and output (JSON-RPC with
     Content-Length framing), for any editor: diagnostics as you type, hover, definition,
     references, rename, completion, formatting, quick fixes, semantic tokens and symbols.
-    The workspace folder's .rules and .tests files form the rule set; open documents take
-    the place of their files on disk.
+    Each rule set under the workspace folder (a directory of .rules files, with the .tests
+    files next to or under it) is analysed on its own; the initialization option `rules`
+    names them. Open documents take the place of their files on disk.
     Exit status: 0 after `shutdown` then `exit`; 1 when the input ends or `exit` comes first.
     """
     static let options = [

@@ -15,10 +15,15 @@ struct ProfileStore {
     /// Per line: its profile, once read.
     private var parsed: [Profile?] = []
     private var indexByID: [String: Int] = [:]
-    /// Per line: whether its profile changed.
+    /// Per line: whether an event changed its profile since reading (it may since have come
+    /// back to what the line holds).
     private var changed: [Bool] = []
-    /// How many profiles changed (created ones included).
-    private(set) var changedCount = 0
+    /// Lines with `changed` set, in the order first changed.
+    private var touched: [Int] = []
+    /// The profiles of touched lines as read, to tell a real change from one that was undone.
+    private var originals: [Int: Profile] = [:]
+    /// How many lines were created (they are written whatever they hold).
+    private var createdCount = 0
     /// Reused to read lines on first change.
     private var scan = ProfileScan()
     let path: String
@@ -74,6 +79,21 @@ struct ProfileStore {
     /// The number of profiles.
     var count: Int { lines.count }
 
+    /// Whether line `index` must be written anew: a created profile, or one whose content differs
+    /// from the profile its line held (member order aside). A profile that took only answers it
+    /// already had, or whose changes were undone by later events, keeps its line byte for byte.
+    private func isRewritten(_ index: Int) -> Bool {
+        guard changed[index], let profile = parsed[index] else { return false }
+        guard let original = originals[index] else { return true }
+        return !profile.hasSameContent(as: original)
+    }
+
+    /// How many profiles changed (created ones included): those whose line is written anew.
+    var changedCount: Int { createdCount + touched.count { originals[$0] != nil && isRewritten($0) } }
+
+    /// How many existing profiles took answers but end as their line holds them.
+    var unchangedCount: Int { touched.count { originals[$0] != nil && !isRewritten($0) } }
+
     /// Whether anything changed since reading.
     var isModified: Bool { changedCount > 0 }
 
@@ -101,16 +121,21 @@ struct ProfileStore {
             lines.append([])
             parsed.append(fresh)
             changed.append(true)
-            changedCount += 1
+            createdCount += 1
             return true
         }
         var profile = try profile(at: index)
+        if !changed[index] {
+            // Kept as read; the copy below is the one the change is made on (once per line).
+            originals[index] = profile
+        }
         parsed[index] = nil  // the local copy is now the only one, so the change is made in place
         if change(&profile), !changed[index] {
             changed[index] = true
-            changedCount += 1
+            touched.append(index)
         }
         parsed[index] = profile
+        if !changed[index] { originals[index] = nil }
         return false
     }
 
@@ -118,7 +143,7 @@ struct ProfileStore {
     func save() throws {
         var output: [UInt8] = []
         for index in 0..<lines.count {
-            if changed[index], let profile = parsed[index] {
+            if isRewritten(index), let profile = parsed[index] {
                 output += Array(JSONWriter.write(profile.json).utf8)
             } else {
                 output += lines[index]

@@ -19,7 +19,8 @@ enum ResolveCommand: Command {
     still resolved, and the exit status is 2. --jobs spreads --profiles and --store over N
     threads (default: every core); the output is in input order and the same for any N.
     --summary (with --profiles or --store) prints, per placement, how many profiles each
-    audience, destination and split variant takes and their share, no match included; with
+    audience, destination and split variant takes and their share: every one the placement
+    can give, 0 where no profile takes it, and no match where it has no `everyone` row; with
     --format json one line per entry: {"placement","audience","kind","id","split","profiles","share"}.
     """
     static let options = [
@@ -103,7 +104,7 @@ enum ResolveCommand: Command {
                 return ExitStatus.inputError
             }
             let (batchRejected, found, counts) = batch.run(&reader, io: io)
-            if batch.summary { printSummary(counts, tails: batch.tails, placements: placements, format: format, io: io) }
+            if batch.summary { printSummary(counts, tails: batch.tails, program: program, placements: placements, format: format, io: io) }
             rejected += batchRejected
             if let onlyID = batch.onlyID, !found {
                 io.report(.noProfile(id: onlyID, in: path))
@@ -113,22 +114,23 @@ enum ResolveCommand: Command {
         return rejected > 0 ? ExitStatus.inputError : ExitStatus.success
     }
 
-    /// Prints `--summary`: per placement, each decision's profile count and share.
-    static func printSummary(_ counts: [Int], tails: DecisionTails, placements: [Int], format: OutputFormat, io: CommandIO) {
+    /// Prints `--summary`: per placement, every decision it can make (`possibleDecisions`) with
+    /// its profile count and share, 0 where no profile takes it.
+    static func printSummary(_ counts: [Int], tails: DecisionTails, program: Program, placements: [Int], format: OutputFormat, io: CommandIO) {
         for placement in placements {
             let entries = tails.placementTails[placement]
             let total = entries.reduce(0) { $0 + counts[$1] }
-            if format == .text { io.out("\(tails.decisions[entries[0]].placement): \(total) profiles\n") }
-            for entry in entries where counts[entry] > 0 || tails.decisions[entry].audience == nil {
-                let decision = tails.decisions[entry]
+            if format == .text { io.out("\(program.placements[placement].name): \(total) profiles\n") }
+            for decision in program.possibleDecisions(placement: placement) {
+                let count = entries.reduce(0) { $0 + (tails.decisions[$1].sameEntry(as: decision) ? counts[$1] : 0) }
                 switch format {
                 case .text:
-                    io.out("  \(decision.outcomeText): \(counts[entry]) (\(CommandSupport.percent(counts[entry], of: total)))\n")
+                    io.out("  \(decision.outcomeText): \(count) (\(CommandSupport.percent(count, of: total)))\n")
                 case .json:
                     var members = decision.json.objectMembers ?? []
                     members.removeAll { $0.key == "profile_id" }
-                    members.append(JSONMember(key: "profiles", value: .number(Double(counts[entry]))))
-                    members.append(JSONMember(key: "share", value: .number(CommandSupport.share(counts[entry], of: total))))
+                    members.append(JSONMember(key: "profiles", value: .number(Double(count))))
+                    members.append(JSONMember(key: "share", value: .number(CommandSupport.share(count, of: total))))
                     io.out(JSONWriter.write(.object(members)) + "\n")
                 }
             }

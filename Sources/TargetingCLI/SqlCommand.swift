@@ -7,7 +7,7 @@ import TargetingSQL
 enum SqlCommand: Command {
     static let name = "sql"
     static let overview = "Compile a placement into one SQL query for audience sizing"
-    static let usage = "sql (PLACEMENT | --all) --dialect postgres|spark [--summary] [--table NAME] [--column NAME] [--rules PATH] [--now TIME]"
+    static let usage = "sql (PLACEMENT | --all) --dialect postgres|spark [--summary] [--no-jit] [--table NAME] [--column NAME] [--rules PATH] [--now TIME]"
     static let discussion = """
     ARGUMENTS:
       PLACEMENT                   The placement to compile (or --all for every placement)
@@ -17,13 +17,17 @@ enum SqlCommand: Command {
       profile_id, placement, audience, kind, id, split
     The time of evaluation (--now) is written into the query, and named in a leading comment.
     --summary counts inside the engine instead, as `resolve --summary` does: one row per
-      placement, audience, kind, id, split, with profiles and share (percent, rounded down)
+      placement, audience, kind, id, split the placement can give, with profiles (0 where none
+      takes it) and share (percent, rounded down to one decimal)
+    --no-jit (PostgreSQL) puts `SET jit = off;` before the query: JIT-compiling a query this
+      size takes PostgreSQL longer than running it
     """
     static let options = [
         CommonOptions.rules, CommonOptions.now,
         OptionSpec(names: ["--dialect"], takesValue: true, valueName: "DIALECT", help: "SQL dialect: postgres or spark"),
         OptionSpec(names: ["--all"], takesValue: false, valueName: "", help: "Every placement, in one query"),
         OptionSpec(names: ["--summary"], takesValue: false, valueName: "", help: "Profiles and share per audience, destination and variant"),
+        noJITOption,
         OptionSpec(names: ["--table"], takesValue: true, valueName: "NAME", help: "The source table, e.g. warehouse.profiles (default: profiles)"),
         OptionSpec(names: ["--column"], takesValue: true, valueName: "NAME", help: "The column holding each profile's JSON (default: profile)"),
     ]
@@ -35,6 +39,7 @@ enum SqlCommand: Command {
         guard let dialect = SQLDialect(rawValue: dialectName) else {
             throw UsageError(message: "unknown dialect `\(dialectName)`; use `postgres` or `spark`")
         }
+        let noJIT = try noJIT(arguments, dialect: dialect)
         let all = arguments.has("--all")
         guard arguments.positionals.count == (all ? 0 : 1) else {
             throw UsageError(message: all ? "give a placement or --all, not both"
@@ -59,11 +64,24 @@ enum SqlCommand: Command {
         var query = SQLCompiler.union(names.map {
             SQLCompiler.compile(placement: $0, program: program, now: now, dialect: dialect, table: table, column: column)
         })
-        if arguments.has("--summary") { query = SQLCompiler.summary(of: query) }
+        if arguments.has("--summary") {
+            let entries = names.flatMap { program.possibleDecisions(placement: program.placementIndex(named: $0)!) }
+            query = SQLCompiler.summary(of: query, entries: entries, dialect: dialect)
+        }
         // The instant is inlined into the query; the header says which it was, and from what.
         let header = SQLCompiler.header(now: now, dialect: dialect, rules: loaded.sources.map(\.path).joined(separator: ", "))
-        io.out(header + query + (query.hasSuffix("\n") ? "" : "\n"))
+        io.out(header + (noJIT ? SQLCompiler.jitOff : "") + query + (query.hasSuffix("\n") ? "" : "\n"))
         return ExitStatus.success
+    }
+
+    /// `--no-jit`, shared with `diff --sql`.
+    static let noJITOption = OptionSpec(names: ["--no-jit"], takesValue: false, valueName: "", help: "PostgreSQL: start with `SET jit = off;`")
+
+    /// Whether `--no-jit` is given; a usage error with any dialect but PostgreSQL, which alone has the setting.
+    static func noJIT(_ arguments: ParsedArguments, dialect: SQLDialect) throws -> Bool {
+        guard arguments.has("--no-jit") else { return false }
+        guard dialect == .postgres else { throw UsageError(message: "--no-jit is for PostgreSQL only: Spark SQL has no JIT setting") }
+        return true
     }
 
     /// A table or column name as given, checked to be a plain SQL identifier (letters, digits,

@@ -6,7 +6,7 @@ import TargetingTesting
 enum TestCommand: Command {
     static let name = "test"
     static let overview = "Run .tests files against the rules"
-    static let usage = "test [PATH…] [--rules PATH] [--run SUBSTRING] [--now TIME] [--strict] [--format text|json] [--coverage]"
+    static let usage = "test [PATH…] [--rules PATH] [--run SUBSTRING] [--now TIME] [--strict] [--format text|json] [--coverage] [--min-coverage N]"
     static let discussion = """
     ARGUMENTS:
       PATH                        .tests files or directories searched for them (default: the
@@ -21,21 +21,27 @@ enum TestCommand: Command {
     profile without an id) counts as failed. With --format json each test is one JSON
     object per line, then {"passed":N,"failed":N}. --coverage adds, before that line, every
     placement row (covered when it decided some `expect`) and every segment (covered when it
-    was true for some test and false for another), then `coverage: N of M (P%)`.
+    was true for some test and false for another), then one line for each of the three
+    figures (`coverage of rows|segments|variants: N of M (P%)`) and `coverage: N of M (P%)`.
+    --min-coverage N (a percentage from 0 to 100, at most one decimal; implies --coverage)
+    fails the run when any of the three figures, as printed, is below N: each such figure is
+    marked `below --min-coverage N%` (in JSON, named in "below") and the exit status is 1.
     A run that finds no tests, or a --run that matches none, fails. With --strict, warnings in
     the rules or the tests are printed and fail the run before any test runs.
-    Exit status: 0 all passed, 1 some failed (or no tests, or warnings with --strict), 2 rules
-    or tests with errors, or an unreadable path.
+    Exit status: 0 all passed, 1 some failed (or no tests, or warnings with --strict, or
+    coverage below --min-coverage), 2 rules or tests with errors, or an unreadable path.
     """
     static let options = [
         CommonOptions.rules, CommonOptions.now, CommonOptions.strict, CommonOptions.format,
         OptionSpec(names: ["--run"], takesValue: true, valueName: "SUBSTRING", help: "Run only tests whose name contains SUBSTRING"),
-        OptionSpec(names: ["--coverage"], takesValue: false, valueName: "", help: "Report which rows and segments the tests cover"),
+        OptionSpec(names: ["--coverage"], takesValue: false, valueName: "", help: "Report which rows, split variants and segments the tests cover"),
+        OptionSpec(names: ["--min-coverage"], takesValue: true, valueName: "N", help: "Exit 1 when a coverage figure is below N percent"),
     ]
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let format = try OutputFormat.from(arguments)
         let now = try CommandSupport.now(arguments)
+        let threshold = try minCoverage(arguments)
         let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
         guard let rules = loadedRules else { return status }
         let roots = arguments.positionals.isEmpty
@@ -81,9 +87,27 @@ enum TestCommand: Command {
         }
         let printer = TestReportPrinter(format: format, io: io)
         for result in results { printer.print(result) }
-        if arguments.has("--coverage") { printer.print(TestCoverage(program: program, results: results)) }
+        var below: [CoverageFigure] = []
+        if arguments.has("--coverage") || threshold != nil {
+            let coverage = TestCoverage(program: program, results: results)
+            printer.print(coverage, threshold: threshold)
+            below = threshold?.failing(coverage) ?? []
+        }
         let passed = results.filter(\.status.isPassed).count
         printer.printSummary(passed: passed, failed: results.count - passed)
-        return passed == results.count ? ExitStatus.success : ExitStatus.no
+        if let threshold, !below.isEmpty {
+            let figures = below.map { "\($0.name) \(CoverageFigure.percentText($0.permille))" }.joined(separator: ", ")
+            io.err("error: coverage is below --min-coverage \(threshold.text): \(figures)\n")
+        }
+        return passed == results.count && below.isEmpty ? ExitStatus.success : ExitStatus.no
+    }
+
+    /// The `--min-coverage` threshold, or nil when not given.
+    static func minCoverage(_ arguments: ParsedArguments) throws -> CoverageThreshold? {
+        guard let raw = arguments.value("--min-coverage") else { return nil }
+        guard let threshold = CoverageThreshold(parsing: raw) else {
+            throw UsageError(message: "invalid --min-coverage `\(raw)`: use a percentage from 0 to 100 with at most one decimal, such as `90` or `87.5`")
+        }
+        return threshold
     }
 }

@@ -15,7 +15,10 @@ struct TestReportPrinter {
         }
     }
 
-    func print(_ coverage: TestCoverage) {
+    /// Prints the coverage report; with a threshold, each figure below it is marked (text) or
+    /// listed in `below` (JSON).
+    func print(_ coverage: TestCoverage, threshold: CoverageThreshold? = nil) {
+        let below = threshold?.failing(coverage) ?? []
         switch format {
         case .text:
             var text = "coverage:\n"
@@ -23,8 +26,20 @@ struct TestReportPrinter {
                 let what = item.kind == .segment ? "segment \(item.name)" : item.name
                 text += "  \(item.range.file):\(item.range.start.line) \(what): " + (item.covered ? "yes" : "no") + (item.detail.map { " (\($0))" } ?? "") + "\n"
             }
+            for figure in coverage.figures {
+                text += "coverage of \(figure.name): \(figure.covered) of \(figure.total) (\(CoverageFigure.percentText(figure.permille)))"
+                if let threshold, below.contains(figure) { text += ", below --min-coverage \(threshold.text)" }
+                text += "\n"
+            }
             io.out(text + coverage.summary + "\n")
         case .json:
+            let figures = coverage.figures.map { figure in
+                JSONMember(key: figure.name, value: .object([
+                    JSONMember(key: "covered", value: .number(Double(figure.covered))),
+                    JSONMember(key: "total", value: .number(Double(figure.total))),
+                    JSONMember(key: "percent", value: .number(Double(figure.permille) / 10)),
+                ]))
+            }
             let items = coverage.items.filter { $0.kind != .variant }.map { item in
                 JSONValue.object([
                     JSONMember(key: "kind", value: .string(item.kind.rawValue)),
@@ -38,6 +53,9 @@ struct TestReportPrinter {
                 JSONMember(key: "covered", value: .number(Double(coverage.coveredCount))),
                 JSONMember(key: "total", value: .number(Double(coverage.items.count))),
                 JSONMember(key: "percent", value: .number(Double(coverage.permille) / 10)),
+                JSONMember(key: "figures", value: .object(figures)),
+                JSONMember(key: "min_coverage", value: threshold.map { .number(Double($0.permille) / 10) } ?? .null),
+                JSONMember(key: "below", value: .array(below.map { .string($0.name) })),
                 JSONMember(key: "items", value: .array(items)),
                 JSONMember(key: "variants", value: .array(coverage.items.compactMap { item in
                     item.variant.map { variant in

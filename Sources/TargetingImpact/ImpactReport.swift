@@ -3,23 +3,51 @@ import TargetingEngine
 /// The impact of a rule change on a profile corpus, accumulated one profile at a time so memory
 /// does not grow with the corpus (only counts and a few example ids per transition are kept).
 package struct ImpactReport: Sendable {
-    /// Where a decision sends a profile: a destination, `nothing`, or no match.
-    package struct Shown: Hashable, Sendable, Comparable {
-        /// `flow`, `paywall`, or nil for `nothing` and for no match.
-        package var kind: String?
-        /// The flow or paywall id.
-        package var id: String?
-        /// Whether some row decided (false: no match).
-        package var matched: Bool
+    /// What tells two decisions apart in a report.
+    package enum View: String, Hashable, Sendable, CaseIterable {
+        /// The audience, the destination and the split variant, as `resolve --summary` sizes
+        /// them: a holdout draw (`nothing` from a split) and a `nothing` row stay apart.
+        case row
+        /// The destination alone: every `nothing` is one, whichever row gave it.
+        case destination
+    }
 
-        package init(_ decision: Decision) {
-            kind = decision.outcome?.kind
-            id = decision.outcome?.id
-            matched = decision.audience != nil
+    /// Where a decision sends a profile: a destination, `nothing`, or no match; in the row view
+    /// also the deciding audience and split.
+    package struct Shown: Hashable, Sendable, Comparable {
+        /// The decision without its profile id and row index (and, in the destination view,
+        /// without its audience and split).
+        package private(set) var entry: Decision
+        /// Which view the decision is shown in.
+        package let view: View
+
+        package init(_ decision: Decision, view: View = .row) {
+            entry = decision
+            entry.profileID = nil
+            entry.row = nil
+            self.view = view
+            if view == .destination, decision.audience != nil {
+                // Only whether a row decided is kept, so every row giving one destination is one.
+                entry.audience = ""
+                entry.split = nil
+            }
         }
 
-        /// `flow "x"`, `paywall "y"`, `nothing` or `no match`.
+        /// `flow`, `paywall`, or nil for `nothing` and for no match.
+        package var kind: String? { entry.outcome?.kind }
+        /// The flow or paywall id.
+        package var id: String? { entry.outcome?.id }
+        /// Whether some row decided (false: no match).
+        package var matched: Bool { entry.audience != nil }
+        /// The deciding audience in the row view (nil for no match and in the destination view).
+        package var audience: String? { view == .row ? entry.audience : nil }
+        /// The deciding split in the row view.
+        package var split: String? { view == .row ? entry.split : nil }
+
+        /// In the destination view `flow "x"`, `paywall "y"`, `nothing` or `no match`; in the
+        /// row view the text of `resolve --summary`, e.g. `nothing (audience `a`, split `s`)`.
         package var description: String {
+            if view == .row { return entry.outcomeText }
             guard matched else { return "no match" }
             guard let kind, let id else { return "nothing" }
             return "\(kind) \"\(id)\""
@@ -28,7 +56,7 @@ package struct ImpactReport: Sendable {
         package static func < (lhs: Shown, rhs: Shown) -> Bool { lhs.description < rhs.description }
     }
 
-    /// One from → to change of destination.
+    /// One from → to change of decision.
     package struct Transition: Hashable, Sendable {
         /// Where the old rules sent the profiles.
         package var from: Shown
@@ -55,7 +83,7 @@ package struct ImpactReport: Sendable {
         package var status: String
         /// Profiles resolved.
         package var profiles: Int
-        /// Profiles whose destination changed.
+        /// Profiles whose decision changed (in the destination view: whose destination changed).
         package var changed: Int
         /// The transitions, most frequent first.
         package var transitions: [Transition]
@@ -66,6 +94,8 @@ package struct ImpactReport: Sendable {
 
     /// How many example ids each transition keeps.
     package let examplesPerTransition: Int
+    /// What tells decisions apart.
+    package let view: View
     var order: [String] = []
     var status: [String: String] = [:]
     var profiles: [String: Int] = [:]
@@ -73,8 +103,9 @@ package struct ImpactReport: Sendable {
     var sizes: [String: [Shown: Size]] = [:]
 
     /// Creates an empty report for placements under the old and new rules.
-    package init(oldPlacements: [String], newPlacements: [String], examplesPerTransition: Int = 3) {
+    package init(oldPlacements: [String], newPlacements: [String], examplesPerTransition: Int = 3, view: View = .row) {
         self.examplesPerTransition = examplesPerTransition
+        self.view = view
         let newSet = Set(newPlacements)
         let oldSet = Set(oldPlacements)
         for name in oldPlacements {
@@ -88,14 +119,14 @@ package struct ImpactReport: Sendable {
     }
 
     /// The text form of a decision's destination.
-    package static func destination(_ decision: Decision) -> String { Shown(decision).description }
+    package static func destination(_ decision: Decision) -> String { Shown(decision, view: .destination).description }
 
     /// Records one profile's decision for a placement under both rule sets (nil for the side
     /// where the placement does not exist).
     package mutating func record(placement: String, profileID: String?, old: Decision?, new: Decision?) {
         profiles[placement, default: 0] += 1
-        let from = old.map(Shown.init)
-        let to = new.map(Shown.init)
+        let from = old.map { Shown($0, view: view) }
+        let to = new.map { Shown($0, view: view) }
         if let from { sizes[placement, default: [:]][from, default: Size(shown: from, before: 0, after: 0)].before += 1 }
         if let to { sizes[placement, default: [:]][to, default: Size(shown: to, before: 0, after: 0)].after += 1 }
         guard let from, let to, from != to else { return }

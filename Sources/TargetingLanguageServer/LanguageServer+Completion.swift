@@ -76,6 +76,8 @@ struct CompletionNames {
     var comparisons: [Comparison] = []
     /// The document being completed.
     var path: String
+    /// Each placement's rows and split variants, in order.
+    var placementRows: [String: [Destination]] = [:]
 
     /// The names of `analysis`, for a completion in the document at `path`.
     init(_ analysis: Analysis, path: String) {
@@ -101,8 +103,11 @@ struct CompletionNames {
                         guard case .attribute(let reference) = comparison.subject, case .custom(let key) = reference.target else { continue }
                         used[key, default: []].append(reference.range)
                     }
-                case .placement:
-                    break
+                case .placement(let d):
+                    placementRows[d.name.text, default: []] += d.rows.flatMap { row -> [Destination] in
+                        if case .split(let split) = row.destination { return split.variants.map(\.destination) }
+                        return [row.destination]
+                    }
                 }
             }
         }
@@ -218,6 +223,23 @@ struct CompletionNames {
             if !context.inString, type == .bool { found += ["true", "false"].map { CompletionCandidate(label: $0, kind: .keyword, detail: nil, newText: $0) } }
             if !context.inString, type == .date { found.append(CompletionCandidate(label: "now", kind: .keyword, detail: nil, newText: "now")) }
             return found
+        case .destinations(let paywall, let placement):
+            let destinations = placementRows[placement] ?? placementRows.keys.sorted().flatMap { placementRows[$0] ?? [] }
+            var ids: [String] = []
+            for destination in destinations {
+                switch destination {
+                case .flow(let id, _) where !paywall, .paywall(let id, _) where paywall:
+                    if !ids.contains(id) { ids.append(id) }
+                default:
+                    break
+                }
+            }
+            let detail = (paywall ? "paywall" : "flow") + (placementRows[placement] != nil ? " of `\(placement)`" : "")
+            return ids.map { id in
+                context.inString
+                    ? CompletionCandidate(label: id, kind: .enumMember, detail: detail, newText: CompletionNames.escaped(id) + (context.closesString ? "\"" : ""))
+                    : CompletionCandidate(label: "\"\(id)\"", kind: .enumMember, detail: detail, newText: CodePrinter.quoted(id))
+            }
         }
     }
 

@@ -30,6 +30,9 @@ struct CompletionContext: Sendable {
         /// The values that fit an attribute: its allowed values, `true`/`false`, `now`; those
         /// already in the list being written are left out.
         case values(of: AttributeTarget, excluding: Set<String>)
+        /// The flow ids (or paywall ids) a placement's rows and splits show; every one of the
+        /// rule set when the placement is not known.
+        case destinations(paywall: Bool, placement: String)
     }
 
     /// The byte range an item replaces: the word under the cursor (empty at the cursor when
@@ -70,6 +73,10 @@ struct CompletionContext: Sendable {
                     replace = (token.range.start.offset + 1)..<(unterminated ? offset : contentEnd)
                     inString = true
                     closesString = unterminated
+                    if isTests, let destinations = CompletionContext.destination(in: preceding) {
+                        expected = [destinations]
+                        return
+                    }
                     guard let (target, listed) = CompletionContext.subject(in: preceding, before: preceding.count - 1, allowEqual: isTests) else { return nil }
                     expected = [.values(of: target, excluding: listed)]
                     return
@@ -238,8 +245,19 @@ struct CompletionContext: Sendable {
         if last.isKeyword(.not), before?.isKeyword(.expect) == true { return [.audiences, .segments] }
         if last.kind == .identifier, before?.isKeyword(.expect) == true, !atLineStart { return [.keyword("->")] }
         if last.isPunctuation(.arrow) { return ["flow", "paywall", "nothing", "no match"].map(Expected.keyword) }
+        if let destinations = destination(in: tokens) { return [destinations] }
         if last.isKeyword(.given) { return [.keyword("{"), .keyword("events"), .keyword("profile")] }
         return last.isPunctuation(.leftBrace) || atLineStart ? ["now", "given", "expect"].map(Expected.keyword) : []
+    }
+
+    /// The destination ids that fit after `tokens` when they end with `expect P -> flow` or
+    /// `expect P -> paywall`.
+    static func destination(in tokens: [Token]) -> Expected? {
+        let count = tokens.count
+        guard count >= 4, tokens[count - 1].isKeyword(.flow) || tokens[count - 1].isKeyword(.paywall),
+              tokens[count - 2].isPunctuation(.arrow), tokens[count - 3].kind == .identifier, tokens[count - 4].isKeyword(.expect)
+        else { return nil }
+        return .destinations(paywall: tokens[count - 1].isKeyword(.paywall), placement: tokens[count - 3].text)
     }
 
     /// The attribute a value written after `tokens[index]` is compared with (or, in a test's

@@ -27,10 +27,11 @@ extension LanguageServer {
     /// Names that start with the query come first, then names that hold it, then the rest;
     /// each group in file and source order.
     mutating func workspaceSymbols(query: String) -> JSONValue {
-        guard let analysis = analysis() else { return .array([]) }
         let query = query.lowercased()
         var out: [(rank: Int, symbol: JSONValue)] = []
-        for path in analysis.sources.keys.sorted() {
+        // Every file of every rule set, in path order.
+        let files = analyses().flatMap { analysis in analysis.sources.keys.map { (path: $0, analysis: analysis) } }.sorted { $0.path < $1.path }
+        for (path, analysis) in files {
             guard let lines = analysis.lines(path) else { continue }
             let uri = DocumentURI.uri(of: path)
             func add(_ symbol: OutlineSymbol, container: String?) {

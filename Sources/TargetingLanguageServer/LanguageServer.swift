@@ -40,6 +40,10 @@ package struct LanguageServer: Sendable {
     private var uris: [String: String] = [:]
     /// Open documents' versions.
     private var versions: [String: Int] = [:]
+    /// Whether the client takes workspace edits as `documentChanges` with change annotations.
+    private var annotatesEdits = false
+    /// Notifications to send after the response to the current request.
+    private var afterResponse: [JSONValue] = []
 
     /// A server reading files through `files`, with `clock` for `now`.
     package init(files: any WorkspaceFiles = DiskFiles(), clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }) {
@@ -72,8 +76,10 @@ package struct LanguageServer: Sendable {
             return [LanguageServer.error(id: id, .invalidRequest, "the server is shutting down")]
         }
         do {
+            afterResponse = []
             let result = try request(method, params)
-            return [.object(["jsonrpc": .string("2.0"), "id": id, "result": result])]
+            defer { afterResponse = [] }
+            return [.object(["jsonrpc": .string("2.0"), "id": id, "result": result])] + afterResponse
         } catch {
             return [LanguageServer.error(id: id, error.code, error.message)]
         }
@@ -95,7 +101,7 @@ package struct LanguageServer: Sendable {
         case "textDocument/prepareRename": return documentRequest(params).map(prepareRename) ?? .null
         case "textDocument/rename":
             guard let request = documentRequest(params) else { return .null }
-            return try rename(request)
+            return workspaceEdit(try rename(request), request)
         case "textDocument/completion": return documentRequest(params).map(completion) ?? .array([])
         case "textDocument/formatting":
             guard let request = documentRequest(params) else { return .null }
@@ -157,7 +163,12 @@ package struct LanguageServer: Sendable {
     private mutating func initialize(_ params: JSONValue) -> JSONValue {
         let rootURI = params["workspaceFolders"]?.arrayValue?.first?["uri"]?.stringValue ?? params["rootUri"]?.stringValue
         let root = rootURI.flatMap(DocumentURI.path(of:)) ?? params["rootPath"]?.stringValue
-        workspace = Workspace(root: root, files: files)
+        let named = params["initializationOptions", "rules"].map { value in
+            value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { [$0] } ?? []
+        } ?? []
+        workspace = Workspace(root: root, named: named, files: files)
+        let editing = params["capabilities", "workspace", "workspaceEdit"]
+        annotatesEdits = editing?["documentChanges"]?.boolValue == true && editing?["changeAnnotationSupport"] != nil
         initialized = true
         return .object([
             "capabilities": .object([
@@ -184,38 +195,82 @@ package struct LanguageServer: Sendable {
         ])
     }
 
-    /// The document a request is about, or nil when the server does not know it.
+    /// A rename as a `WorkspaceEdit`: `changes` by URI, with its warning sent after the
+    /// response as `window/showMessage`; or, when the client supports change annotations,
+    /// `documentChanges` whose edits carry the warning as an annotation to confirm.
+    private mutating func workspaceEdit(_ rename: RenameEdit, _ request: DocumentRequest) -> JSONValue {
+        guard annotatesEdits, let warning = rename.warning else {
+            if let warning = rename.warning {
+                afterResponse.append(.object(["jsonrpc": .string("2.0"), "method": .string("window/showMessage"),
+                                              "params": .object(["type": .int(2), "message": .string(warning)])]))
+            }
+            return .object(["changes": .object(rename.edits.map { JSONMember(key: request.uri(of: $0.path), value: .array($0.edits)) })])
+        }
+        let annotation = "stored-profiles"
+        let documents: [JSONValue] = rename.edits.map { file in
+            let annotated = file.edits.map { edit -> JSONValue in
+                guard case .object(var members) = edit else { return edit }
+                members.append(JSONMember(key: "annotationId", value: .string(annotation)))
+                return .object(members)
+            }
+            return .object([
+                "textDocument": .object(["uri": .string(request.uri(of: file.path)), "version": versions[file.path].map(JSONValue.int) ?? .null]),
+                "edits": .array(annotated),
+            ])
+        }
+        return .object([
+            "documentChanges": .array(documents),
+            "changeAnnotations": .object([annotation: .object([
+                "label": .string("stored profiles keep the old key"), "needsConfirmation": .bool(true), "description": .string(warning),
+            ])]),
+        ])
+    }
+
+    /// The document a request is about, or nil when the server does not know it; its analysis
+    /// is that of the rule set it belongs to.
     private mutating func documentRequest(_ params: JSONValue) -> DocumentRequest? {
         guard let uri = params["textDocument", "uri"]?.stringValue, let path = DocumentURI.path(of: uri),
-              var workspace else { return nil }
-        let analysis = workspace.analysis()
-        self.workspace = workspace
-        guard let source = analysis.sources[path] else { return nil }
+              let analysis = analysis(of: path), let source = analysis.sources[path] else { return nil }
         let lines = LineIndex(source)
         let offset = LSPPosition(json: params["position"]).map(lines.offset(of:))
         return DocumentRequest(uri: uri, path: path, params: params, analysis: analysis, source: source, lines: lines, offset: offset, now: clock())
     }
 
-    /// The current analysis of the workspace (nil before `initialize`).
-    package mutating func analysis() -> Analysis? {
+    /// The current analysis of the rule set the file at `path` belongs to (nil before `initialize`).
+    package mutating func analysis(of path: String) -> Analysis? {
         guard var workspace else { return nil }
-        let analysis = workspace.analysis()
+        let analysis = workspace.analysis(of: path)
         self.workspace = workspace
         return analysis
     }
 
+    /// The current analysis of every rule set of the workspace (empty before `initialize`).
+    package mutating func analyses() -> [Analysis] {
+        guard var workspace else { return [] }
+        let analyses = workspace.analyses()
+        self.workspace = workspace
+        return analyses
+    }
+
     /// `textDocument/publishDiagnostics` for every file that has diagnostics, every open
-    /// document, and every file whose diagnostics were published before (now cleared).
+    /// document, and every file whose diagnostics were published before (now cleared); each
+    /// file's diagnostics come from its own rule set.
     private mutating func publishDiagnostics() -> [JSONValue] {
-        guard let analysis = analysis() else { return [] }
-        let paths = Set(analysis.diagnostics.keys).union(workspace.map { Array($0.open.keys) } ?? [])
+        guard workspace != nil else { return [] }
+        var diagnostics: [String: [Diagnostic]] = [:]
+        var sources: [String: SourceFile] = [:]
+        for analysis in analyses() {
+            diagnostics.merge(analysis.diagnostics) { $0 + $1 }
+            sources.merge(analysis.sources) { first, _ in first }
+        }
+        let paths = Set(diagnostics.keys).union(workspace.map { Array($0.open.keys) } ?? [])
         let previously = published
         published = []
         var out: [JSONValue] = []
         for path in paths.sorted() {
-            guard let uri = uris[path] ?? (analysis.sources[path] != nil ? DocumentURI.uri(of: path) : nil) else { continue }
-            let found = analysis.diagnostics[path] ?? []
-            let lines = analysis.lines(path)
+            guard let uri = uris[path] ?? (sources[path] != nil ? DocumentURI.uri(of: path) : nil) else { continue }
+            let found = diagnostics[path] ?? []
+            let lines = sources[path].map(LineIndex.init)
             var params: [JSONMember] = [JSONMember(key: "uri", value: .string(uri))]
             if let version = versions[path] { params.append(JSONMember(key: "version", value: .int(version))) }
             params.append(JSONMember(key: "diagnostics", value: .array(found.map { LanguageServer.diagnostic($0, lines: lines) })))

@@ -3,29 +3,39 @@ import TargetingBase
 import TargetingSemantics
 import TargetingSyntax
 
-/// The rule set as the editor sees it: every `.rules` and `.tests` file under the root, with
-/// the open documents in place of their files on disk.
+/// The rule sets as the editor sees them: every `.rules` and `.tests` file under the root,
+/// with the open documents in place of their files on disk, grouped into rule sets by
+/// `RuleSetLayout`.
 ///
-/// Each file is parsed once per change (a parse is kept until its file changes); the rule set
-/// is checked again, and its tests checked against it, whenever any file changed.
+/// Each file is parsed once per change (a parse is kept until its file changes); a rule set is
+/// checked again, and its tests checked against it, whenever one of its files changed. Names,
+/// diagnostics and edits never cross from one rule set to another.
 package struct Workspace: Sendable {
     /// The workspace folder, when the editor gave one.
     package private(set) var root: String?
+    /// The rule set directories the editor named (`initializationOptions.rules`), as given.
+    package private(set) var named: [String]
     let files: any WorkspaceFiles
     /// The open documents by path.
     package private(set) var open: [String: [UInt8]] = [:]
     /// The files found under the root.
     private var disk: [String] = []
+    /// Which rule set each file belongs to.
+    package private(set) var layout: RuleSetLayout
     private var parsedRules: [String: LoadedRules.ParsedFile] = [:]
     private var parsedTests: [String: (file: TestFile, diagnostics: [Diagnostic])] = [:]
-    private var current: Analysis?
-    /// How many analyses were computed (one per change at most; requests reuse the last).
+    /// The analysis of each rule set, by its directory, until one of its files changes.
+    private var current: [String: Analysis] = [:]
+    /// How many analyses were computed (one per rule set and change at most; requests reuse the last).
     package private(set) var analysesComputed = 0
 
-    /// A workspace rooted at `root`, reading files through `files`.
-    package init(root: String?, files: any WorkspaceFiles) {
+    /// A workspace rooted at `root`, reading files through `files`; `named` are the rule set
+    /// directories the editor named (absolute, or relative to `root`).
+    package init(root: String?, named: [String] = [], files: any WorkspaceFiles) {
         self.root = root
+        self.named = named
         self.files = files
+        layout = RuleSetLayout(root: root, named: named, paths: [])
         rescan()
     }
 
@@ -34,40 +44,64 @@ package struct Workspace: Sendable {
         disk = root.map { files.list(root: $0) } ?? []
         parsedRules = parsedRules.filter { open[$0.key] != nil }
         parsedTests = parsedTests.filter { open[$0.key] != nil }
-        current = nil
+        regroup()
     }
 
     /// Opens or replaces a document's text.
     package mutating func setText(_ bytes: [UInt8], path: String) {
+        let isNew = open[path] == nil && !disk.contains(path)
         open[path] = bytes
         forget(path)
+        if isNew { regroup() }
     }
 
     /// Closes a document: its file on disk counts again.
     package mutating func close(path: String) {
         open[path] = nil
         forget(path)
+        if !disk.contains(path) { regroup() }
     }
 
     private mutating func forget(_ path: String) {
         parsedRules[path] = nil
         parsedTests[path] = nil
-        current = nil
+        current[layout.ruleSet(of: path)] = nil
+    }
+
+    /// Groups the files into rule sets again (a file came or went): every analysis is redone.
+    private mutating func regroup() {
+        layout = RuleSetLayout(root: root, named: named, paths: paths)
+        current = [:]
+    }
+
+    /// Every file: those on disk, then the open documents that are not (yet) on disk.
+    private var paths: [String] {
+        var paths = disk
+        for path in open.keys.sorted() where !disk.contains(path) { paths.append(path) }
+        return paths
     }
 
     /// Whether `path` is a tests file.
     package static func isTests(_ path: String) -> Bool { path.hasSuffix(".tests") }
 
-    /// The analysis of the workspace as it is now (computed once per change).
-    package mutating func analysis() -> Analysis {
-        if let current { return current }
+    /// The analysis of the rule set the file at `path` belongs to (computed once per change).
+    package mutating func analysis(of path: String) -> Analysis {
+        analysis(ofRuleSet: layout.ruleSet(of: path))
+    }
+
+    /// The analysis of every rule set of the workspace, in the order of their directories.
+    package mutating func analyses() -> [Analysis] {
+        layout.ruleSets.map { analysis(ofRuleSet: $0) }
+    }
+
+    /// The analysis of the rule set in `directory`.
+    private mutating func analysis(ofRuleSet directory: String) -> Analysis {
+        if let found = current[directory] { return found }
         analysesComputed += 1
-        var paths = disk
-        for path in open.keys.sorted() where !paths.contains(path) { paths.append(path) }
         var sources: [String: SourceFile] = [:]
         var rules: [LoadedRules.ParsedFile] = []
         var tests: [(file: TestFile, diagnostics: [Diagnostic])] = []
-        for path in paths.sorted() {
+        for path in layout.paths(of: directory) {
             guard let bytes = open[path] ?? files.read(path) else { continue }
             if Workspace.isTests(path) {
                 let parsed = parsedTests[path] ?? {
@@ -96,16 +130,18 @@ package struct Workspace: Sendable {
             diagnostics[path, default: []] += Diagnostic.sorted(found)
         }
         let ruleFiles = rules.compactMap(\.file)
-        let analysis = Analysis(sources: sources, rules: loaded, ruleFiles: ruleFiles, testFiles: tests.map(\.file),
+        let analysis = Analysis(directory: directory, sources: sources, rules: loaded, ruleFiles: ruleFiles, testFiles: tests.map(\.file),
                                 diagnostics: diagnostics, symbols: SymbolIndex(rules: ruleFiles, tests: tests.map(\.file)))
-        current = analysis
+        current[directory] = analysis
         return analysis
     }
 }
 
-/// What the server knows about the workspace at one moment.
+/// What the server knows about one rule set of the workspace at one moment.
 package struct Analysis: Sendable {
-    /// Every file, by path.
+    /// The directory of the rule set (see `RuleSetLayout`).
+    package var directory: String
+    /// Every file of the rule set, by path.
     package var sources: [String: SourceFile]
     /// The rule set loaded from the `.rules` files.
     package var rules: LoadedRules

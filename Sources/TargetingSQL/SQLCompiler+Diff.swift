@@ -12,22 +12,31 @@ extension SQLCompiler {
     /// row per destination it gives, sized as `targeting diff` sizes it: the missing side's
     /// `kind`, `id` and `matched` are NULL.
     ///
+    /// With `byRow` (`diff --by row`), a decision is also told apart by its audience and split, as
+    /// `resolve --summary` tells them apart, and the columns are `placement, from_audience,
+    /// from_kind, from_id, from_split, from_matched, to_audience, to_kind, to_id, to_split,
+    /// to_matched, profiles, examples`; the audience is null for no match.
+    ///
     /// Each side is grouped by the profile value first (a profile decides the same way wherever
     /// it appears), so identical profiles are counted once per copy and never multiplied by the join.
     package static func diff(old: Program, new: Program, placements: [String], removed: [String] = [], added: [String] = [],
-                             now: Int64, dialect: SQLDialect, table: String = "profiles", column: String = "profile") -> String {
+                             now: Int64, dialect: SQLDialect, table: String = "profiles", column: String = "profile",
+                             byRow: Bool = false) -> String {
         func side(_ program: Program, _ names: [String]) -> String {
             union(names.map {
                 compile(placement: $0, program: program, now: now, dialect: dialect, table: table, column: column, includeProfile: true)
             })
         }
+        // What tells two decisions apart, in the order of the columns.
+        let parts = byRow ? ["audience", "kind", "id", "split"] : ["kind", "id"]
         func grouped(_ query: String) -> String {
-            """
-            SELECT profile, placement, kind, id, audience IS NOT NULL AS matched, MIN(profile_id) AS profile_id, COUNT(*) AS copies
+            let list = parts.joined(separator: ", ")
+            return """
+            SELECT profile, placement, \(list), audience IS NOT NULL AS matched, MIN(profile_id) AS profile_id, COUNT(*) AS copies
               FROM (
             \(query)
             ) AS decided
-              GROUP BY profile, placement, kind, id, audience IS NOT NULL
+              GROUP BY profile, placement, \(list), audience IS NOT NULL
             """
         }
         func examples(_ alias: String) -> String {
@@ -36,7 +45,9 @@ extension SQLCompiler {
                 : "slice(array_sort(collect_set(\(alias).profile_id)), 1, 3)"
         }
         let none = "CAST(NULL AS \(dialect.textType))", unknown = "CAST(NULL AS BOOLEAN)"
-        let columns = ["placement", "from_kind", "from_id", "from_matched", "to_kind", "to_id", "to_matched", "profiles", "examples"]
+        let columns = ["placement"] + parts.map { "from_" + $0 } + ["from_matched"] + parts.map { "to_" + $0 } + ["to_matched", "profiles", "examples"]
+        func decision(_ alias: String) -> [String] { parts.map { "\(alias).\($0)" } + ["\(alias).matched"] }
+        let absent = parts.map { _ in none } + [unknown]
         func named(_ values: [String]) -> String {
             zip(values, columns).map { value, name in value.hasSuffix(".\(name)") ? value : "\(value) AS \(name)" }.joined(separator: ", ")
         }
@@ -45,37 +56,42 @@ extension SQLCompiler {
         if !placements.isEmpty {
             sides.append("old_decisions AS (\n\(grouped(side(old, placements)))\n)")
             sides.append("new_decisions AS (\n\(grouped(side(new, placements)))\n)")
+            let from = parts.map { "o.\($0) AS from_\($0)" }.joined(separator: ", ")
+            let to = parts.map { "n.\($0) AS to_\($0)" }.joined(separator: ", ")
+            let same = parts.map { "o.\($0) IS NOT DISTINCT FROM n.\($0)" }.joined(separator: " AND ")
+            let keys = (decision("o") + decision("n")).joined(separator: ", ")
             selects.append("""
-            SELECT o.placement, o.kind AS from_kind, o.id AS from_id, o.matched AS from_matched,
-              n.kind AS to_kind, n.id AS to_id, n.matched AS to_matched, SUM(o.copies) AS profiles,
+            SELECT o.placement, \(from), o.matched AS from_matched,
+              \(to), n.matched AS to_matched, SUM(o.copies) AS profiles,
               \(examples("o")) AS examples
             FROM old_decisions AS o
             JOIN new_decisions AS n ON o.profile = n.profile AND o.placement = n.placement
-            WHERE NOT (o.kind IS NOT DISTINCT FROM n.kind AND o.id IS NOT DISTINCT FROM n.id AND o.matched = n.matched)
-            GROUP BY o.placement, o.kind, o.id, o.matched, n.kind, n.id, n.matched
+            WHERE NOT (\(same) AND o.matched = n.matched)
+            GROUP BY o.placement, \(keys)
 
             """)
         }
         if !removed.isEmpty {
             sides.append("removed_decisions AS (\n\(grouped(side(old, removed)))\n)")
             selects.append("""
-            SELECT \(named(["r.placement", "r.kind", "r.id", "r.matched", none, none, unknown, "SUM(r.copies)", examples("r")]))
+            SELECT \(named(["r.placement"] + decision("r") + absent + ["SUM(r.copies)", examples("r")]))
             FROM removed_decisions AS r
-            GROUP BY r.placement, r.kind, r.id, r.matched
+            GROUP BY r.placement, \(decision("r").joined(separator: ", "))
 
             """)
         }
         if !added.isEmpty {
             sides.append("added_decisions AS (\n\(grouped(side(new, added)))\n)")
             selects.append("""
-            SELECT \(named(["a.placement", none, none, unknown, "a.kind", "a.id", "a.matched", "SUM(a.copies)", examples("a")]))
+            SELECT \(named(["a.placement"] + absent + decision("a") + ["SUM(a.copies)", examples("a")]))
             FROM added_decisions AS a
-            GROUP BY a.placement, a.kind, a.id, a.matched
+            GROUP BY a.placement, \(decision("a").joined(separator: ", "))
 
             """)
         }
         guard !selects.isEmpty else { return "" }
         let body = selects.count == 1 ? selects[0] : "SELECT * FROM (\n" + selects.joined(separator: "UNION ALL\n") + ") AS impact\n"
-        return "WITH\n" + sides.joined(separator: ",\n") + "\n" + body + "ORDER BY placement, profiles DESC, from_kind, from_id, to_kind, to_id\n"
+        let order = (parts.map { "from_" + $0 } + parts.map { "to_" + $0 }).joined(separator: ", ")
+        return "WITH\n" + sides.joined(separator: ",\n") + "\n" + body + "ORDER BY placement, profiles DESC, \(order)\n"
     }
 }

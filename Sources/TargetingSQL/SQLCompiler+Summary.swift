@@ -9,6 +9,10 @@ extension SQLCompiler {
         "-- now: \(Timestamp.format(now))\n-- dialect: \(dialect.rawValue)\n-- rules: \(rules.replacingNewlines)\n"
     }
 
+    /// The statement `--no-jit` puts before a PostgreSQL query: JIT compilation of a query this
+    /// size takes longer than running it.
+    package static let jitOff = "SET jit = off;\n"
+
     /// Several placements' queries as one: their rows one after the other.
     package static func union(_ queries: [String]) -> String {
         guard queries.count > 1 else { return queries.first ?? "" }
@@ -18,18 +22,34 @@ extension SQLCompiler {
     }
 
     /// The per-profile rows of `query` counted inside the engine, as `resolve --summary` counts
-    /// them: one row per (placement, audience, kind, id, split) with `profiles` and `share`, the
-    /// percent of the placement's profiles rounded down to one decimal. Entries no profile
-    /// takes have no row.
-    package static func summary(of query: String) -> String {
-        """
-        SELECT placement, audience, kind, id, split, COUNT(*) AS profiles,
-          FLOOR(COUNT(*) * 1000.0 / SUM(COUNT(*)) OVER (PARTITION BY placement)) / 10 AS share
+    /// them: one row per entry of `entries` (every decision the placements can make, see
+    /// `Program.possibleDecisions`), `placement, audience, kind, id, split, profiles, share`,
+    /// with 0 profiles where none takes it. `share` is the percent of the placement's profiles
+    /// rounded down to one decimal, as a decimal of scale 1 (`51.3`, `0.0`), as the CLI prints it.
+    package static func summary(of query: String, entries: [Decision], dialect: SQLDialect) -> String {
+        let null = "CAST(NULL AS \(dialect.textType))"
+        func text(_ value: String?) -> String { value.map(dialect.string) ?? null }
+        let values = entries.enumerated().map { number, entry in
+            "  (\(number + 1), \(text(entry.placement)), \(text(entry.audience)), \(text(entry.outcome?.kind)), \(text(entry.outcome?.id)), \(text(entry.split)))"
+        }.joined(separator: ",\n")
+        let same = ["audience", "kind", "id", "split"].map { "c.\($0) IS NOT DISTINCT FROM e.\($0)" }.joined(separator: " AND ")
+        return """
+        SELECT placement, audience, kind, id, split, profiles,
+          ROUND(COALESCE(FLOOR(profiles * 1000.0 / NULLIF(SUM(profiles) OVER (PARTITION BY placement), 0)), 0) / 10, 1) AS share
+        FROM (
+        SELECT e.entry, e.placement, e.audience, e.kind, e.id, e.split, COALESCE(c.profiles, 0) AS profiles
+        FROM (VALUES
+        \(values)
+        ) AS e(entry, placement, audience, kind, id, split)
+        LEFT JOIN (
+        SELECT placement, audience, kind, id, split, COUNT(*) AS profiles
         FROM (
         \(query)
         ) AS decisions
         GROUP BY placement, audience, kind, id, split
-        ORDER BY placement, profiles DESC, audience, kind, id, split
+        ) AS c ON c.placement = e.placement AND \(same)
+        ) AS counted
+        ORDER BY placement, profiles DESC, entry
         """
     }
 }

@@ -10,17 +10,24 @@ package struct TestChecker {
     var diagnostics: [Diagnostic] = []
     let ruleSet: CheckedRules
     let fileExists: (String) -> Bool
+    /// Reads a `given events` file to report lines that are not events; nil: not read.
+    let readEvents: ((String) -> [UInt8]?)?
     let usesClock: Bool
     var testNames: [String: SourceRange] = [:]
+    /// The `given events` files already read (each is reported once, at its first use).
+    var eventFilesRead: Set<String> = []
 
     /// Checks `files` (in the order given) and returns every diagnostic, sorted.
     ///
     /// `fileExists` answers whether a `given events`/`given profile` file can be read (by
-    /// default, through the file system).
+    /// default, through the file system). `readEvents`, when given, reads a `given events`
+    /// file (nil when it cannot be read), and the lines that are not events are reported once
+    /// per file, as `targeting test` skips them.
     package static func check(_ files: [TestFile], ruleSet: CheckedRules,
-                             fileExists: (String) -> Bool = { FileManager.default.isReadableFile(atPath: $0) }) -> [Diagnostic] {
+                             fileExists: (String) -> Bool = { FileManager.default.isReadableFile(atPath: $0) },
+                             readEvents: ((String) -> [UInt8]?)? = nil) -> [Diagnostic] {
         withoutActuallyEscaping(fileExists) { fileExists in
-            var checker = TestChecker(ruleSet: ruleSet, fileExists: fileExists, usesClock: TestChecker.usesClock(ruleSet))
+            var checker = TestChecker(ruleSet: ruleSet, fileExists: fileExists, readEvents: readEvents, usesClock: TestChecker.usesClock(ruleSet))
             for file in files {
                 for test in file.tests { checker.check(test, in: file.source.path) }
             }
@@ -28,9 +35,10 @@ package struct TestChecker {
         }
     }
 
-    init(ruleSet: CheckedRules, fileExists: @escaping (String) -> Bool, usesClock: Bool) {
+    init(ruleSet: CheckedRules, fileExists: @escaping (String) -> Bool, readEvents: ((String) -> [UInt8]?)?, usesClock: Bool) {
         self.ruleSet = ruleSet
         self.fileExists = fileExists
+        self.readEvents = readEvents
         self.usesClock = usesClock
     }
 
@@ -65,7 +73,15 @@ package struct TestChecker {
             switch given {
             case .assignments(let assignments, _):
                 for assignment in assignments { check(assignment) }
-            case .events(let file, _), .profile(let file, _):
+            case .events(let file, _):
+                let resolved = file.resolved(relativeTo: path)
+                if !fileExists(resolved) {
+                    report(.missingTestInput(file.path, resolved: resolved, at: file.range))
+                } else if let readEvents, eventFilesRead.insert(resolved).inserted, let bytes = readEvents(resolved) {
+                    let broken = EventFile(bytes: bytes).broken
+                    if !broken.isEmpty { report(.skippedEventLines(file.path, lines: broken, at: file.range)) }
+                }
+            case .profile(let file, _):
                 let resolved = file.resolved(relativeTo: path)
                 if !fileExists(resolved) { report(.missingTestInput(file.path, resolved: resolved, at: file.range)) }
             }

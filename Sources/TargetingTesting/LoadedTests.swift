@@ -16,9 +16,11 @@ package struct LoadedTests: Sendable {
     package var hasErrors: Bool { diagnostics.contains { $0.isError } }
 
     /// Parses tests files already read and checks them against `ruleSet`; with a nil rule set
-    /// (rules that have errors) they are only parsed.
+    /// (rules that have errors) they are only parsed. `readEvents` reads `given events` files so
+    /// that their lines that are not events are reported (nil: not read).
     package init(sources: [SourceFile], ruleSet: CheckedRules?,
-                fileExists: (String) -> Bool = { FileManager.default.isReadableFile(atPath: $0) }) {
+                fileExists: (String) -> Bool = { FileManager.default.isReadableFile(atPath: $0) },
+                readEvents: ((String) -> [UInt8]?)? = nil) {
         self.sources = sources
         var diagnostics: [Diagnostic] = []
         var files: [TestFile] = []
@@ -31,7 +33,7 @@ package struct LoadedTests: Sendable {
             diagnostics += fileDiagnostics
             files.append(file)
         }
-        if let ruleSet, !files.isEmpty { diagnostics += TestChecker.check(files, ruleSet: ruleSet, fileExists: fileExists) }
+        if let ruleSet, !files.isEmpty { diagnostics += TestChecker.check(files, ruleSet: ruleSet, fileExists: fileExists, readEvents: readEvents) }
         self.files = files
         self.diagnostics = Diagnostic.sorted(diagnostics)
     }
@@ -39,7 +41,8 @@ package struct LoadedTests: Sendable {
     /// Reads the `.tests` files under each of `paths` (directories, searched recursively, or
     /// files) and loads them; a file is read whatever its extension.
     /// `fileExists` is the check for `given events`/`given profile` files (`test` passes one that
-    /// accepts every path: there a missing file fails its test, not the whole run).
+    /// accepts every path: there a missing file fails its test, not the whole run). `given events`
+    /// files are read from disk, so lines that are not events are reported as `test` skips them.
     package static func load(paths: [String], ruleSet: CheckedRules?,
                              fileExists: (String) -> Bool = { FileManager.default.isReadableFile(atPath: $0) }) -> Result<LoadedTests, Diagnostic> {
         var sources: [SourceFile] = []
@@ -56,6 +59,7 @@ package struct LoadedTests: Sendable {
                 }
             }
         }
-        return .success(LoadedTests(sources: sources, ruleSet: ruleSet, fileExists: fileExists))
+        let readEvents: (String) -> [UInt8]? = { try? SourceLoader.read($0).get() }
+        return .success(LoadedTests(sources: sources, ruleSet: ruleSet, fileExists: fileExists, readEvents: readEvents))
     }
 }

@@ -46,13 +46,19 @@ package struct TestCoverage: Hashable, Sendable {
     package var coveredCount: Int { items.filter(\.covered).count }
 
     /// The covered share in tenths of a percent (1000 when there is nothing to cover).
-    package var permille: Int {
-        items.isEmpty ? 1000 : Int((Double(coveredCount) * 1000 / Double(items.count)).rounded(.down))
-    }
+    package var permille: Int { CoverageFigure.permille(covered: coveredCount, total: items.count) }
 
     /// The closing line: `coverage: N of M (P%)`, with one decimal.
     package var summary: String {
-        "coverage: \(coveredCount) of \(items.count) (\(permille / 10).\(permille % 10)%)"
+        "coverage: \(coveredCount) of \(items.count) (\(CoverageFigure.percentText(permille)))"
+    }
+
+    /// The three figures, each over its own items: rows, segments, split variants.
+    package var figures: [CoverageFigure] {
+        [Item.Kind.row, .segment, .variant].map { kind in
+            let ofKind = items.filter { $0.kind == kind }
+            return CoverageFigure(kind: kind, covered: ofKind.filter(\.covered).count, total: ofKind.count)
+        }
     }
 
     /// Computes coverage from the results of a run over `program`.

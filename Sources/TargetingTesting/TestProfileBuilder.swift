@@ -1,5 +1,6 @@
 import TargetingBase
 import TargetingProfiles
+import TargetingSemantics
 import TargetingSyntax
 
 /// Builds a test's profile from its `given` lines, in order; a later line overrides an earlier one.
@@ -14,8 +15,6 @@ package struct TestProfileBuilder {
     let testsFile: String
     /// The test's evaluation time (for `now ± d` values).
     let now: Int64
-    /// The longest event line read.
-    static let maxLineBytes = 1024 * 1024
 
     /// The profile so far.
     var profile = Profile()
@@ -102,28 +101,19 @@ package struct TestProfileBuilder {
     }
 
     /// Applies the events of one profile: the test profile's `id` when it has one, else the
-    /// only profile in the file (whose id the test profile then takes).
+    /// only profile the file names (whose id the test profile then takes).
+    ///
+    /// A line that is not an event fails the test when it names that profile in `profile_id`;
+    /// other profiles' broken lines, and lines that name no profile (not JSON, no usable
+    /// `profile_id`), are skipped with a note, as `ingest` rejects them and goes on.
     mutating func applyEvents(_ path: GivenPath) throws {
         let (resolved, bytes) = try read(path)
-        var events: [(number: Int, event: EventLine)] = []
-        for line in EventLine.lines(of: bytes) {
-            guard line.bytes.count <= TestProfileBuilder.maxLineBytes else {
-                throw TestError(message: "\(resolved):\(line.number): line is longer than 1 MiB", range: path.range)
-            }
-            switch EventLine.parse(line.bytes, file: resolved, line: line.number) {
-            case .failure(let error): throw TestError(message: "\(resolved):\(line.number): \(error.message)", range: path.range)
-            case .success(let event): events.append((line.number, event))
-            }
-        }
+        let file = EventFile(bytes: bytes)
         let profileID: String
         if let id = profile.id {
             profileID = id
-            guard events.contains(where: { $0.event.profileID == id }) else {
-                throw TestError(message: "`\(path.path)` holds no events of profile `\(id)`", range: path.range)
-            }
         } else {
-            var ids: [String] = []
-            for (_, event) in events where !ids.contains(event.profileID) { ids.append(event.profileID) }
+            let ids = file.profileIDs
             guard ids.count == 1 else {
                 let message = ids.isEmpty ? "`\(path.path)` holds no events"
                     : "`\(path.path)` holds events of several profiles (" + ids.map { "`\($0)`" }.joined(separator: ", ")
@@ -131,10 +121,19 @@ package struct TestProfileBuilder {
                 throw TestError(message: message, range: path.range)
             }
             profileID = ids[0]
-            profile.setField("id", .string(profileID))
         }
-        for (number, event) in events where event.profileID == profileID && !event.closesSession {
-            switch profile.record(interpreter.interpret(name: event.name, params: event.params)) {
+        if let own = file.broken.first(where: { $0.profileID == profileID }) {
+            throw TestError(message: "\(resolved):\(own.line): \(own.message)", range: path.range)
+        }
+        let skipped = file.skipped(reading: profileID)
+        if !skipped.isEmpty { notes.append(Diagnostic.skippedEventLines(resolved, lines: skipped, at: path.range).message) }
+        guard file.events.contains(where: { $0.event.profileID == profileID }) else {
+            throw TestError(message: "`\(path.path)` holds no events of profile `\(profileID)`", range: path.range)
+        }
+        if profile.id == nil { profile.setField("id", .string(profileID)) }
+        for entry in file.events where entry.event.profileID == profileID && !entry.event.closesSession {
+            let (number, event) = (entry.line, entry.event)
+            switch profile.record(interpreter.read(event, storedOn: profile).outcome) {
             case .ignored:
                 continue
             case .rejected(let reason):

@@ -290,7 +290,7 @@ def postgres_rows(args, query, kept, workdir):
     """Runs `query` over a temporary table `profiles` holding `kept`; its rows as dicts."""
     table = os.path.join(workdir, "table.jsonl")
     with open(table, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(kept) + "\n")
+        handle.write("".join(line + "\n" for line in kept))
     os.chmod(table, 0o644)
     script = os.path.join(workdir, "query.sql")
     with open(script, "w", encoding="utf-8") as handle:
@@ -302,7 +302,8 @@ def postgres_rows(args, query, kept, workdir):
     result = run(shlex.split(args.psql) + ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-f", script], cwd="/")
     if result.returncode != 0:
         sys.exit("error: psql failed:\n" + result.stderr)
-    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    # Decimals stay text (`51.3`, `40.0`), as PostgreSQL prints them, so shares compare exactly.
+    return [json.loads(line, parse_float=str) for line in result.stdout.splitlines() if line.strip()]
 
 
 def check(args, rules, placement, lines, workdir):
@@ -334,9 +335,16 @@ def resolvable(args, rule_sets, lines, workdir, name):
     return source, kept, len(rejected), listings[0]
 
 
+def share_text(value):
+    """A share as the engine printed it: PostgreSQL's numeric comes as text (see `postgres_rows`),
+    Spark's decimal as a `Decimal`; either way its digits, e.g. `51.3` or `0.0`."""
+    return value if isinstance(value, str) else str(value)
+
+
 def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
     """`sql --all --summary` against `resolve --all --summary` over the profiles that no
-    placement rejects: the same entries, profile counts and shares."""
+    placement rejects: the same entries, zeros included, the same profile counts, and shares
+    printed as the CLI prints them (one decimal, `51.3%` in text)."""
     source, kept, rejected, _ = resolvable(args, [rules], lines, workdir, "summary.jsonl")
     summary = run([args.bin, "resolve", "--all", "--summary", "--rules", rules, "--now", NOW, "--format", "json", "--profiles", source])
     if summary.returncode != 0:
@@ -344,26 +352,35 @@ def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
     expected = {}
     for line in summary.stdout.splitlines():
         row = json.loads(line)
-        if row["profiles"] > 0:
-            expected[summary_key(row)] = (row["profiles"], row["share"])
+        if summary_key(row) in expected:
+            sys.exit("error: resolve --summary lists %s twice" % (summary_key(row),))
+        expected[summary_key(row)] = (row["profiles"], "%.1f" % row["share"])
+    if not lines and not expected:
+        sys.exit("error: resolve --summary of `%s` lists nothing over no profiles" % rules)
     query = run([args.bin, "sql", "--all", "--summary", "--dialect", dialect, "--rules", rules, "--now", NOW])
     if query.returncode != 0:
         sys.exit("error: targeting sql --summary failed: " + query.stderr)
-    actual = {summary_key(row): (int(row["profiles"]), float(row["share"])) for row in rows_of(query.stdout, kept)}
+    actual = {}
+    for row in rows_of(query.stdout, kept):
+        if summary_key(row) in actual:
+            sys.exit("error: sql --summary returns %s twice" % (summary_key(row),))
+        actual[summary_key(row)] = (int(row["profiles"]), share_text(row["share"]))
     failed = 0
     for entry in sorted(set(expected) | set(actual), key=str):
         want, got = expected.get(entry), actual.get(entry)
-        if want is None or got is None or want[0] != got[0] or abs(want[1] - got[1]) > 1e-9:
+        if want != got:
             failed += 1
             if failed <= args.show:
                 print("summary mismatch %s: resolve %s, sql %s" % (entry, want, got))
-    print("%s summary%s: %d entries, %d failed (%d profiles rejected by resolve left out)"
-          % (os.path.basename(rules), label, len(expected), failed, rejected))
+    print("%s summary%s: %d entries (%d empty), %d failed (%d profiles rejected by resolve left out)"
+          % (os.path.basename(rules), label, len(expected), sum(1 for entry in expected.values() if entry[0] == 0), failed, rejected))
     return failed
 
 
 def changed_rules(workdir):
-    """A copy of `Rules/` with thresholds moved, so a diff has transitions in every placement."""
+    """A copy of `Rules/` with thresholds moved, so a diff has transitions in every placement, and
+    the `nothing` row of `main_paywall` turned into a split with a holdout, so some profiles move
+    between two `nothing`s that only `--by row` tells apart."""
     target = os.path.join(workdir, "changed-rules")
     os.makedirs(target, exist_ok=True)
     source = os.path.join(ROOT, "Rules")
@@ -373,7 +390,9 @@ def changed_rules(workdir):
         with open(os.path.join(source, name), encoding="utf-8") as handle:
             text = handle.read()
         text = (text.replace("profile.age >= 18", "profile.age >= 21").replace("weekly_hours >= 10", "weekly_hours >= 5")
-                .replace('profile.app_version >= "4.2.0"', 'profile.app_version >= "4.2.0-0"'))
+                .replace('profile.app_version >= "4.2.0"', 'profile.app_version >= "4.2.0-0"')
+                .replace('premium_members -> nothing\n', 'premium_members -> split "premium_holdout" {\n    50% -> nothing\n'
+                         '    50% -> paywall "pw_standard"\n  }\n'))
         with open(os.path.join(target, name), "w", encoding="utf-8") as handle:
             handle.write(text)
     return target
@@ -396,10 +415,13 @@ placement only_new {
 """
 
 
-def check_diff(args, lines, workdir, dialect, rows_of, label=""):
+DIFF_PARTS = {"row": ("audience", "kind", "id", "split"), "destination": ("kind", "id")}
+
+
+def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row"):
     """`diff OLD NEW --sql` against `diff OLD NEW --profiles` over the profiles neither rule set
-    rejects: the same transitions with the same counts, and the same sizes for the placement only
-    the old rules have and the one only the new rules have."""
+    rejects, both `--by view`: the same transitions with the same counts, and the same sizes for
+    the placement only the old rules have and the one only the new rules have."""
     old = os.path.join(workdir, "old-rules")
     shutil.copytree(os.path.join(ROOT, "Rules"), old, dirs_exist_ok=True)
     with open(os.path.join(old, "only_old.rules"), "w", encoding="utf-8") as handle:
@@ -408,15 +430,18 @@ def check_diff(args, lines, workdir, dialect, rows_of, label=""):
     with open(os.path.join(new, "only_new.rules"), "w", encoding="utf-8") as handle:
         handle.write(ONLY_NEW)
     source, kept, rejected, _ = resolvable(args, [old, new], lines, workdir, "diff.jsonl")
-    report = run([args.bin, "diff", old, new, "--profiles", source, "--now", NOW, "--format", "json"])
+    report = run([args.bin, "diff", old, new, "--profiles", source, "--now", NOW, "--format", "json", "--by", view])
     if report.returncode != 0:
         sys.exit("error: diff failed: " + report.stderr)
+    parts = DIFF_PARTS[view]
 
     def shown(value):
-        return (None, None, False) if value is None else (value["kind"], value["id"], True)
+        if value is not None and sorted(value) != sorted(parts):
+            sys.exit("error: diff --by %s gives a decision with keys %s" % (view, sorted(value)))
+        return tuple(None for _ in parts) + (False,) if value is None else tuple(value[part] for part in parts) + (True,)
 
     expected = {}
-    absent = (None, None, None)
+    absent = tuple(None for _ in parts) + (None,)
     for placement in json.loads(report.stdout)["placements"]:
         for transition in placement["transitions"]:
             expected[(placement["placement"],) + shown(transition["from"]) + shown(transition["to"])] = transition["count"]
@@ -425,17 +450,21 @@ def check_diff(args, lines, workdir, dialect, rows_of, label=""):
                 expected[(placement["placement"],) + shown(size["destination"]) + absent] = size["before"]
             elif placement["status"] == "added" and size["after"]:
                 expected[(placement["placement"],) + absent + shown(size["destination"])] = size["after"]
-    if not any(entry[3] is None for entry in expected) or not any(entry[6] is None for entry in expected):
+    matched_from, matched_to = len(parts) + 1, 2 * len(parts) + 2
+    if not any(entry[matched_to] is None for entry in expected) or not any(entry[matched_from] is None for entry in expected):
         sys.exit("error: the diff has no added or no removed placement to compare")
-    query = run([args.bin, "diff", old, new, "--sql", dialect, "--now", NOW])
+    if view == "row" and not any(entry[2:4] == (None, None) and entry[7:9] == (None, None)
+                                 for entry in expected if entry[matched_from] and entry[matched_to]):
+        sys.exit("error: the diff by row has no move between two `nothing`s to compare")
+    query = run([args.bin, "diff", old, new, "--sql", dialect, "--now", NOW, "--by", view])
     if query.returncode != 0:
         sys.exit("error: targeting diff --sql failed: " + query.stderr)
     actual = {}
     for row in rows_of(query.stdout, kept):
         def matched(value):
             return None if value is None else bool(value)
-        entry = (row["placement"], row["from_kind"], row["from_id"], matched(row["from_matched"]),
-                 row["to_kind"], row["to_id"], matched(row["to_matched"]))
+        entry = ((row["placement"],) + tuple(row["from_" + part] for part in parts) + (matched(row["from_matched"]),)
+                 + tuple(row["to_" + part] for part in parts) + (matched(row["to_matched"]),))
         actual[entry] = int(row["profiles"])
     failed = 0
     for entry in sorted(set(expected) | set(actual), key=str):
@@ -443,8 +472,8 @@ def check_diff(args, lines, workdir, dialect, rows_of, label=""):
             failed += 1
             if failed <= args.show:
                 print("diff mismatch %s: diff %s, sql %s" % (entry, expected.get(entry), actual.get(entry)))
-    print("Rules -> changed rules diff%s: %d transitions and sizes, %d failed (%d profiles rejected by resolve left out)"
-          % (label, len(expected), failed, rejected))
+    print("Rules -> changed rules diff by %s%s: %d transitions and sizes, %d failed (%d profiles rejected by resolve left out)"
+          % (view, label, len(expected), failed, rejected))
     return failed
 
 
@@ -513,9 +542,11 @@ def main():
             rules = os.path.abspath(rules)
             for placement in placements(args.bin, rules):
                 failed += check(args, rules, placement, lines, workdir)
-            failed += check_summary(args, rules, lines, workdir, "postgres",
-                                    lambda query, kept: postgres_rows(args, query, kept, workdir))
-        failed += check_diff(args, lines, workdir, "postgres", lambda query, kept: postgres_rows(args, query, kept, workdir))
+            for corpus, label in ((lines, ""), ([], " (no profiles)")):
+                failed += check_summary(args, rules, corpus, workdir, "postgres",
+                                        lambda query, kept: postgres_rows(args, query, kept, workdir), label)
+        for view in DIFF_PARTS:
+            failed += check_diff(args, lines, workdir, "postgres", lambda query, kept: postgres_rows(args, query, kept, workdir), view=view)
     sys.exit(1 if failed else 0)
 
 

@@ -67,10 +67,12 @@ def main():
                         slow.append("%s %s (ansi %s): %.1f s" % (os.path.basename(rules), placement, ansi, planned - start))
             for ansi in ("true", "false"):
                 spark.conf.set("spark.sql.ansi.enabled", ansi)
-                failed += agreement.check_summary(args, rules, lines, workdir, "spark", spark_rows, " (ansi %s)" % ansi)
+                for corpus, label in ((lines, ""), ([], ", no profiles")):
+                    failed += agreement.check_summary(args, rules, corpus, workdir, "spark", spark_rows, " (ansi %s%s)" % (ansi, label))
         for ansi in ("true", "false"):
             spark.conf.set("spark.sql.ansi.enabled", ansi)
-            failed += agreement.check_diff(args, lines, workdir, "spark", spark_rows, " (ansi %s)" % ansi)
+            for view in agreement.DIFF_PARTS:
+                failed += agreement.check_diff(args, lines, workdir, "spark", spark_rows, " (ansi %s)" % ansi, view=view)
     spark.stop()
     for line in slow:
         print("too slow to plan: " + line)

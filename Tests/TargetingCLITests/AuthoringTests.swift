@@ -136,11 +136,13 @@ final class AuthoringTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(CLIHarness.member(json.out, "sessions_open")?.arrayValue?.count, 25, "JSON lists them all")
     }
 
-    func testIngestWithoutRulesSaysNoInputDeclarationsApply() {
+    func testIngestWithoutRulesNeedsNoRulesToStoreUnderElementIDs() {
         let events = directory.write("e.jsonl", #"{"profile_id":"a","name":"flow_user_input","instanceId":"scr","element_id":"goal","element_type":"text","value":"x"}"# + "\n")
-        let result = CLIHarness.run(["ingest", events, "--store", directory.file("s.jsonl")], currentDirectory: directory.path)
+        let refused = CLIHarness.run(["ingest", events, "--store", directory.file("s.jsonl")], currentDirectory: directory.path)
+        XCTAssertEqual(refused.status, 2, refused.err)
+        XCTAssertTrue(refused.err.contains("--no-rules"), refused.err)
+        let result = CLIHarness.run(["ingest", events, "--store", directory.file("s.jsonl"), "--no-rules"], currentDirectory: directory.path)
         XCTAssertEqual(result.status, 0, result.err)
-        XCTAssertTrue(result.err.contains("no `input` declarations apply: answers are stored under their element ids"), result.err)
     }
 }
 
@@ -331,8 +333,47 @@ final class ResolveSummaryTests: TemporaryDirectoryTestCase {
                 shares[key] = share
             }
             XCTAssertEqual(counted, expected, "--jobs \(jobs)")
-            XCTAssertTrue(summary.outLines.contains { $0.contains(#""audience":null"#) }, "the no-match entry is listed")
+            XCTAssertFalse(summary.outLines.contains { $0.contains(#""audience":null"#) }, "both placements end with `everyone`, so cannot miss")
         }
+    }
+
+    func testEveryEntryIsListedWithZerosAndNoMatchOnlyWhereItCanHappen() {
+        let rules = directory.write("p.rules", """
+        segment f = fan == 1
+        segment g = goal == "x"
+        audience fans = f
+        audience goals = g
+        placement p {
+          fans -> split "hold" {
+            50% -> flow "a"
+            50% -> nothing
+          }
+          goals -> nothing
+          goals -> nothing
+          everyone -> flow "d"
+        }
+        placement q {
+          fans -> flow "a"
+        }
+        """)
+        let profiles = directory.write("one.jsonl", "{\"id\":\"u6\"}\n")
+        let text = CLIHarness.run(["resolve", "--all", "--rules", rules, "--profiles", profiles, "--summary", "--now", "2026-11-29"])
+        XCTAssertEqual(text.status, 0, text.err)
+        XCTAssertEqual(text.outLines, [
+            "p: 1 profiles",
+            "  nothing (audience `fans`, split `hold`): 0 (0.0%)",
+            "  flow \"a\" (audience `fans`, split `hold`): 0 (0.0%)",
+            "  nothing (audience `goals`): 0 (0.0%)",
+            "  flow \"d\" (audience `everyone`): 1 (100.0%)",
+            "q: 1 profiles",
+            "  flow \"a\" (audience `fans`): 0 (0.0%)",
+            "  no match (no audience matched): 1 (100.0%)",
+        ])
+        let json = CLIHarness.run(["resolve", "q", "--rules", rules, "--profiles", profiles, "--summary", "--now", "2026-11-29", "--format", "json"])
+        XCTAssertEqual(json.outLines.map { CLIHarness.canonical($0) }, [
+            #"{"placement":"q","audience":"fans","kind":"flow","id":"a","split":null,"profiles":0,"share":0}"#,
+            #"{"placement":"q","audience":null,"kind":null,"id":null,"split":null,"profiles":1,"share":100}"#,
+        ].map { CLIHarness.canonical($0) })
     }
 
     func testTextSummaryAndItsLimits() {
@@ -340,7 +381,7 @@ final class ResolveSummaryTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(text.status, 0, text.err)
         XCTAssertTrue(text.outLines.contains("onboarding_followup: 10000 profiles"), text.out)
         XCTAssertTrue(text.outLines.contains { $0.hasPrefix("  nothing (audience `sporty_beginners`, split `sporty_beginners_v1`): ") }, text.out)
-        XCTAssertTrue(text.outLines.contains("  no match (no audience matched): 0 (0.0%)"), text.out)
+        XCTAssertFalse(text.outLines.contains { $0.hasPrefix("  no match") }, text.out)
         let explain = resolve(["--summary", "--explain"])
         XCTAssertEqual(explain.status, 64)
         let single = CLIHarness.run(["resolve", "--all", "--profile", CLIHarness.example("profiles/pro_adult.json"), "--summary", "--rules", CLIHarness.rulesPath])

@@ -47,7 +47,7 @@ final class DiffCommandTests: TemporaryDirectoryTestCase {
 
     func testTextReportCountsTransitionsWithExamplesAndAddedRemovedPlacements() {
         let (old, new, profiles) = paths()
-        let result = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29T12:00:00Z"])
+        let result = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29T12:00:00Z", "--by", "destination"])
         XCTAssertEqual(result.status, 0, result.err)
         // p1 is a pro adult under both; p2 and p3 only under the old rules; p4 and p5 never.
         XCTAssertEqual(result.outLines, [
@@ -96,7 +96,7 @@ final class DiffCommandTests: TemporaryDirectoryTestCase {
 
     func testSQLImpactIsOneQueryOverBothRuleSets() {
         let (old, new, _) = paths()
-        let result = CLIHarness.run(["diff", old, new, "--sql", "postgres", "--now", "2026-11-29T12:00:00Z", "--table", "app.profiles"])
+        let result = CLIHarness.run(["diff", old, new, "--sql", "postgres", "--now", "2026-11-29T12:00:00Z", "--table", "app.profiles", "--by", "destination"])
         XCTAssertEqual(result.status, 0, result.err)
         XCTAssertTrue(result.out.hasPrefix("-- now: 2026-11-29T12:00:00Z\n-- dialect: postgres\n"), result.out)
         XCTAssertTrue(result.out.contains("old_decisions AS ("), result.out)
@@ -135,7 +135,7 @@ final class DiffCommandTests: TemporaryDirectoryTestCase {
     func testJSONReportAndPlacementFilter() throws {
         let (old, new, profiles) = paths()
         let result = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29T12:00:00Z",
-                                     "--format", "json", "--placement", "followup", "--examples", "1"])
+                                     "--format", "json", "--placement", "followup", "--examples", "1", "--by", "destination"])
         XCTAssertEqual(result.status, 0, result.err)
         XCTAssertEqual(result.outLines.count, 1)
         let expected = """
@@ -154,7 +154,7 @@ final class DiffCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.err.contains("bad.jsonl:2: error:"), result.err)
         XCTAssertTrue(result.err.contains("bad.jsonl:3: error:"), result.err)
-        XCTAssertEqual(result.outLines.dropFirst().first, "placement followup: 1 of 1 profiles (100.0%) change destination")
+        XCTAssertEqual(result.outLines.dropFirst().first, "placement followup: 1 of 1 profiles (100.0%) change audience, destination or variant")
     }
 
     func testRulesWithErrorsAndUsageErrors() {
@@ -166,5 +166,93 @@ final class DiffCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(CLIHarness.run(["diff", old, "--profiles", profiles]).status, 64)
         XCTAssertEqual(CLIHarness.run(["diff", old, old]).status, 64)
         XCTAssertEqual(CLIHarness.run(["diff", old, old, "--profiles", directory.file("absent.jsonl")]).status, 2)
+    }
+
+    /// A split with a holdout variant, and a `nothing` row: u1, u4 and u5 draw the holdout
+    /// (buckets 25, 12, 30 of `hold`), u2 and u3 the flow (61, 57); u6 is no fan.
+    private let holdoutRules = """
+    segment f = fan == 1
+    audience fans = f
+    placement p {
+      fans -> split "hold" {
+        50% -> flow "a"
+        50% -> nothing
+      }
+      everyone -> nothing
+    }
+    """
+    private let holdoutCorpus = """
+    {"id":"u1","custom_attributes":{"fan":1}}
+    {"id":"u2","custom_attributes":{"fan":1}}
+    {"id":"u3","custom_attributes":{"fan":1}}
+    {"id":"u4","custom_attributes":{"fan":1}}
+    {"id":"u5","custom_attributes":{"fan":1}}
+    {"id":"u6"}
+
+    """
+
+    func testHoldoutDrawsAndNothingRowsAreToldApartByRow() throws {
+        let old = directory.write("old/p.rules", holdoutRules)
+        let new = directory.write("new/p.rules", "placement p {\n  everyone -> nothing\n}\n")
+        let profiles = directory.write("fans.jsonl", holdoutCorpus)
+        let byRow = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29T12:00:00Z"])
+        XCTAssertEqual(byRow.status, 0, byRow.err)
+        XCTAssertEqual(byRow.outLines, [
+            "now: 2026-11-29T12:00:00Z",
+            "placement p: 5 of 6 profiles (83.3%) change audience, destination or variant",
+            "  nothing (audience `fans`, split `hold`) -> nothing (audience `everyone`)   3  e.g. u1, u4, u5",
+            "  flow \"a\" (audience `fans`, split `hold`) -> nothing (audience `everyone`)  2  e.g. u2, u3",
+            "  nothing (audience `everyone`): 1 (16.6%) before, 6 (100.0%) after",
+            "  nothing (audience `fans`, split `hold`): 3 (50.0%) before, 0 (0.0%) after",
+            "  flow \"a\" (audience `fans`, split `hold`): 2 (33.3%) before, 0 (0.0%) after",
+        ])
+        // Merged by destination, the holdout draws do not move: today's view.
+        let byDestination = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29T12:00:00Z", "--by", "destination"])
+        XCTAssertEqual(byDestination.outLines, [
+            "now: 2026-11-29T12:00:00Z",
+            "placement p: 2 of 6 profiles (33.3%) change destination",
+            "  flow \"a\" -> nothing  2  e.g. u2, u3",
+            "  nothing: 4 (66.6%) before, 6 (100.0%) after",
+            "  flow \"a\": 2 (33.3%) before, 0 (0.0%) after",
+        ])
+        let json = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29T12:00:00Z", "--format", "json", "--examples", "1"])
+        let expected = """
+        {"now":"2026-11-29T12:00:00Z","changed":true,"absent_attributes":[],"placements":[{"placement":"p","status":"changed","profiles":6,"changed":5,\
+        "transitions":[{"from":{"audience":"fans","kind":null,"id":null,"split":"hold"},"to":{"audience":"everyone","kind":null,"id":null,"split":null},"count":3,"examples":["u1"]},\
+        {"from":{"audience":"fans","kind":"flow","id":"a","split":"hold"},"to":{"audience":"everyone","kind":null,"id":null,"split":null},"count":2,"examples":["u2"]}],\
+        "sizes":[{"destination":{"audience":"everyone","kind":null,"id":null,"split":null},"before":1,"after":6,"share_before":16.6,"share_after":100},\
+        {"destination":{"audience":"fans","kind":null,"id":null,"split":"hold"},"before":3,"after":0,"share_before":50,"share_after":0},\
+        {"destination":{"audience":"fans","kind":"flow","id":"a","split":"hold"},"before":2,"after":0,"share_before":33.3,"share_after":0}]}]}
+        """
+        XCTAssertEqual(CLIHarness.canonical(json.outLines.first ?? ""), CLIHarness.canonical(expected))
+        // Only the row view sees a change to fail on.
+        XCTAssertEqual(CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29", "--fail-on-change", "--placement", "p"]).status, 1)
+        let same = directory.write("same/p.rules", "placement p {\n  everyone -> nothing\n}\n")
+        XCTAssertEqual(CLIHarness.run(["diff", new, same, "--profiles", profiles, "--now", "2026-11-29", "--fail-on-change"]).status, 0)
+        XCTAssertEqual(CLIHarness.run(["diff", old, new, "--profiles", profiles, "--by", "audience"]).status, 64)
+    }
+
+    func testSQLImpactByRowCarriesAudienceAndSplit() {
+        let (old, new, _) = paths()
+        let byRow = CLIHarness.run(["diff", old, new, "--sql", "postgres", "--now", "2026-11-29T12:00:00Z"])
+        XCTAssertEqual(byRow.status, 0, byRow.err)
+        XCTAssertTrue(byRow.out.contains("SELECT o.placement, o.audience AS from_audience, o.kind AS from_kind, o.id AS from_id, o.split AS from_split, o.matched AS from_matched,"), byRow.out)
+        XCTAssertTrue(byRow.out.contains("WHERE NOT (o.audience IS NOT DISTINCT FROM n.audience AND o.kind IS NOT DISTINCT FROM n.kind AND o.id IS NOT DISTINCT FROM n.id AND o.split IS NOT DISTINCT FROM n.split AND o.matched = n.matched)"), byRow.out)
+        XCTAssertTrue(byRow.out.contains("SELECT r.placement, r.audience AS from_audience, r.kind AS from_kind, r.id AS from_id, r.split AS from_split, r.matched AS from_matched, CAST(NULL AS TEXT) AS to_audience"), byRow.out)
+        let byDestination = CLIHarness.run(["diff", old, new, "--sql", "postgres", "--now", "2026-11-29T12:00:00Z", "--by", "destination"])
+        XCTAssertEqual(byDestination.status, 0, byDestination.err)
+        XCTAssertFalse(byDestination.out.contains("audience AS from_audience"), byDestination.out)
+        XCTAssertTrue(byDestination.out.contains("SELECT o.placement, o.kind AS from_kind, o.id AS from_id, o.matched AS from_matched,"), byDestination.out)
+    }
+
+    func testNoJITStartsThePostgresQueryWithSetJitOff() {
+        let (old, new, profiles) = paths()
+        let result = CLIHarness.run(["diff", old, new, "--sql", "postgres", "--now", "2026-11-29T12:00:00Z", "--no-jit"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("\n-- rules: \(old) -> \(new)\nSET jit = off;\nWITH\n"), result.out)
+        let spark = CLIHarness.run(["diff", old, new, "--sql", "spark", "--now", "2026-11-29T12:00:00Z", "--no-jit"])
+        XCTAssertEqual(spark.status, 64)
+        XCTAssertTrue(spark.err.contains("--no-jit is for PostgreSQL only"), spark.err)
+        XCTAssertEqual(CLIHarness.run(["diff", old, new, "--profiles", profiles, "--no-jit"]).status, 64)
     }
 }

@@ -109,8 +109,44 @@ final class IngestCommandTests: TemporaryDirectoryTestCase {
         let store = directory.file("profiles.jsonl")
         _ = ingest([onboarding], store: store)
         let first = profiles(in: store)
-        _ = ingest([onboarding], store: store)
+        let bytes = CLIHarness.bytes(store)
+        let again = ingest([onboarding], store: store, ["--format", "json"])
         XCTAssertEqual(profiles(in: store), first)
+        XCTAssertEqual(CLIHarness.bytes(store), bytes, "the store is byte for byte the same")
+        XCTAssertEqual(CLIHarness.member(again.out, "profiles_updated"), .number(0), again.out)
+        XCTAssertEqual(CLIHarness.member(again.out, "profiles_created"), .number(0), again.out)
+        XCTAssertEqual(CLIHarness.member(again.out, "profiles_unchanged"), .number(3), again.out)
+        let text = ingest([onboarding], store: store)
+        XCTAssertTrue(text.out.contains("profiles: 0 updated, 0 created, 3 unchanged\n"), text.out)
+    }
+
+    func testOnlyProfilesWhoseLineChangedCountAsUpdated() {
+        // Written by hand (spaces, key order): a line whose profile ends as it was keeps its bytes.
+        let storeText = """
+        { "custom_attributes": {"experience": "pro"}, "id": "same" }
+        {"id":"reverted","custom_attributes":{"experience":"beginner"}}
+        {"id":"changed","custom_attributes":{"experience":"beginner"}}
+        {"id":"untouched"}
+
+        """
+        let store = directory.write("store.jsonl", storeText)
+        let events = directory.write("events.jsonl", [
+            event("same", "experience", "single_choice", #""item_ids":["pro"]"#),
+            event("reverted", "experience", "single_choice", #""item_ids":["pro"]"#),
+            event("reverted", "experience", "single_choice", #""item_ids":["beginner"]"#),
+            event("changed", "experience", "single_choice", #""item_ids":["pro"]"#),
+            event("fresh", "experience", "single_choice", #""item_ids":["pro"]"#),
+        ].joined(separator: "\n") + "\n")
+        let result = ingest([events], store: store, ["--format", "json"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(CLIHarness.member(result.out, "profiles_updated"), .number(1), result.out)
+        XCTAssertEqual(CLIHarness.member(result.out, "profiles_created"), .number(1), result.out)
+        XCTAssertEqual(CLIHarness.member(result.out, "profiles_unchanged"), .number(2), result.out)
+        let lines = CLIResult.lines(CLIHarness.text(store))
+        XCTAssertEqual(lines.count, 5, CLIHarness.text(store))
+        XCTAssertEqual(Array(lines.prefix(2)), Array(CLIResult.lines(storeText).prefix(2)), "unchanged profiles keep their bytes")
+        XCTAssertEqual(lines[3], #"{"id":"untouched"}"#)
+        XCTAssertEqual(CLIHarness.canonical(lines[2]), CLIHarness.canonical(#"{"id":"changed","custom_attributes":{"experience":"pro"}}"#))
     }
 
     // MARK: The store
@@ -333,6 +369,7 @@ final class IngestCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(help.out.contains("OVERVIEW:"))
         XCTAssertTrue(help.out.contains("USAGE: targeting ingest"))
         XCTAssertTrue(help.out.contains("--time-zone"))
+        XCTAssertTrue(help.out.contains("--no-rules"), help.out)
         XCTAssertEqual(CLIHarness.run(["ingest", "--store", directory.file("s.jsonl")]).status, 64)
     }
 
@@ -351,4 +388,94 @@ final class IngestCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(result.err.contains("events.jsonl:2: error: profile `newcomer`:"), result.err)
         XCTAssertEqual(CLIHarness.text(store), storeText)
     }
+    // MARK: Without a rule set
+
+    func testWithoutRulesDirectoryIngestIsAnErrorNamingTheWayOut() {
+        let events = directory.write("e.jsonl", event("a", "goal", "text_input", #""value":"x""#) + "\n")
+        let store = directory.file("s.jsonl")
+        let result = CLIHarness.run(["ingest", events, "--store", store], currentDirectory: directory.path)
+        XCTAssertEqual(result.status, 2, result.err)
+        XCTAssertTrue(result.err.contains("error:"), result.err)
+        XCTAssertTrue(result.err.contains("`Rules`"), result.err)
+        XCTAssertTrue(result.err.contains("--rules DIR"), result.err)
+        XCTAssertTrue(result.err.contains("--no-rules"), result.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store), "nothing was stored")
+    }
+
+    func testNoRulesStoresAnswersUnderTheirElementIDs() {
+        let events = directory.write("e.jsonl", event("a", "birthday", "date_picker", #""value":1228132800000"#) + "\n")
+        let store = directory.file("s.jsonl")
+        let result = CLIHarness.run(["ingest", events, "--store", store, "--no-rules"], currentDirectory: directory.path)
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(profiles(in: store), ["a": CLIHarness.canonical(#"{"id":"a","custom_attributes":{"birthday":1228132800000}}"#)])
+        let both = CLIHarness.run(["ingest", events, "--store", store, "--no-rules", "--rules", CLIHarness.rulesPath])
+        XCTAssertEqual(both.status, 64, both.err)
+        XCTAssertTrue(both.err.contains("--no-rules"), both.err)
+    }
+
+    func testResolveWithoutRulesDirectoryNamesTheRulesOption() {
+        let profile = directory.write("p.json", #"{"id":"u1"}"#)
+        for arguments in [["resolve", "onboarding_followup", "--profile", profile], ["sql", "onboarding_followup", "--dialect", "postgres"]] {
+            let result = CLIHarness.run(arguments, currentDirectory: directory.path)
+            XCTAssertEqual(result.status, 2, result.err)
+            XCTAssertTrue(result.err.contains("cannot read `Rules`"), result.err)
+            XCTAssertTrue(result.err.contains("--rules DIR"), result.err)
+        }
+    }
+
+    // MARK: The lock file
+
+    func testNoLockFileIsLeftBehind() {
+        let store = directory.file("store.jsonl")
+        let events = directory.write("events.jsonl", event("u1", "experience", "single_choice", #""item_ids":["pro"]"#) + "\n")
+        XCTAssertEqual(ingest([events], store: store).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + ".lock"), "\(directory.entries())")
+        // Also after a run that fails once it holds the lock (a corrupt store).
+        let corrupt = directory.write("corrupt.jsonl", "{\n")
+        XCTAssertEqual(ingest([events], store: corrupt).status, 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: corrupt + ".lock"), "\(directory.entries())")
+        // A lock file already there (left by a killed run) is taken and removed.
+        _ = directory.write("store.jsonl.lock", "")
+        XCTAssertEqual(ingest([events], store: store).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + ".lock"), "\(directory.entries())")
+    }
+
+    func testConcurrentIngestsLoseNoUpdateAndLeaveNoLockFile() {
+        let store = directory.file("store.jsonl")
+        let writers = 6
+        let perWriter = 40
+        var files: [String] = []
+        for writer in 0..<writers {
+            let lines = (0..<perWriter).map { index in
+                event("shared\(index)", "w\(writer)", "text_input", "\"value\":\"v\(writer)-\(index)\"")
+            }
+            files.append(directory.write("w\(writer).jsonl", lines.joined(separator: "\n") + "\n"))
+        }
+        let rules = directory.write("rules/main.rules", "")
+        let statuses = LockedStatuses()
+        let eventFiles = files
+        DispatchQueue.concurrentPerform(iterations: writers * 3) { run in
+            let result = CLIHarness.run(["ingest", eventFiles[run % writers], "--store", store, "--rules", rules])
+            statuses.add(result.status)
+        }
+        XCTAssertEqual(statuses.all.sorted(), Array(repeating: 0, count: writers * 3))
+        let stored = profiles(in: store)
+        XCTAssertEqual(stored.count, perWriter)
+        for index in 0..<perWriter {
+            for writer in 0..<writers {
+                XCTAssertTrue(stored["shared\(index)"]?.contains("\"w\(writer)\":\"v\(writer)-\(index)\"") ?? false,
+                              "an update of writer \(writer) to shared\(index) was lost: \(stored["shared\(index)"] ?? "none")")
+            }
+        }
+        XCTAssertEqual(directory.entries().filter { $0.hasPrefix("store") || $0.hasPrefix(".store") }, ["store.jsonl"])
+    }
+}
+
+/// Exit statuses gathered from several threads.
+private final class LockedStatuses: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statuses: [Int32] = []
+
+    func add(_ status: Int32) { lock.withLock { statuses.append(status) } }
+    var all: [Int32] { lock.withLock { statuses } }
 }

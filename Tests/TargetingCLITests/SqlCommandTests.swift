@@ -15,7 +15,7 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         let summary = sql(["--all", "--summary", "--dialect", "spark"])
         XCTAssertEqual(summary.status, 0, summary.err)
         XCTAssertTrue(summary.out.hasPrefix("-- now: 2026-11-29T12:00:00Z\n-- dialect: spark\n-- rules: "), summary.out)
-        XCTAssertTrue(summary.out.contains("\nSELECT placement, audience, kind, id, split, COUNT(*) AS profiles,"), summary.out)
+        XCTAssertTrue(summary.out.contains("\nSELECT placement, audience, kind, id, split, profiles,\n"), summary.out)
         XCTAssertTrue(summary.out.contains("GROUP BY placement, audience, kind, id, split"), summary.out)
         XCTAssertFalse(summary.out.contains(";"), "one statement without a terminator, as the plain query")
         XCTAssertEqual(sql(["main_paywall", "--all", "--dialect", "postgres"]).status, 64)
@@ -24,6 +24,40 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(none.status, 2, "no empty statement for rules without placements")
         XCTAssertEqual(none.out, "")
         XCTAssertTrue(none.err.contains("error: the rules declare no placement, so there is nothing to compile"), none.err)
+    }
+
+    func testSummaryListsEveryEntryOfThePlacementsAndRoundsTheShare() {
+        let postgres = sql(["--all", "--summary", "--dialect", "postgres"])
+        XCTAssertEqual(postgres.status, 0, postgres.err)
+        // Every row and variant, in the order of `resolve --summary`; no match only where a placement can miss.
+        XCTAssertTrue(postgres.out.contains("""
+        FROM (VALUES
+          (1, 'onboarding_followup', 'pro_adults', 'flow', 'flow_pro_v2', CAST(NULL AS TEXT)),
+        """), postgres.out)
+        XCTAssertTrue(postgres.out.contains("'sporty_beginners', CAST(NULL AS TEXT), CAST(NULL AS TEXT), 'sporty_beginners_v1'),"), postgres.out)
+        XCTAssertTrue(postgres.out.contains("'main_paywall', 'everyone', 'paywall', 'pw_standard', CAST(NULL AS TEXT))\n) AS e(entry, placement, audience, kind, id, split)"), postgres.out)
+        XCTAssertEqual(postgres.out.components(separatedBy: "\n  (").count - 1, 14, "9 entries of onboarding_followup, 5 of main_paywall")
+        XCTAssertTrue(postgres.out.contains("LEFT JOIN ("), postgres.out)
+        XCTAssertTrue(postgres.out.contains("COALESCE(c.profiles, 0) AS profiles"), postgres.out)
+        XCTAssertTrue(postgres.out.contains("ROUND(COALESCE(FLOOR(profiles * 1000.0 / NULLIF(SUM(profiles) OVER (PARTITION BY placement), 0)), 0) / 10, 1) AS share"), postgres.out)
+        let rules = directory.write("q.rules", "segment f = fan == 1\naudience fans = f\nplacement q {\n  fans -> flow \"a\"\n}\n")
+        let miss = CLIHarness.run(["sql", "q", "--summary", "--dialect", "spark", "--rules", rules, "--now", "2026-11-29"])
+        XCTAssertTrue(miss.out.contains("""
+          (1, 'q', 'fans', 'flow', 'a', CAST(NULL AS STRING)),
+          (2, 'q', CAST(NULL AS STRING), CAST(NULL AS STRING), CAST(NULL AS STRING), CAST(NULL AS STRING))
+        ) AS e(
+        """), miss.out)
+    }
+
+    func testNoJITPutsSetJitOffBeforeThePostgresQuery() {
+        let postgres = sql(["main_paywall", "--dialect", "postgres", "--no-jit"])
+        XCTAssertEqual(postgres.status, 0, postgres.err)
+        XCTAssertTrue(postgres.out.contains("segments.rules\nSET jit = off;\nWITH\n"), postgres.out)
+        XCTAssertEqual(postgres.out.components(separatedBy: ";").count, 2, "one setting, then the query")
+        XCTAssertFalse(sql(["main_paywall", "--dialect", "postgres"]).out.contains("jit"))
+        let spark = sql(["main_paywall", "--dialect", "spark", "--no-jit"])
+        XCTAssertEqual(spark.status, 64)
+        XCTAssertTrue(spark.err.contains("error: --no-jit is for PostgreSQL only: Spark SQL has no JIT setting"), spark.err)
     }
 
     func testTableAndColumnNameTheSource() {

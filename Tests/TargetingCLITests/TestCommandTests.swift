@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TargetingBase
 
 /// `targeting test` (SPEC §5, §6) and `.tests` files in `targeting check`.
 final class TestCommandTests: TemporaryDirectoryTestCase {
@@ -191,5 +192,176 @@ final class TestCommandTests: TemporaryDirectoryTestCase {
         XCTAssertFalse(result.out.contains("FAIL"), result.out)
         XCTAssertTrue(result.outLines.contains { $0.hasPrefix("coverage: ") && $0.hasSuffix("(100.0%)") }, result.out)
         XCTAssertTrue(result.outLines.last?.hasSuffix(" passed, 0 failed") ?? false, result.out)
+    }
+
+    // MARK: - Broken lines in `given events`
+
+    /// `u1` answers `pro`; line 2 is another user's cut-off line, line 4 is `u2`'s line without a `name`.
+    private let stream = """
+    {"profile_id":"u1","name":"flow_user_input","instanceId":"scr","element_id":"experience","element_type":"single_choice","item_ids":["pro"]}
+    {"profile_id":"u2","name":"flow_user_input","instanceId":"scr","element_id":"experi
+    {"profile_id":"u2","name":"flow_user_input","instanceId":"scr","element_id":"experience","element_type":"single_choice","item_ids":["beginner"]}
+    {"profile_id":"u2","element_id":"experience"}
+
+    """
+
+    private func eventsTest(_ id: String) -> String {
+        "test \"\(id) from events\" {\n  now 2026-11-29T12:00:00Z\n  given {\n    profile.id = \"\(id)\"\n    profile.birthday = 1990-06-15\n  }\n  given events \"events.jsonl\"\n  expect pros\n}\n"
+    }
+
+    func testOtherProfilesBrokenLinesAreSkippedWithOneWarning() {
+        let rulesDir = project(["a.tests": eventsTest("u1") + "\n" + eventsTest("u1").replacingOccurrences(of: "u1 from", with: "u1 again from")])
+        directory.write("Rules/events.jsonl", stream)
+        let result = CLIHarness.run(["test", "--rules", rulesDir])
+        XCTAssertEqual(result.status, 0, result.out + result.err)
+        XCTAssertEqual(result.outLines.last, "2 passed, 0 failed")
+        XCTAssertEqual(result.errLines.filter { $0.contains("warning:") },
+                       ["\(rulesDir)/a.tests:7:16: warning: `events.jsonl`: skipped 2 lines that do not parse as events: 2, 4"], result.err)
+        // `check` reads the file the same way and says the same.
+        let check = CLIHarness.run(["check", rulesDir])
+        XCTAssertEqual(check.status, 0, check.out + check.err)
+        XCTAssertTrue(check.err.contains("\(rulesDir)/a.tests:7:16: warning: `events.jsonl`: skipped 2 lines that do not parse as events: 2, 4"), check.err)
+        XCTAssertEqual(check.outLines.last, "0 errors, 1 warnings")
+    }
+
+    func testABrokenLineOfTheTestedProfileFailsItsTest() {
+        let rulesDir = project(["a.tests": eventsTest("u2")])
+        directory.write("Rules/events.jsonl", stream)
+        let result = CLIHarness.run(["test", "--rules", rulesDir])
+        XCTAssertEqual(result.status, 1, result.out + result.err)
+        XCTAssertEqual(result.outLines, [
+            "FAIL \(rulesDir)/a.tests:1 u2 from events",
+            "  \(rulesDir)/a.tests:7:16: error: \(rulesDir)/events.jsonl:4: missing `name`",
+            "0 passed, 1 failed",
+        ])
+    }
+
+    // MARK: - --min-coverage
+
+    /// Two rows (the first a 50/50 split) and two segments; ids `a` and `b` draw `f_a` and `f_b`.
+    private let splitRules = """
+    attribute experience: string one of ["beginner", "pro"]
+    attribute flag: bool
+    segment pros = experience == "pro"
+    segment late = flag == true
+    audience pro_users = pros and not late
+    placement home {
+      pro_users -> split "s" {
+        50% -> flow "f_a"
+        50% -> flow "f_b"
+      }
+      everyone -> flow "f_default"
+    }
+
+    """
+
+    /// One test each: `a` and `b` (the two variants), `default` (the everyone row), `late`
+    /// (`late` true) and `notpro` (`pros` false without deciding a row), and a failing one.
+    private func coverageTest(_ name: String) -> String {
+        switch name {
+        case "a", "b":
+            return "test \"\(name)\" {\n  given {\n    profile.id = \"\(name)\"\n    experience = \"pro\"\n  }\n  expect home -> flow \"f_\(name)\"\n}\n"
+        case "default":
+            return "test \"default\" {\n  given { experience = \"beginner\" }\n  expect home -> flow \"f_default\"\n}\n"
+        case "late":
+            return "test \"late\" {\n  given { flag = true }\n  expect late\n}\n"
+        case "notpro":
+            return "test \"notpro\" {\n  given { experience = \"beginner\" }\n  expect not pros\n}\n"
+        default:
+            return "test \"failing\" {\n  given { experience = \"beginner\" }\n  expect home -> flow \"f_a\"\n}\n"
+        }
+    }
+
+    /// Runs `test --min-coverage` over a project holding the named tests.
+    private func runCoverage(_ tests: [String], _ extra: [String]) -> CLIResult {
+        let rulesPath = directory.write("Cov/main.rules", splitRules)
+        directory.write("Cov/t.tests", tests.map(coverageTest).joined(separator: "\n"))
+        return CLIHarness.run(["test", "--rules", (rulesPath as NSString).deletingLastPathComponent] + extra)
+    }
+
+    func testMinCoverageReportsEachFigure() {
+        let result = runCoverage(["a", "b", "default", "late"], ["--min-coverage", "100"])
+        XCTAssertEqual(result.status, 0, result.out + result.err)
+        XCTAssertEqual(result.outLines.suffix(5), [
+            "coverage of rows: 2 of 2 (100.0%)",
+            "coverage of segments: 2 of 2 (100.0%)",
+            "coverage of variants: 2 of 2 (100.0%)",
+            "coverage: 6 of 6 (100.0%)",
+            "4 passed, 0 failed",
+        ])
+        XCTAssertEqual(result.err, "")
+    }
+
+    func testMinCoverageBelowAtAndAboveTheThreshold() {
+        // Variants: 1 of 2 (50.0%); rows and segments are complete.
+        let tests = ["a", "default", "late"]
+        let below = runCoverage(tests, ["--min-coverage", "50.1"])
+        XCTAssertEqual(below.status, 1, below.out + below.err)
+        XCTAssertTrue(below.outLines.contains("coverage of variants: 1 of 2 (50.0%), below --min-coverage 50.1%"), below.out)
+        XCTAssertTrue(below.outLines.contains("coverage of rows: 2 of 2 (100.0%)"), below.out)
+        XCTAssertEqual(below.outLines.last, "3 passed, 0 failed")
+        XCTAssertEqual(below.err, "error: coverage is below --min-coverage 50.1%: variants 50.0%\n")
+        let at = runCoverage(tests, ["--min-coverage", "50"])
+        XCTAssertEqual(at.status, 0, at.out + at.err)
+        XCTAssertTrue(at.outLines.contains("coverage of variants: 1 of 2 (50.0%)"), at.out)
+        XCTAssertEqual(at.err, "")
+        let above = runCoverage(tests, ["--min-coverage", "40"])
+        XCTAssertEqual(above.status, 0, above.out + above.err)
+        XCTAssertEqual(above.err, "")
+    }
+
+    func testMinCoverageFailsOnEachFigureAlone() {
+        let cases: [(tests: [String], figure: String, line: String)] = [
+            (["a", "b", "notpro", "late"], "rows 50.0%", "coverage of rows: 1 of 2 (50.0%), below --min-coverage 90%"),
+            (["a", "b", "default"], "segments 50.0%", "coverage of segments: 1 of 2 (50.0%), below --min-coverage 90%"),
+            (["a", "default", "late"], "variants 50.0%", "coverage of variants: 1 of 2 (50.0%), below --min-coverage 90%"),
+        ]
+        for (tests, figure, line) in cases {
+            let result = runCoverage(tests, ["--min-coverage", "90"])
+            XCTAssertEqual(result.status, 1, "\(tests): " + result.out + result.err)
+            XCTAssertEqual(result.err, "error: coverage is below --min-coverage 90%: \(figure)\n", "\(tests)")
+            XCTAssertTrue(result.outLines.contains(line), result.out)
+            XCTAssertEqual(result.outLines.filter { $0.contains("below --min-coverage") }.count, 1, result.out)
+        }
+    }
+
+    func testMinCoverageInJSON() throws {
+        let result = runCoverage(["a", "b", "default"], ["--min-coverage", "75", "--format", "json"])
+        XCTAssertEqual(result.status, 1, result.out + result.err)
+        let line = try XCTUnwrap(result.outLines.first { $0.hasPrefix("{\"coverage\"") }, result.out)
+        let coverage = try XCTUnwrap(CLIHarness.member(line, "coverage"))
+        XCTAssertEqual(coverage["min_coverage"], .number(75))
+        XCTAssertEqual(coverage["below"], .array([.string("segments")]))
+        XCTAssertEqual(coverage["figures"]?["segments"], .object([
+            JSONMember(key: "covered", value: .number(1)), JSONMember(key: "total", value: .number(2)), JSONMember(key: "percent", value: .number(50)),
+        ]))
+        XCTAssertEqual(coverage["figures"]?["rows"]?["percent"], .number(100))
+        XCTAssertEqual(coverage["figures"]?["variants"]?["covered"], .number(2))
+        XCTAssertEqual(result.outLines.last, #"{"passed":3,"failed":0}"#)
+        let plain = runCoverage(["a"], ["--coverage", "--format", "json"])
+        let plainLine = try XCTUnwrap(plain.outLines.first { $0.hasPrefix("{\"coverage\"") }, plain.out)
+        XCTAssertEqual(CLIHarness.member(plainLine, "coverage")?["min_coverage"], .null)
+        XCTAssertEqual(CLIHarness.member(plainLine, "coverage")?["below"], .array([]))
+    }
+
+    func testMinCoverageImpliesCoverageAndFailingTestsStillFail() {
+        let implied = runCoverage(["a", "b", "default", "late"], ["--min-coverage", "0"])
+        XCTAssertEqual(implied.status, 0, implied.out + implied.err)
+        XCTAssertTrue(implied.outLines.contains("coverage: 6 of 6 (100.0%)"), implied.out)
+        let failing = runCoverage(["a", "b", "default", "late", "failing"], ["--min-coverage", "0"])
+        XCTAssertEqual(failing.status, 1, failing.out + failing.err)
+        XCTAssertEqual(failing.outLines.last, "4 passed, 1 failed")
+        XCTAssertFalse(failing.err.contains("below"), failing.err)
+    }
+
+    func testInvalidMinCoverageIsAUsageError() {
+        for bad in ["abc", "-1", "101", "100.1", "87.55", "1e2", ".5", "5.", "", "nan", " 90"] {
+            let result = runCoverage(["a"], ["--min-coverage", bad])
+            XCTAssertEqual(result.status, 64, "`\(bad)`: " + result.err)
+            XCTAssertTrue(result.err.contains("error: invalid --min-coverage `\(bad)`: use a percentage from 0 to 100"), result.err)
+        }
+        for good in ["0", "100", "87.5", "050"] {
+            XCTAssertNotEqual(runCoverage(["a"], ["--min-coverage", good]).status, 64, good)
+        }
     }
 }

@@ -8,7 +8,7 @@ final class ImpactReportTests: XCTestCase {
     }
 
     func testTransitionsAreCountedSortedAndExamplesCapped() {
-        var report = ImpactReport(oldPlacements: ["p"], newPlacements: ["p"], examplesPerTransition: 2)
+        var report = ImpactReport(oldPlacements: ["p"], newPlacements: ["p"], examplesPerTransition: 2, view: .destination)
         for id in ["u1", "u2", "u3"] {
             report.record(placement: "p", profileID: id, old: decision(.flow("a")), new: decision(.flow("b")))
         }
@@ -32,8 +32,33 @@ final class ImpactReportTests: XCTestCase {
         XCTAssertTrue(report.hasChanges)
     }
 
+    func testTheRowViewTellsAudiencesAndSplitsApart() {
+        let held = Decision(placement: "p", profileID: "u1", row: 0, audience: "fans", outcome: .nothing, split: "hold")
+        let quiet = Decision(placement: "p", profileID: "u1", row: 1, audience: "everyone", outcome: .nothing, split: nil)
+        var byRow = ImpactReport(oldPlacements: ["p"], newPlacements: ["p"])
+        var byDestination = ImpactReport(oldPlacements: ["p"], newPlacements: ["p"], view: .destination)
+        for index in 0..<3 {
+            byRow.record(placement: "p", profileID: "u\(index)", old: held, new: quiet)
+            byDestination.record(placement: "p", profileID: "u\(index)", old: held, new: quiet)
+        }
+        let impact = byRow.placements[0]
+        XCTAssertEqual(impact.status, "changed")
+        XCTAssertEqual(impact.changed, 3)
+        XCTAssertEqual(impact.transitions.map(\.from.description), ["nothing (audience `fans`, split `hold`)"])
+        XCTAssertEqual(impact.transitions.map(\.to.description), ["nothing (audience `everyone`)"])
+        XCTAssertEqual(impact.transitions[0].from.audience, "fans")
+        XCTAssertEqual(impact.transitions[0].from.split, "hold")
+        XCTAssertEqual(impact.sizes.map { [$0.before, $0.after] }, [[0, 3], [3, 0]])
+        XCTAssertTrue(byRow.hasChanges)
+        // Merged by destination, both are `nothing`: nothing moved.
+        XCTAssertEqual(byDestination.placements[0].status, "unchanged")
+        XCTAssertEqual(byDestination.placements[0].sizes.map(\.shown.description), ["nothing"])
+        XCTAssertNil(byDestination.placements[0].sizes[0].shown.audience)
+        XCTAssertFalse(byDestination.hasChanges)
+    }
+
     func testOneSidedPlacementsAreSizedOnTheirSide() {
-        var report = ImpactReport(oldPlacements: ["gone"], newPlacements: ["new"])
+        var report = ImpactReport(oldPlacements: ["gone"], newPlacements: ["new"], view: .destination)
         report.record(placement: "gone", profileID: "u1", old: decision(.flow("a")), new: nil)
         report.record(placement: "new", profileID: "u1", old: nil, new: decision(nil))
         XCTAssertEqual(report.placements.map(\.status), ["removed", "added"])

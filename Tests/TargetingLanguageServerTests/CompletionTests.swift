@@ -224,6 +224,36 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(labels("test \"t\" {\n  given {\n    experience = \"pro\"\n  }\n  |", path: path), ["now", "given", "expect"])
     }
 
+    func testDestinationIdsAfterFlowOrPaywallInAnExpectation() {
+        let path = "/w/edit.tests"
+        let files = ["/w/base.rules": CompletionTests.base + """
+        placement checkout {
+          pro_users -> split "price_test" {
+            50% -> paywall "pw_a"
+            50% -> paywall "pw_b"
+          }
+          casuals -> paywall "pw_\\"escaped\\""
+          everyone -> paywall "pw_default"
+        }
+
+        """]
+        let open = items("test \"t\" {\n  expect onboarding -> flow \"|", path: path, files: files)
+        XCTAssertEqual(open.compactMap { $0["label"]?.stringValue }, ["f_pro", "f_default"])
+        XCTAssertEqual(edit(item("f_pro", in: open)), "1:29-29 f_pro\"", "an unterminated string is closed")
+        let closed = items("test \"t\" {\n  expect onboarding -> flow \"f_|d\"\n}", path: path, files: files)
+        XCTAssertEqual(edit(item("f_default", in: closed)), "1:29-32 f_default", "the content is replaced, the quote kept")
+        XCTAssertEqual(labels("test \"t\" {\n  expect checkout -> paywall \"|", path: path, files: files),
+                       ["pw_a", "pw_b", "pw_\"escaped\"", "pw_default"])
+        XCTAssertEqual(edit(item("pw_\"escaped\"", in: items("test \"t\" {\n  expect checkout -> paywall \"|", path: path, files: files))),
+                       "1:30-30 pw_\\\"escaped\\\"\"")
+        XCTAssertEqual(labels("test \"t\" {\n  expect onboarding -> paywall \"|", path: path, files: files), [], "onboarding shows no paywall")
+        XCTAssertEqual(labels("test \"t\" {\n  expect nowhere -> paywall \"|", path: path, files: files),
+                       ["pw_a", "pw_b", "pw_\"escaped\"", "pw_default"], "an unknown placement: every paywall")
+        let bare = items("test \"t\" {\n  expect onboarding -> flow |", path: path, files: files)
+        XCTAssertEqual(bare.compactMap { $0["label"]?.stringValue }, ["\"f_pro\"", "\"f_default\""])
+        XCTAssertEqual(edit(item("\"f_pro\"", in: bare)), "1:28-28 \"f_pro\"")
+    }
+
     // MARK: - The shipped rules
 
     func testShippedRulesOfferTheirDeclaredValues() throws {
@@ -234,10 +264,13 @@ final class CompletionTests: XCTestCase {
             files["/w/Rules/" + name] = try String(contentsOf: rules.appendingPathComponent(name), encoding: .utf8)
         }
         XCTAssertEqual(files.count, 3)
-        XCTAssertEqual(labels("segment s = experience == \"|", files: files), ["beginner", "amateur", "pro"])
-        XCTAssertEqual(labels("segment s = interests has \"|", files: files), ["sports", "music", "travel", "food"])
-        XCTAssertEqual(labels("placement p {\n  |", files: files).prefix(3), ["casual_amateurs", "committed_amateurs", "new_eu_modern"])
-        XCTAssertEqual(labels("placement p {\n  |", files: files).last, "everyone")
+        // A document is completed against its own rule set: `Rules/`.
+        let path = "/w/Rules/edit.rules"
+        XCTAssertEqual(labels("segment s = experience == \"|", path: path, files: files), ["beginner", "amateur", "pro"])
+        XCTAssertEqual(labels("segment s = interests has \"|", path: path, files: files), ["sports", "music", "travel", "food"])
+        XCTAssertEqual(labels("placement p {\n  |", path: path, files: files).prefix(3), ["casual_amateurs", "committed_amateurs", "new_eu_modern"])
+        XCTAssertEqual(labels("placement p {\n  |", path: path, files: files).last, "everyone")
+        XCTAssertEqual(labels("placement p {\n  |", files: files), ["everyone"], "a file beside `Rules/` is a rule set of its own")
         let tests = labels("test \"t\" {\n  expect |", path: "/w/Rules/new.tests", files: files)
         XCTAssertEqual(tests.prefix(2), ["main_paywall", "onboarding_followup"])
     }

@@ -75,7 +75,7 @@ final class LanguageServerTests: XCTestCase {
                                                "text": .string("☃")])]),
         ])))
         XCTAssertEqual(published[ServerHarness.uri("a.rules")]?.filter { $0["severity"]?.intValue == 1 }.count, 0)
-        let analysis = harness.server.analysis()
+        let analysis = harness.server.analysis(of: "/w/a.rules")
         XCTAssertEqual(analysis?.sources["/w/a.rules"].map { String(decoding: $0.bytes, as: UTF8.self) }, "# ☃ 中文\nsegment a = x == \"y\"\n")
         published = ServerHarness.diagnostics(harness.notify("textDocument/didChange", .object([
             "textDocument": .object(["uri": .string(ServerHarness.uri("a.rules")), "version": .int(3)]),

@@ -88,7 +88,8 @@ final class NavigationTests: XCTestCase {
         var harness = harness()
         let edit = harness.result("textDocument/rename", ServerHarness.at("segments.rules", 0, 12, ["newName": .string("level")]))
         let changes = try XCTUnwrap(edit?["changes"])
-        XCTAssertEqual(changes["file:///w/segments.rules"]?.arrayValue?.map { ServerHarness.span($0["range"]) }, [[0, 10, 0, 20], [1, 15, 1, 25]])
+        // The declaration, `input experience -> level` inserted after it, and the use.
+        XCTAssertEqual(changes["file:///w/segments.rules"]?.arrayValue?.map { ServerHarness.span($0["range"]) }, [[0, 10, 0, 20], [1, 0, 1, 0], [1, 15, 1, 25]])
         XCTAssertEqual(changes["file:///w/main.tests"]?.arrayValue?.first?["newText"], .string("level"))
         let dashed = harness.result("textDocument/rename", ServerHarness.at("segments.rules", 0, 12, ["newName": .string("my-level")]))
         XCTAssertEqual(dashed?["changes", "file:///w/segments.rules"]?.arrayValue?.first?["newText"], .string("`my-level`"))

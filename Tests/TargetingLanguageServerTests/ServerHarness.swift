@@ -20,9 +20,12 @@ struct ServerHarness {
     /// 2026-11-29T12:00:00Z.
     static let now: Int64 = 1_795_953_600_000
 
-    init(_ files: [String: String] = [:]) {
+    /// A server over `files`, initialized with `initializationOptions` and client `capabilities`.
+    init(_ files: [String: String] = [:], initializationOptions: JSONValue? = nil, capabilities: JSONValue = .object([])) {
         server = LanguageServer(files: MemoryFiles(files: files), clock: { ServerHarness.now })
-        _ = request("initialize", .object(["rootUri": .string("file:///w"), "capabilities": .object([])]))
+        var params: [JSONMember] = [JSONMember(key: "rootUri", value: .string("file:///w")), JSONMember(key: "capabilities", value: capabilities)]
+        if let initializationOptions { params.append(JSONMember(key: "initializationOptions", value: initializationOptions)) }
+        _ = request("initialize", .object(params))
         _ = notify("initialized", .object([]))
     }
 

@@ -480,6 +480,95 @@ final class TestRunnerTests: XCTestCase {
         XCTAssertEqual(bad.range.start.column, 16)
     }
 
+    /// A stream of several profiles with broken lines: 2 is not JSON, 3 has no `profile_id`,
+    /// 4 is `u2`'s line without a `name`, 6 is `u3`'s line whose `name` is a number.
+    static let brokenStream = """
+    {"profile_id":"u1","name":"flow_user_input","instanceId":"scr","element_id":"level_pick","element_type":"single_choice","item_ids":["high"]}
+    {"profile_id":"u2","name":"flow_user_inp
+    {"name":"flow_user_input","instanceId":"scr","element_id":"flag","element_type":"toggle","value":true}
+    {"profile_id":"u2","instanceId":"scr","element_id":"flag","element_type":"toggle","value":true}
+    {"profile_id":"u2","name":"flow_user_input","instanceId":"scr","element_id":"flag","element_type":"toggle","value":true}
+    {"profile_id":"u3","name":7}
+
+    """
+
+    func testOtherProfilesBrokenLinesAreSkippedWithANote() {
+        let results = run("""
+        test "u1 reads past the others' broken lines" {
+          given { profile.id = "u1" }
+          given events "e.jsonl"
+          expect highs
+          expect flagged_users
+        }
+        """, files: ["dir/e.jsonl": TestRunnerTests.brokenStream])
+        // The run itself fails on `expect highs`, so the note is kept with the result.
+        XCTAssertEqual(failures(results[0]).map(\.expected), ["flagged_users"])
+        XCTAssertEqual(results[0].notes, ["`dir/e.jsonl`: skipped 4 lines that do not parse as events: 2, 3, 4, 6"])
+    }
+
+    func testABrokenLineOfTheTestedProfileFailsTheTest() {
+        let results = run("""
+        test "u2 has a broken line" {
+          given { profile.id = "u2" }
+          given events "e.jsonl"
+          expect flagged_users
+        }
+        test "only profile" {
+          given events "solo.jsonl"
+          expect highs
+        }
+        """, files: ["dir/e.jsonl": TestRunnerTests.brokenStream,
+                     "dir/solo.jsonl": "not json\n" + TestRunnerTests.brokenStream.split(separator: "\n")[0] + "\n"])
+        guard case .error(let error) = results[0].status else { return XCTFail("expected an error, got \(results[0].status)") }
+        XCTAssertEqual(error.message, "dir/e.jsonl:4: missing `name`")
+        XCTAssertEqual(error.range.start.line, 3)
+        // A line that is not JSON names no profile, so `u1` is still the only one.
+        XCTAssertEqual(results[1].status, .passed)
+    }
+
+    func testCheckWarnsOnceAboutLinesThatAreNotEvents() {
+        // Once per file, at its first `given events`, listing every broken line (the tested
+        // profile's too: which profile a test reads is known only when it runs).
+        let marked = MarkedSource("""
+        test "one" {
+          given { profile.id = "u2" }
+          given events 1️⃣"e.jsonl"
+          expect flagged_users
+        }
+        test "two" {
+          given { profile.id = "u1" }
+          given events "e.jsonl"
+          expect highs
+        }
+        """)
+        let files = ["dir/e.jsonl": TestRunnerTests.brokenStream]
+        let tests = LoadedTests(sources: [SourceFile(path: "dir/t.tests", text: marked.text)], ruleSet: loadRules().program!.ruleSet,
+                                fileExists: { files[$0] != nil }, readEvents: { files[$0].map { Array($0.utf8) } })
+        XCTAssertEqual(tests.diagnostics.filter { $0.code == "skipped-lines" }.count, 1, describe(tests.diagnostics))
+        let found = assertDiagnostic(in: tests.diagnostics, severity: .warning, code: "skipped-lines",
+                                     messageContains: "`e.jsonl`: skipped 4 lines that do not parse as events: 2, 3, 4, 6",
+                                     at: marked.position("1️⃣"), path: "dir/t.tests")
+        XCTAssertEqual(found?.help, "a line that names the tested profile in `profile_id` fails that test instead; other profiles' lines and lines without a usable `profile_id` are skipped")
+        XCTAssertFalse(tests.hasErrors)
+        // Without a reader (the editor), files are only checked for existence.
+        let unread = LoadedTests(sources: [SourceFile(path: "dir/t.tests", text: marked.text)], ruleSet: loadRules().program!.ruleSet,
+                                 fileExists: { files[$0] != nil })
+        XCTAssertEqual(unread.diagnostics, [])
+    }
+
+    func testEventFileNamesTheOwnerOfBrokenLines() {
+        let file = EventFile(bytes: Array(TestRunnerTests.brokenStream.utf8) + Array(("\n" + String(repeating: "x", count: EventFile.maxLineBytes + 1) + "\n").utf8))
+        XCTAssertEqual(file.events.map(\.line), [1, 5])
+        XCTAssertEqual(file.broken.map(\.line), [2, 3, 4, 6, 8])
+        XCTAssertEqual(file.broken.map(\.profileID), [nil, nil, "u2", "u3", nil])
+        XCTAssertEqual(file.broken[3].message, "`name` must be a string, found number")
+        XCTAssertEqual(file.broken.last?.message, "line is longer than 1 MiB")
+        XCTAssertEqual(file.profileIDs, ["u1", "u2", "u3"])
+        XCTAssertEqual(file.skipped(reading: "u2").map(\.line), [2, 3, 6, 8])
+        let many = EventFile(bytes: Array(String(repeating: "nope\n", count: 25).utf8))
+        XCTAssertEqual(EventFile.describe(many.broken), (1...20).map(String.init).joined(separator: ", ") + ", … and 5 more")
+    }
+
     func testUnreadableOrInvalidFileAtRunTimeIsAnError() {
         let (rules, tests) = loadTests("test \"t\" {\n  given profile \"p.json\"\n  expect highs\n}", files: ["dir/p.json": "{}"])
         let runner = TestRunner(program: rules.program!, defaultNow: TestRunnerTests.now,
@@ -542,6 +631,13 @@ final class TestRunnerTests: XCTestCase {
         XCTAssertEqual(coverage.items.first { $0.name == "tagged" }?.detail, "never true")
         XCTAssertEqual(coverage.coveredCount, 3)
         XCTAssertEqual(coverage.summary, "coverage: 3 of 13 (23.0%)")
+        XCTAssertEqual(coverage.figures, [CoverageFigure(kind: .row, covered: 2, total: 6), CoverageFigure(kind: .segment, covered: 1, total: 5),
+                                          CoverageFigure(kind: .variant, covered: 0, total: 2)])
+        XCTAssertEqual(coverage.figures.map(\.permille), [333, 200, 0])
+        XCTAssertEqual(CoverageThreshold(parsing: "33.3")?.failing(coverage).map(\.name), ["segments", "variants"])
+        XCTAssertEqual(CoverageThreshold(parsing: "33.4")?.failing(coverage).map(\.name), ["rows", "segments", "variants"])
+        XCTAssertEqual(CoverageThreshold(parsing: "0")?.failing(coverage), [])
+        XCTAssertEqual(CoverageFigure(kind: .variant, covered: 0, total: 0).permille, 1000)
         XCTAssertEqual(coverage.items[0].range.start.line, 18)
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import TargetingBase
 
 /// One line of an event stream on disk (SPEC §3): the event's params as the SDK delivers them
@@ -9,13 +10,27 @@ package struct EventLine: Hashable, Sendable {
     package var name: String
     /// The whole object, handed to the interpreter as the event's params.
     package var params: JSONValue
+    /// The user's time zone, from the line's `"time_zone"` (an IANA name such as
+    /// `Europe/Berlin`); nil when absent or `null`.
+    package var timeZone: TimeZone?
 
     /// Whether the event closes the profile's flow session (`flow_did_disappear`).
     package var closesSession: Bool { name == "flow_did_disappear" }
 
-    /// Reads line `line` of `file`; a failure is the diagnostic rejecting that record.
-    package static func parse(_ bytes: some Collection<UInt8>, file: String, line: Int) -> Result<EventLine, Diagnostic> {
-        func reject(_ message: String) -> Result<EventLine, Diagnostic> { .failure(.badRecord(message, file: file, line: line)) }
+    /// Why a line is not an event.
+    package struct Rejection: Error, Hashable, Sendable {
+        /// A lowercase message, e.g. "missing `name`".
+        package var message: String
+        /// The profile the line names: set when the line is a JSON object with a usable
+        /// `profile_id`, nil when the line cannot be attributed to any profile.
+        package var profileID: String?
+    }
+
+    /// Reads one line: the event, or why it is not one (and whose line it is, when that can be told).
+    package static func read(_ bytes: some Collection<UInt8>) -> Result<EventLine, Rejection> {
+        func reject(_ message: String, of profileID: String? = nil) -> Result<EventLine, Rejection> {
+            .failure(Rejection(message: message, profileID: profileID))
+        }
         let event: JSONValue
         switch JSONParser.parse(bytes) {
         case .failure(let error): return reject("invalid JSON at column \(error.column): \(error.message)")
@@ -28,11 +43,26 @@ package struct EventLine: Hashable, Sendable {
         guard case .string(let profileID) = idValue, !profileID.isEmpty else {
             return reject("`profile_id` must be a non-empty string, found \(idValue.typeName)")
         }
-        guard let nameValue = event["name"] else { return reject("missing `name`") }
+        guard let nameValue = event["name"] else { return reject("missing `name`", of: profileID) }
         guard case .string(let name) = nameValue else {
-            return reject("`name` must be a string, found \(nameValue.typeName)")
+            return reject("`name` must be a string, found \(nameValue.typeName)", of: profileID)
         }
-        return .success(EventLine(profileID: profileID, name: name, params: event))
+        var timeZone: TimeZone?
+        if let zoneValue = event["time_zone"], zoneValue != .null {
+            guard case .string(let zoneName) = zoneValue else {
+                return reject("`time_zone` must be a string naming an IANA time zone such as `Europe/Berlin`, found \(zoneValue.typeName)")
+            }
+            guard let zone = TimeZone(identifier: zoneName) else {
+                return reject("unknown time zone `\(zoneName)` in `time_zone`; give an IANA name such as `Europe/Berlin`")
+            }
+            timeZone = zone
+        }
+        return .success(EventLine(profileID: profileID, name: name, params: event, timeZone: timeZone))
+    }
+
+    /// Reads line `line` of `file`; a failure is the diagnostic rejecting that record.
+    package static func parse(_ bytes: some Collection<UInt8>, file: String, line: Int) -> Result<EventLine, Diagnostic> {
+        read(bytes).mapError { .badRecord($0.message, file: file, line: line) }
     }
 
     /// Splits a whole event file into numbered lines by the source line table (LF, CRLF and

@@ -16,7 +16,8 @@ public enum EventOutcome: Hashable, Sendable {
 package struct FlowEventInterpreter: Sendable {
     /// The routes from `input` declarations.
     package let mapping: InputMapping
-    /// Seconds east of UTC used to turn a picker feeding `profile.birthday` into a calendar date.
+    /// The zone a picker feeding `profile.birthday` is read in as a calendar date, unless the
+    /// event line or the profile names one (`read(_:storedOn:)`).
     package let timeZone: TimeZone
 
     /// Creates an interpreter.
@@ -31,33 +32,39 @@ package struct FlowEventInterpreter: Sendable {
 
     /// Interprets an event given its name and its params as JSON.
     package func interpret(name: String, params: JSONValue) -> EventOutcome {
-        guard name == "flow_user_input" else { return .ignored("event \(name)") }
-        guard case .object = params else { return .rejected("event parameters must be an object") }
-        guard let elementValue = params["element_id"] else { return .rejected("missing `element_id`") }
+        reading(name: name, params: params, timeZone: timeZone).outcome
+    }
+
+    /// Interprets an event, reading a picker that feeds a calendar date in `timeZone`.
+    func reading(name: String, params: JSONValue, timeZone: TimeZone) -> EventReading {
+        func outcome(_ outcome: EventOutcome) -> EventReading { EventReading(outcome: outcome, calendarDate: nil) }
+        guard name == "flow_user_input" else { return outcome(.ignored("event \(name)")) }
+        guard case .object = params else { return outcome(.rejected("event parameters must be an object")) }
+        guard let elementValue = params["element_id"] else { return outcome(.rejected("missing `element_id`")) }
         guard case .string(let element) = elementValue, !element.isEmpty else {
-            return .rejected("`element_id` must be a non-empty string, found \(elementValue.typeName)")
+            return outcome(.rejected("`element_id` must be a non-empty string, found \(elementValue.typeName)"))
         }
-        guard let typeValue = params["element_type"] else { return .rejected("missing `element_type`") }
+        guard let typeValue = params["element_type"] else { return outcome(.rejected("missing `element_type`")) }
         guard case .string(let elementType) = typeValue else {
-            return .rejected("`element_type` must be a string, found \(typeValue.typeName)")
+            return outcome(.rejected("`element_type` must be a string, found \(typeValue.typeName)"))
         }
         var screen: String?
         if let screenValue = params["instanceId"], screenValue != .null {
             guard case .string(let text) = screenValue else {
-                return .rejected("`instanceId` must be a string, found \(screenValue.typeName)")
+                return outcome(.rejected("`instanceId` must be a string, found \(screenValue.typeName)"))
             }
             screen = text
         }
         let produced: ProducedValue
         switch extract(elementType, params) {
-        case .ignored(let reason): return .ignored(reason)
-        case .rejected(let reason): return .rejected("element `\(element)`: \(reason)")
+        case .ignored(let reason): return outcome(.ignored(reason))
+        case .rejected(let reason): return outcome(.rejected("element `\(element)`: \(reason)"))
         case .value(let value): produced = value
         }
         guard let route = mapping.route(screen: screen, element: element) else {
-            return .rejected("element id `\(element)` is not a valid custom attribute key; declare an `input` for it (`input \(screen.map { "\($0)/" } ?? "")\"\(element)\" -> some_key`)")
+            return outcome(.rejected("element id `\(element)` is not a valid custom attribute key; declare an `input` for it (`input \(screen.map { "\($0)/" } ?? "")\"\(element)\" -> some_key`)"))
         }
-        return store(produced, elementType: elementType, route: route, screen: screen, element: element)
+        return store(produced, elementType: elementType, route: route, screen: screen, element: element, timeZone: timeZone)
     }
 
     /// A value taken from an event before it is fitted to its target.
@@ -160,14 +167,17 @@ package struct FlowEventInterpreter: Sendable {
         }
     }
 
-    func store(_ produced: ProducedValue, elementType: String, route: InputMapping.Route, screen: String?, element: String) -> EventOutcome {
+    func store(_ produced: ProducedValue, elementType: String, route: InputMapping.Route, screen: String?, element: String,
+               timeZone: TimeZone) -> EventReading {
+        func outcome(_ outcome: EventOutcome) -> EventReading { EventReading(outcome: outcome, calendarDate: nil) }
+        var calendarDate: CalendarDateReading?
         let targetName: String
         switch route.target {
         case .custom(let key): targetName = key
         case .builtin(let field): targetName = "profile." + field
         }
         if let type = route.type, !FlowEventInterpreter.accepts(elementType, type) {
-            return .rejected("element `\(element)` of type `\(elementType)` cannot be stored in `\(targetName)` of type `\(type.rawValue)`")
+            return outcome(.rejected("element `\(element)` of type `\(elementType)` cannot be stored in `\(targetName)` of type `\(type.rawValue)`"))
         }
         var warnings: [String] = []
         let value: JSONValue?
@@ -178,13 +188,15 @@ package struct FlowEventInterpreter: Sendable {
         case .toggle(let flag): value = .number(flag ? 1 : 0)
         case .choices(let ids):
             if let bad = ids.first(where: { $0.utf8.contains(UInt8(ascii: ",")) }) {
-                return .rejected("element `\(element)`: option id `\(bad)` contains `,`, which a stored set cannot hold")
+                return outcome(.rejected("element `\(element)`: option id `\(bad)` contains `,`, which a stored set cannot hold"))
             }
             value = .string(ids.joined(separator: ","))
         case .instant(let ms):
             if case .builtin(let field) = route.target, BuiltinField.isCalendarDate(field) {
                 let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(ms) / 1000))
                 value = .string(Timestamp.civilDate(ms: ms, offsetSeconds: offset).description)
+                let isMidnight = Timestamp.floorMod(ms + Int64(offset) * 1_000, Timestamp.msPerDay) == 0
+                calendarDate = CalendarDateReading(zone: timeZone, isLocalMidnight: isMidnight)
             } else if case .builtin = route.target {
                 value = .string(Timestamp.format(ms))
             } else {
@@ -193,7 +205,7 @@ package struct FlowEventInterpreter: Sendable {
         }
         if case .custom(let key) = route.target, let value {
             if case .failure(let error) = ProfileReader.storedValue(value) {
-                return .rejected("element `\(element)` -> `\(key)`: \(error.message)")
+                return outcome(.rejected("element `\(element)` -> `\(key)`: \(error.message)"))
             }
         }
         if let allowed = route.allowed, case .string(let text)? = value {
@@ -202,6 +214,7 @@ package struct FlowEventInterpreter: Sendable {
                 warnings.append("`\(member)` is not one of the values declared for `\(targetName)`")
             }
         }
-        return .answer(Answer(screen: screen, element: element, target: route.target, value: value), warnings: warnings)
+        return EventReading(outcome: .answer(Answer(screen: screen, element: element, target: route.target, value: value), warnings: warnings),
+                            calendarDate: calendarDate)
     }
 }

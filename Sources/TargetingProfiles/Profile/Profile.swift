@@ -56,3 +56,14 @@ public struct Profile: Hashable, Sendable {
         return .object(members)
     }
 }
+
+extension Profile {
+    /// Whether `other` holds the same fields and custom attributes, in any order (as JSON
+    /// objects compare): a store keeps a line whose profile ends equivalent to what it held.
+    package func hasSameContent(as other: Profile) -> Bool {
+        guard customAttributes == other.customAttributes, fields.count == other.fields.count else { return false }
+        var byKey: [String: JSONValue] = [:]
+        for member in other.fields { byKey[member.key] = member.value }
+        return fields.allSatisfy { byKey[$0.key] == $0.value }
+    }
+}
