@@ -1,5 +1,6 @@
 import Foundation
 import Targeting
+import TargetingAnalysis
 import TargetingBase
 import TargetingEngine
 import TargetingImpact
@@ -10,7 +11,7 @@ import TargetingSQL
 enum DiffCommand: Command {
     static let name = "diff"
     static let overview = "Show how a rule change moves profiles between destinations"
-    static let usage = "diff OLD NEW (--profiles FILE | --sql postgres|spark [--table NAME] [--column NAME]) [--placement P] [--by row|destination] [--no-jit] [--fail-on-change] [--now TIME] [--format text|json]"
+    static let usage = "diff OLD NEW (--profiles FILE | --prove | --sql postgres|spark [--table NAME] [--column NAME]) [--placement P] [--by row|destination] [--no-jit] [--fail-on-change] [--now TIME] [--format text|json]"
     static let discussion = """
     ARGUMENTS:
       OLD                         The rules before the change (a directory or a .rules file)
@@ -30,12 +31,22 @@ enum DiffCommand: Command {
       to_audience, to_kind, to_id, to_split, to_matched, profiles, examples
     (without the audience and split columns with --by destination). --no-jit (PostgreSQL)
     puts `SET jit = off;` before the query.
+    With --prove, answers over every profile the two rule sets can tell apart at --now
+    instead of a corpus: each placement is `equivalent` (no profile changes destination),
+    `changed` (every kind of move, each with a witness profile that `resolve` sends from ->
+    to under OLD and NEW, checked before it is printed), `added`, `removed`, or `undecided`
+    when the search's budget ran out (what was left open is listed). A split variant counts
+    as its destination; renamed audiences and segments change nothing. JSON: {"now",
+    "placements":[{"placement","status","transitions":[{"from","to","witness"}]}]}, with
+    `from`/`to` {"kind","id"} (both null for nothing) or null for no match, and
+    "unsettled":[{"from","to","reason"}] on an undecided placement.
     Exit status: 0, or 1 with --fail-on-change when anything changed; 2 on load errors or
-    rejected profile lines.
+    rejected profile lines; 3 with --prove when some placement is undecided.
     """
     static let options = [
         CommonOptions.now, CommonOptions.format,
         OptionSpec(names: ["--profiles"], takesValue: true, valueName: "FILE", help: "The profile corpus (JSON Lines)"),
+        OptionSpec(names: ["--prove"], takesValue: false, valueName: "", help: "Decide over every profile the rules can tell apart, with witnesses, instead of a corpus"),
         OptionSpec(names: ["--placement"], takesValue: true, valueName: "P", help: "Only this placement"),
         OptionSpec(names: ["--by"], takesValue: true, valueName: "VIEW", help: "row (audience, destination and variant; default) or destination"),
         OptionSpec(names: ["--fail-on-change"], takesValue: false, valueName: "", help: "Exit 1 when any decision changed (as --by tells them apart)"),
@@ -55,6 +66,12 @@ enum DiffCommand: Command {
             guard let parsed = ImpactReport.View(rawValue: name) else { throw UsageError(message: "unknown --by `\(name)`; use `row` or `destination`") }
             view = parsed
         }
+        let prove = arguments.has("--prove")
+        if prove {
+            for option in ["--profiles", "--sql", "--by", "--examples", "--table", "--column", "--no-jit"] where arguments.has(option) {
+                throw UsageError(message: "--prove decides over every profile; it takes no \(option)")
+            }
+        }
         var dialect: SQLDialect?
         if arguments.has("--no-jit"), arguments.value("--sql") == nil { throw UsageError(message: "--no-jit needs --sql postgres") }
         if let name = arguments.value("--sql") {
@@ -67,7 +84,7 @@ enum DiffCommand: Command {
             dialect = parsed
         }
         let corpus = arguments.value("--profiles") ?? ""
-        guard dialect != nil || arguments.has("--profiles") else { throw UsageError(message: "missing --profiles FILE (or --sql DIALECT)") }
+        guard prove || dialect != nil || arguments.has("--profiles") else { throw UsageError(message: "missing --profiles FILE (or --prove, or --sql DIALECT)") }
         var examples = 3
         if let text = arguments.value("--examples") {
             guard let number = Int(text), number >= 0 else { throw UsageError(message: "invalid --examples `\(text)`") }
@@ -98,6 +115,12 @@ enum DiffCommand: Command {
             }
             oldNames = oldNames.filter { $0 == only }
             newNames = newNames.filter { $0 == only }
+        }
+        if prove {
+            let proof = ChangeProof.prove(old: old, new: new, now: now, placement: arguments.value("--placement"))
+            io.out(format == .json ? JSONWriter.write(proof.json) + "\n" : proof.text)
+            if proof.hasUndecided { return ExitStatus.undecided }
+            return arguments.has("--fail-on-change") && proof.hasChange ? ExitStatus.no : ExitStatus.success
         }
         if let dialect {
             let table = try SqlCommand.identifier(arguments.value("--table") ?? "profiles", option: "--table", dotted: true)
