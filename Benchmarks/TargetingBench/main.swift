@@ -6,6 +6,7 @@
 //     swift run -c release targeting-bench check-set N FILE     a rule file of N segments
 //     swift run -c release targeting-bench long-or N FILE       one segment: an `or` of N terms
 //     swift run -c release targeting-bench large-rules FILE     500 segments, 100 audiences, 20 placements
+//     swift run -c release targeting-bench many-placements N FILE   500 segments, 100 audiences, N placements
 import Foundation
 import Targeting
 
@@ -37,6 +38,8 @@ case "long-or":
     write([Workload.longOr(terms: count(2))], to: arguments[3])
 case "large-rules":
     write([Workload.largeRules(segments: 500, audiences: 100, placements: 20, seed: seed)], to: arguments[2])
+case "many-placements":
+    write([Workload.largeRules(segments: 500, audiences: 100, placements: count(2), seed: seed)], to: arguments[3])
 case nil, "in-process":
     InProcess.run(rulesDirectory: arguments.count > 2 ? arguments[2] : "Rules",
                   count: Int(ProcessInfo.processInfo.environment["BENCH_COUNT"] ?? "") ?? 1_000_000)

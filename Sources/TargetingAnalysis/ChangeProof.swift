@@ -68,13 +68,15 @@ extension ChangeProof {
     /// shows it at `now` (Unix ms).
     package static func prove(old: Program, new: Program, now: Int64, placement only: String? = nil) -> ChangeProof {
         let graph = ConditionGraph([old, new])
+        var search = ProfileSearch(graph: graph, now: now)
         var placements: [Placement] = []
         var names = old.placements.map(\.name)
         names += new.placements.map(\.name).filter { !names.contains($0) }
         for name in names where only == nil || only == name {
             switch (old.placementIndex(named: name), new.placementIndex(named: name)) {
             case (let before?, let after?):
-                var search = ProfileSearch(graph: graph, now: now)
+                // Each placement is its own question with its own budget of work.
+                search.workLeft = ProfileSearch.totalWork
                 placements.append(prove(name, old: (old, before), new: (new, after), graph: graph, search: &search, now: now))
             case (nil, _?):
                 placements.append(Placement(name: name, status: .added, transitions: [], unsettled: []))

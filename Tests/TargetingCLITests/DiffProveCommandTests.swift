@@ -1,0 +1,112 @@
+import Foundation
+import XCTest
+@testable import TargetingBase
+
+/// `targeting diff OLD NEW --prove`: verdicts, witnesses `resolve` confirms, exit statuses.
+final class DiffProveCommandTests: TemporaryDirectoryTestCase {
+    private let oldRules = """
+    segment pros = experience == "pro"
+    segment adults = profile.age >= 18
+    audience pro_adults = pros and adults
+    placement followup {
+      pro_adults -> flow "flow_pro"
+      everyone -> flow "flow_default"
+    }
+    placement same {
+      pro_adults -> paywall "pw_pro"
+    }
+    placement retired {
+      pro_adults -> paywall "pw_old"
+    }
+
+    """
+
+    private let newRules = """
+    segment pro_users = experience == "pro"
+    segment grown_ups = profile.age >= 21
+    segment adults = profile.age >= 18
+    audience pro_adults = pro_users and grown_ups
+    audience renamed = pro_users and adults
+    placement followup {
+      pro_adults -> flow "flow_pro"
+      everyone -> flow "flow_default"
+    }
+    placement same {
+      renamed -> paywall "pw_pro"
+    }
+    placement fresh {
+      pro_adults -> paywall "pw_new"
+    }
+
+    """
+
+    private let now = "2026-11-30T12:00:00Z"
+
+    func testJSONVerdictsAndWitnessesThatResolveAsReported() throws {
+        let old = directory.write("old.rules", oldRules), new = directory.write("new.rules", newRules)
+        let result = CLIHarness.run(["diff", old, new, "--prove", "--now", now, "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.err)
+        let json = try XCTUnwrap(try? JSONParser.parse(Array(result.out.utf8)).get())
+        XCTAssertEqual(json.objectMembers?.map(\.key), ["now", "placements"])
+        XCTAssertEqual(json["now"], .string(now))
+        let placements = try XCTUnwrap(json["placements"]?.arrayValue)
+        XCTAssertEqual(placements.map { $0["placement"]?.stringValue ?? "" }, ["followup", "same", "retired", "fresh"])
+        XCTAssertEqual(placements.map { $0["status"]?.stringValue ?? "" }, ["changed", "equivalent", "removed", "added"])
+        XCTAssertEqual(placements.map { $0.objectMembers?.map(\.key) ?? [] }, Array(repeating: ["placement", "status", "transitions"], count: 4))
+        let moves = try XCTUnwrap(placements[0]["transitions"]?.arrayValue)
+        XCTAssertEqual(moves.count, 1)
+        XCTAssertEqual(moves[0]["from"], .object([JSONMember(key: "kind", value: .string("flow")), JSONMember(key: "id", value: .string("flow_pro"))]))
+        XCTAssertEqual(moves[0]["to"], .object([JSONMember(key: "kind", value: .string("flow")), JSONMember(key: "id", value: .string("flow_default"))]))
+        let witness = JSONWriter.write(try XCTUnwrap(moves[0]["witness"]))
+        let before = CLIHarness.run(["resolve", "followup", "--rules", old, "--profile", "-", "--now", now], stdin: witness)
+        let after = CLIHarness.run(["resolve", "followup", "--rules", new, "--profile", "-", "--now", now], stdin: witness)
+        XCTAssertTrue(before.out.contains(#"flow "flow_pro""#), before.out + before.err)
+        XCTAssertTrue(after.out.contains(#"flow "flow_default""#), after.out + after.err)
+    }
+
+    func testTextAndFailOnChange() {
+        let old = directory.write("old.rules", oldRules), new = directory.write("new.rules", newRules)
+        let result = CLIHarness.run(["diff", old, new, "--prove", "--now", now, "--fail-on-change"])
+        XCTAssertEqual(result.status, 1, result.err)
+        XCTAssertEqual(result.outLines.first, "diff --prove at \(now)")
+        XCTAssertTrue(result.outLines.contains("followup: changed (1 kind of move)"), result.out)
+        XCTAssertTrue(result.outLines.contains { $0.hasPrefix(#"  flow "flow_pro" -> flow "flow_default": {"id":"witness","#) }, result.out)
+        XCTAssertTrue(result.outLines.contains("same: equivalent"), result.out)
+        XCTAssertTrue(result.outLines.contains("retired: removed"), result.out)
+        XCTAssertTrue(result.outLines.contains("fresh: added"), result.out)
+        // Only the equivalent placement: exit 0 even with --fail-on-change.
+        let same = CLIHarness.run(["diff", old, new, "--prove", "--now", now, "--fail-on-change", "--placement", "same"])
+        XCTAssertEqual(same.status, 0, same.err)
+        XCTAssertEqual(same.outLines, ["diff --prove at \(now)", "same: equivalent"])
+    }
+
+    func testTheShippedRulesAgainstThemselvesAndAOneRowChange() throws {
+        let copy = directory.url.appendingPathComponent("new").path
+        try FileManager.default.copyItem(atPath: CLIHarness.rulesPath, toPath: copy)
+        let same = CLIHarness.run(["diff", CLIHarness.rulesPath, copy, "--prove", "--now", "2026-11-29T12:00:00Z", "--fail-on-change"])
+        XCTAssertEqual(same.status, 0, same.err)
+        XCTAssertEqual(same.outLines.dropFirst(), ["onboarding_followup: equivalent", "main_paywall: equivalent"])
+        let placements = copy + "/placements.rules"
+        let text = try String(contentsOfFile: placements, encoding: .utf8)
+        try text.replacingOccurrences(of: "premium_members -> nothing", with: #"premium_members -> paywall "pw_standard""#)
+            .write(toFile: placements, atomically: true, encoding: .utf8)
+        let changed = CLIHarness.run(["diff", CLIHarness.rulesPath, copy, "--prove", "--now", "2026-11-29T12:00:00Z"])
+        XCTAssertEqual(changed.status, 0, changed.err)
+        XCTAssertTrue(changed.outLines.contains("main_paywall: changed (1 kind of move)"), changed.out)
+        XCTAssertTrue(changed.outLines.contains { $0.hasPrefix(#"  nothing -> paywall "pw_standard": "#) }, changed.out)
+    }
+
+    func testUsageErrors() {
+        let old = directory.write("old.rules", oldRules), new = directory.write("new.rules", newRules)
+        let corpus = directory.write("p.jsonl", "{\"id\":\"u\"}\n")
+        for extra in [["--profiles", corpus], ["--sql", "postgres"], ["--by", "row"], ["--examples", "2"]] {
+            let result = CLIHarness.run(["diff", old, new, "--prove", "--now", now] + extra)
+            XCTAssertEqual(result.status, 64, "\(extra): \(result.err)")
+        }
+        let missing = CLIHarness.run(["diff", old, new, "--now", now])
+        XCTAssertEqual(missing.status, 64)
+        XCTAssertTrue(missing.err.contains("--prove"), missing.err)
+        let broken = directory.write("broken.rules", "audience a = nope\n")
+        XCTAssertEqual(CLIHarness.run(["diff", old, broken, "--prove", "--now", now]).status, 2)
+    }
+}
