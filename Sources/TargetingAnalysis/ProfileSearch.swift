@@ -121,7 +121,11 @@ struct ProfileSearch {
     /// Looks for a profile meeting every goal. With `concreteOnly`, only options with a real
     /// value are tried (so a witness can be turned into a profile) and the answer is never
     /// `impossible`.
-    mutating func solve(_ goals: [Goal], concreteOnly: Bool) -> SearchOutcome {
+    ///
+    /// `fixed` gives comparisons a truth value before the search starts: those of an attribute
+    /// whose value the question fixes (`table`'s combinations), which the search then never
+    /// decides; a witness lacks that attribute, and the caller adds the value.
+    mutating func solve(_ goals: [Goal], concreteOnly: Bool, fixed: [(node: Int, holds: Bool)] = []) -> SearchOutcome {
         var wanted: [Int: Bool] = [:]
         for goal in goals {
             if let other = wanted[goal.node], other != goal.value { return .impossible }
@@ -153,6 +157,9 @@ struct ProfileSearch {
             for id in graph.clockAtoms where cone[graph.atoms[id].node] == stamp {
                 let holds = AtomTruth.holds(graph.atoms[id].test, .date(instants[instant]), now: instants[instant])
                 set(graph.atoms[id].node, holds ? ProfileSearch.yes : ProfileSearch.no)
+            }
+            for atom in fixed where cone[atom.node] == stamp && value[atom.node] == ProfileSearch.unknown {
+                set(atom.node, atom.holds ? ProfileSearch.yes : ProfileSearch.no)
             }
             let result = search(goals, instant: instant, concreteOnly: concreteOnly, complete: &complete, decisions: &decisions)
             undo(to: 0)

@@ -1,0 +1,284 @@
+import TargetingBase
+import TargetingEngine
+import TargetingProfiles
+import TargetingSemantics
+import TargetingSyntax
+
+/// Where each answer of a quiz leads (`targeting table`): for every combination of a few
+/// finite attributes, exactly the destinations some profile with those answers can reach,
+/// over every other input (ages, dates, the split bucket), at one instant.
+///
+/// Each destination listed is shown by a witness the evaluator checked; a destination left
+/// out is proved unreachable for that combination, or the row says the search could not
+/// settle it. Combinations with the same answer merge into rows that are products of value
+/// sets, so every combination lies in exactly one row.
+package struct DecisionTable: Sendable {
+    /// One attribute the table is by.
+    package struct Attribute: Sendable {
+        /// As written in rules: the key, or `profile.FIELD`.
+        package var name: String
+        /// Its values, then nil for "not set".
+        package var domain: [JSONValue?]
+        var field: FieldKey
+    }
+
+    /// One row: a product of value sets, and what those combinations can see.
+    package struct Row: Sendable {
+        /// Per attribute (in `by` order), the values this row covers (nil: not set).
+        package var when: [[JSONValue?]]
+        /// The destinations some profile of these combinations reaches, in the placement's
+        /// row order; nil stands for no match.
+        package var destinations: [Outcome?]
+        /// For more than one destination: what else decides (comparisons, splits).
+        package var dependsOn: [String]
+        /// Destinations the search could not settle for some combination of the row.
+        package var unsettled: [Outcome?]
+    }
+
+    package var placement: String
+    package var now: Int64
+    package var by: [Attribute]
+    package var rows: [Row]
+    /// How many combinations the rows cover.
+    package var combinations: Int
+
+    package var hasUndecided: Bool { rows.contains { !$0.unsettled.isEmpty } }
+}
+
+/// Why a table cannot be built.
+package struct DecisionTableError: Error, Sendable {
+    package var message: String
+}
+
+extension DecisionTable {
+    /// Most combinations a table enumerates.
+    static let maxCombinations = 4096
+    /// Most values of one `set of` declaration (its domain is every subset).
+    static let maxSetValues = 8
+
+    /// The table of placement `index` of `program` at `now`, by `names` (nil: every declared
+    /// `one of` string and `bool` attribute the placement reads).
+    package static func build(_ program: Program, placement index: Int, by names: [String]?, now: Int64) -> Result<DecisionTable, DecisionTableError> {
+        let graph = ConditionGraph(program)
+        let placement = program.placements[index]
+        let read = readVariables(graph, nodes: placement.rows.compactMap { $0.audience.map { graph.audienceNodes[$0] } })
+        var attributes: [Attribute] = []
+        if let names {
+            for name in names {
+                switch attribute(named: name, program: program, graph: graph, read: read) {
+                case .success(let attribute): attributes.append(attribute)
+                case .failure(let error): return .failure(error)
+                }
+            }
+        } else {
+            for variable in read {
+                guard case .custom(let key) = graph.variables[variable].field,
+                      let type = program.ruleSet.attributeTypes[.custom(key)], type.isDeclared,
+                      type.type == .bool || (type.type == .string && type.allowed != nil) else { continue }
+                if case .success(let attribute) = attribute(named: key, program: program, graph: graph, read: read) { attributes.append(attribute) }
+            }
+        }
+        let combinations = attributes.reduce(1) { $0 * $1.domain.count }
+        guard combinations <= maxCombinations else {
+            return .failure(DecisionTableError(message: "--by gives \(combinations) combinations; a table holds at most \(maxCombinations): name fewer attributes with --by"))
+        }
+        var search = ProfileSearch(graph: graph, now: now)
+        let routes = ChangeProof.routes(of: placement)
+        var cells: [(combination: [Int], seen: [Outcome?], unsettled: [Outcome?], depends: [String])] = []
+        for number in 0..<combinations {
+            var combination: [Int] = []
+            var rest = number
+            for attribute in attributes.reversed() {
+                combination.insert(rest % attribute.domain.count, at: 0)
+                rest /= attribute.domain.count
+            }
+            let values = zip(attributes, combination).map { ($0.field, $0.domain[$1]) }
+            let fixed = fixedAtoms(values, graph: graph, now: now)
+            var seen: [Outcome?] = [], unsettled: [Outcome?] = [], reachedRows: [Int] = [], splits: [String] = []
+            for route in routes where !seen.contains(route.seen) {
+                let goals = ChangeProof.goals(route, rows: placement.rows, audienceNodes: graph.audienceNodes, trueNode: graph.trueNode)
+                if case .impossible = search.solve(goals, concreteOnly: false, fixed: fixed) { continue }
+                guard case .found(let found) = search.solve(goals, concreteOnly: true, fixed: fixed),
+                      let chosen = search.values(of: found),
+                      reaches(route, values: chosen.filter { chosen in !values.contains { $0.0 == chosen.0 } } + values.map { ($0.0, $0.1.map(ExampleValue.json) ?? .missing) },
+                              program: program, placement: index, now: now) else {
+                    if !unsettled.contains(route.seen) { unsettled.append(route.seen) }
+                    continue
+                }
+                seen.append(route.seen)
+                unsettled.removeAll { $0 == route.seen }
+                if let row = route.row, !reachedRows.contains(row) { reachedRows.append(row) }
+                if let split = route.split?.plan.id, !splits.contains(split) { splits.append(split) }
+            }
+            let ordered = routes.map(\.seen).reduce(into: [Outcome?]()) { if seen.contains($1), !$0.contains($1) { $0.append($1) } }
+            var depends: [String] = []
+            if ordered.count > 1 {
+                depends = dependencies(placement: placement, rows: reachedRows, graph: graph, excluding: Set(attributes.map(\.field)), fixed: fixed)
+                    + splits.map { "split `\($0)`" }
+            }
+            cells.append((combination, ordered, unsettled, depends))
+        }
+        let rows = merge(cells, attributes: attributes)
+        return .success(DecisionTable(placement: placement.name, now: now, by: attributes, rows: rows, combinations: combinations))
+    }
+
+    /// The variables in the cone of `nodes`, in order of first use.
+    static func readVariables(_ graph: ConditionGraph, nodes: [Int]) -> [Int] {
+        var seen = Set<Int>(), found = Set<Int>()
+        var stack = nodes
+        while let node = stack.popLast() {
+            guard seen.insert(node).inserted else { continue }
+            switch graph.nodes[node] {
+            case .atom(let id): if let variable = graph.atoms[id].variable { found.insert(variable) }
+            case .and(let children), .or(let children): stack += children
+            case .not(let child): stack.append(child)
+            case .constant: break
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The attribute `name` names (a custom key or `profile.FIELD`), with its finite domain.
+    static func attribute(named name: String, program: Program, graph: ConditionGraph, read: [Int]) -> Result<Attribute, DecisionTableError> {
+        let target: AttributeReference.Target = name.hasPrefix("profile.") ? .builtin(String(name.dropFirst("profile.".count))) : .custom(name)
+        let field = FieldKey(target)
+        guard let variable = graph.variables.firstIndex(where: { $0.field == field }), read.contains(variable) else {
+            return .failure(DecisionTableError(message: "the placement does not read `\(name)`"))
+        }
+        var kind = program.ruleSet.attributeTypes[target]?.type, allowed = program.ruleSet.attributeTypes[target]?.allowed
+        if case .builtin(let field) = target, let builtin = BuiltinField.all[field] { (kind, allowed) = (builtin.type, builtin.allowed) }
+        switch (kind, allowed) {
+        case (.bool?, _):
+            return .success(Attribute(name: name, domain: [.bool(true), .bool(false), nil], field: field))
+        case (.string?, let allowed?):
+            return .success(Attribute(name: name, domain: allowed.map { JSONValue.string($0) } + [nil], field: field))
+        case (.set?, let allowed?):
+            guard allowed.count <= maxSetValues else {
+                return .failure(DecisionTableError(message: "`\(name)` declares \(allowed.count) values, too many for every subset (at most \(maxSetValues))"))
+            }
+            let subsets = (0..<(1 << allowed.count)).map { mask in
+                JSONValue.array(allowed.indices.filter { mask & (1 << $0) != 0 }.map { .string(allowed[$0]) })
+            }
+            return .success(Attribute(name: name, domain: subsets.map { Optional($0) } + [nil], field: field))
+        default:
+            let shown = kind.map { $0 == .string || $0 == .set ? "a \($0.rawValue) without declared values" : "a \($0.rawValue)" } ?? "of no known type"
+            return .failure(DecisionTableError(message: "`\(name)` is \(shown); --by takes `one of` strings, `bool` and `set of` attributes"))
+        }
+    }
+
+    /// The truth of every comparison on the attributes fixed to `values` (nil: not set).
+    static func fixedAtoms(_ values: [(FieldKey, JSONValue?)], graph: ConditionGraph, now: Int64) -> [(node: Int, holds: Bool)] {
+        let profile = profileHolding(values.map { ($0.0, $0.1.map(ExampleValue.json) ?? .missing) })
+        var fixed: [(node: Int, holds: Bool)] = []
+        for (field, _) in values {
+            guard let variable = graph.variables.firstIndex(where: { $0.field == field }) else { continue }
+            for id in graph.variables[variable].atoms {
+                let atom = graph.atoms[id]
+                guard let slot = atom.slot else { continue }
+                fixed.append((atom.node, AtomTruth.holds(atom.test, slot.read(from: profile, now: now), now: now)))
+            }
+        }
+        return fixed
+    }
+
+    /// A profile holding exactly `values` (it reads without error for a table's domains).
+    static func profileHolding(_ values: [(FieldKey, ExampleValue)]) -> Profile {
+        (try? ProfileReader.read(ExampleProfile.json(values)).get()) ?? (try! ProfileReader.read(JSONValue.object([])).get())
+    }
+
+    /// Whether a profile with `values` (and an id that draws the route's split variant) is
+    /// decided by `route`, as the evaluator says.
+    static func reaches(_ route: ChangeProof.Route, values: [(FieldKey, ExampleValue)], program: Program, placement: Int, now: Int64) -> Bool {
+        var ids = [ExampleProfile.witnessID]
+        if let split = ChangeProof.splitPair(route, ChangeProof.Route(row: nil, split: nil, seen: nil)) {
+            ids = (0..<ChangeProof.idAttempts).lazy.map { $0 == 0 ? ExampleProfile.witnessID : "\(ExampleProfile.witnessID)-\($0)" }
+                .filter(split.draws).prefix(1).map { $0 }
+        }
+        for json in ExampleProfile.witnesses(values, ids: ids) {
+            guard case .success(let profile) = ProfileReader.read(json),
+                  case .success(let decision) = program.decide(placement: placement, for: profile, now: now),
+                  decision.row == route.row, decision.outcome == route.seen else { continue }
+            return true
+        }
+        return false
+    }
+
+    /// The comparisons of the rows reached (and the rows above them) that the fixed
+    /// attributes leave open: what else decides between the destinations. Nodes are
+    /// evaluated three-valued with the fixed comparisons known, and only open nodes are
+    /// followed down.
+    static func dependencies(placement: Program.Placement, rows reached: [Int], graph: ConditionGraph,
+                             excluding: Set<FieldKey>, fixed: [(node: Int, holds: Bool)]) -> [String] {
+        guard let last = reached.max() else { return [] }
+        // Children have smaller ids than their parents, so one pass upwards evaluates all.
+        var known = [Bool?](repeating: nil, count: graph.nodes.count)
+        for atom in fixed { known[atom.node] = atom.holds }
+        for (node, content) in graph.nodes.enumerated() where known[node] == nil {
+            switch content {
+            case .constant(let flag): known[node] = flag
+            case .not(let child): known[node] = known[child].map { !$0 }
+            case .and(let children):
+                known[node] = children.contains { known[$0] == false } ? false : children.allSatisfy { known[$0] == true } ? true : nil
+            case .or(let children):
+                known[node] = children.contains { known[$0] == true } ? true : children.allSatisfy { known[$0] == false } ? false : nil
+            case .atom: break
+            }
+        }
+        let nodes = placement.rows[...last].compactMap { $0.audience.map { graph.audienceNodes[$0] } }
+        var seen = Set<Int>(), texts: [String] = []
+        var stack = Array(nodes.reversed())
+        while let node = stack.popLast() {
+            guard known[node] == nil, seen.insert(node).inserted else { continue }
+            switch graph.nodes[node] {
+            case .atom(let id):
+                let atom = graph.atoms[id]
+                if let variable = atom.variable, excluding.contains(graph.variables[variable].field) { continue }
+                let text = atom.test.source.text()
+                if !texts.contains(text) { texts.append(text) }
+            case .and(let children), .or(let children): stack += children.reversed()
+            case .not(let child): stack.append(child)
+            case .constant: break
+            }
+        }
+        return texts
+    }
+
+    /// Groups combinations with the same answer and merges each group into products: two
+    /// boxes that differ in one attribute only become one, until none do.
+    static func merge(_ cells: [(combination: [Int], seen: [Outcome?], unsettled: [Outcome?], depends: [String])],
+                      attributes: [Attribute]) -> [Row] {
+        struct Box { var sets: [Set<Int>]; var first: Int }
+        var groups: [(key: String, seen: [Outcome?], unsettled: [Outcome?], depends: [String], boxes: [Box])] = []
+        for (order, cell) in cells.enumerated() {
+            let key = "\(cell.seen)|\(cell.unsettled)|\(cell.depends)"
+            let box = Box(sets: cell.combination.map { [$0] }, first: order)
+            if let index = groups.firstIndex(where: { $0.key == key }) { groups[index].boxes.append(box) } else {
+                groups.append((key, cell.seen, cell.unsettled, cell.depends, [box]))
+            }
+        }
+        var rows: [(first: Int, row: Row)] = []
+        for group in groups {
+            var boxes = group.boxes
+            var merged = true
+            while merged {
+                merged = false
+                search: for i in boxes.indices {
+                    for j in boxes.indices where j > i {
+                        let differing = boxes[i].sets.indices.filter { boxes[i].sets[$0] != boxes[j].sets[$0] }
+                        guard differing.count <= 1 else { continue }
+                        if let axis = differing.first { boxes[i].sets[axis].formUnion(boxes[j].sets[axis]) }
+                        boxes[i].first = min(boxes[i].first, boxes[j].first)
+                        boxes.remove(at: j)
+                        merged = true
+                        break search
+                    }
+                }
+            }
+            for box in boxes {
+                let when = zip(attributes, box.sets).map { attribute, set in set.sorted().map { attribute.domain[$0] } }
+                rows.append((box.first, Row(when: when, destinations: group.seen, dependsOn: group.depends, unsettled: group.unsettled)))
+            }
+        }
+        return rows.sorted { $0.first < $1.first }.map(\.row)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import XCTest
+@testable import TargetingBase
+
+/// `targeting table PLACEMENT`: the text, JSON and Markdown forms on the shipped rules.
+final class TableCommandTests: TemporaryDirectoryTestCase {
+    private let now = "2026-11-29T12:00:00Z"
+
+    func testTextOfTheShippedFollowUp() {
+        let result = CLIHarness.run(["table", "onboarding_followup", "--rules", CLIHarness.rulesPath, "--now", now])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.outLines.first, "placement onboarding_followup at \(now): 12 combinations in 5 rows")
+        XCTAssertEqual(result.outLines.dropFirst().first, "experience  reminders        -> destinations")
+        XCTAssertTrue(result.outLines.contains(#"pro         any              -> flow "flow_pro_v2" | flow "flow_default"  (depends on `profile.age >= 18`)"#), result.out)
+        XCTAssertTrue(result.outLines.contains(#"not set     any              -> flow "flow_quiz_reminder""#), result.out)
+    }
+
+    func testJSONShape() throws {
+        let result = CLIHarness.run(["table", "onboarding_followup", "--rules", CLIHarness.rulesPath, "--now", now, "--by", "experience", "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.err)
+        let json = try XCTUnwrap(try? JSONParser.parse(Array(result.out.utf8)).get())
+        XCTAssertEqual(json.objectMembers?.map(\.key), ["placement", "now", "by", "rows"])
+        XCTAssertEqual(json["by"], .array([.string("experience")]))
+        let rows = try XCTUnwrap(json["rows"]?.arrayValue)
+        XCTAssertEqual(rows.count, 4)
+        XCTAssertEqual(rows.map { $0.objectMembers?.map(\.key) ?? [] }, Array(repeating: ["when", "destinations", "depends_on"], count: 4))
+        let unset = try XCTUnwrap(rows.first { $0["when"]?["experience"] == .array([.null]) })
+        XCTAssertEqual(unset["destinations"], .array([.object([JSONMember(key: "kind", value: .string("flow")), JSONMember(key: "id", value: .string("flow_quiz_reminder"))])]))
+        XCTAssertEqual(unset["depends_on"], .array([]))
+    }
+
+    func testMarkdownAndErrors() {
+        let markdown = CLIHarness.run(["table", "onboarding_followup", "--rules", CLIHarness.rulesPath, "--now", now, "--format", "markdown"])
+        XCTAssertEqual(markdown.status, 0, markdown.err)
+        XCTAssertEqual(markdown.outLines.prefix(2), ["| `experience` | `reminders` | destinations | depends on |", "|---|---|---|---|"])
+        XCTAssertTrue(markdown.outLines.contains(#"| `pro` | any | `flow "flow_pro_v2"`, `flow "flow_default"` | `profile.age >= 18` |"#), markdown.out)
+        let unknown = CLIHarness.run(["table", "onboarding_followup", "--rules", CLIHarness.rulesPath, "--now", now, "--by", "weekly_hours"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.err.contains("`weekly_hours` is a number"), unknown.err)
+        XCTAssertEqual(CLIHarness.run(["table", "onboarding_followup", "--rules", CLIHarness.rulesPath, "--format", "html"]).status, 64)
+        XCTAssertEqual(CLIHarness.run(["table", "nope", "--rules", CLIHarness.rulesPath, "--now", now]).status, 2)
+    }
+}
