@@ -71,7 +71,7 @@ let package = Package(
         // The front door of SPEC §10.
         layer("Targeting", ["TargetingEngine", "TargetingAnalysis"]),
         // Editors: the language server behind `targeting lsp`.
-        layer("TargetingLanguageServer", ["Targeting", "TargetingFormatting"]),
+        layer("TargetingLanguageServer", ["Targeting", "TargetingAnalysis", "TargetingFormatting"]),
         // The command line.
         .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingAnalysis", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL", "TargetingLanguageServer"]),
         .executableTarget(name: "targeting", dependencies: ["TargetingCLI"]),

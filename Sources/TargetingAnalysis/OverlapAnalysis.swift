@@ -53,11 +53,6 @@ extension OverlapReport {
         var search = ProfileSearch(graph: ConditionGraph(program), now: now)
         let placement = program.placements[index]
         let graph = search.graph
-        func node(_ row: Program.Row) -> Int? {
-            if case .everyone = row.source.audience { return graph.trueNode }
-            return row.audience.map { graph.audienceNodes[$0] }
-        }
-
         var audiences: [(name: String, index: Int)] = []
         for row in placement.rows {
             guard let audience = row.audience, !audiences.contains(where: { $0.index == audience }) else { continue }
@@ -75,23 +70,31 @@ extension OverlapReport {
             }
         }
 
-        let nodes = placement.rows.map(node)
-        var rows: [Row] = []
-        for (position, row) in placement.rows.enumerated() {
-            var report = Row(row: position + 1, audience: row.source.audience.name,
-                             destination: row.source.destination.description, reachable: nil, witness: nil)
-            if let own = nodes[position] {
-                let goals = [Goal(node: own, value: true)] + nodes[..<position].compactMap { $0 }.map { Goal(node: $0, value: false) }
-                let answer = search.answer(goals, program: program, now: now) { check in
-                    guard case .success(let decision) = check.evaluator.resolve(placement: index, profileID: check.profileID) else { return false }
-                    return decision.row == position
-                }
-                report.reachable = answer.holds
-                report.witness = answer.witness
-            }
-            rows.append(report)
-        }
+        let rows = placement.rows.indices.map { reachability(program, placement: index, row: $0, search: &search, now: now) }
         return OverlapReport(placement: placement.name, now: now, pairs: pairs, rows: rows)
+    }
+
+    /// Whether some profile is decided by row `position` of the placement at `index` (the
+    /// editor's hover on a row asks this alone).
+    package static func reachability(_ program: Program, placement index: Int, row position: Int, now: Int64) -> Row {
+        var search = ProfileSearch(graph: ConditionGraph(program), now: now)
+        return reachability(program, placement: index, row: position, search: &search, now: now)
+    }
+
+    static func reachability(_ program: Program, placement index: Int, row position: Int, search: inout ProfileSearch, now: Int64) -> Row {
+        let rows = program.placements[index].rows
+        let graph = search.graph
+        func node(_ row: Program.Row) -> Int { row.audience.map { graph.audienceNodes[$0] } ?? graph.trueNode }
+        var report = Row(row: position + 1, audience: rows[position].source.audience.name,
+                         destination: rows[position].source.destination.description, reachable: nil, witness: nil)
+        let goals = [Goal(node: node(rows[position]), value: true)] + rows[..<position].map { Goal(node: node($0), value: false) }
+        let answer = search.answer(goals, program: program, now: now) { check in
+            guard case .success(let decision) = check.evaluator.resolve(placement: index, profileID: check.profileID) else { return false }
+            return decision.row == position
+        }
+        report.reachable = answer.holds
+        report.witness = answer.witness
+        return report
     }
 }
 

@@ -1,3 +1,4 @@
+import TargetingAnalysis
 import TargetingBase
 import TargetingProfiles
 import TargetingSyntax
@@ -48,6 +49,7 @@ extension LanguageServer {
             var text = code("\(keyword) \(declaration.name.text) = \(declaration.expression.text)") + "\n\ndeclared at \(LanguageServer.place(declaration.name.range))"
             if occurrence.kind == .audience, let row = placementRow(at: occurrence.range, in: files) {
                 text += "\n\nin placement `\(row.placement)`: `\(row.row.audience.name)` → `\(row.row.destination)`"
+                if let reach = reachability(of: occurrence.range, placement: row.placement, request) { text += "\n\n" + reach }
             }
             return text
         case .attribute:
@@ -108,6 +110,19 @@ extension LanguageServer {
     }
 
     /// The placement row whose audience is written at `range`.
+    /// Whether some profile reaches the row whose audience is at `range`, at the request's
+    /// instant, with a verified example (as `targeting overlap` answers it).
+    private func reachability(of range: SourceRange, placement name: String, _ request: DocumentRequest) -> String? {
+        guard let program = request.analysis.rules.program, let index = program.placementIndex(named: name),
+              let position = program.placements[index].rows.firstIndex(where: { $0.source.audience.range == range }) else { return nil }
+        let row = OverlapReport.reachability(program, placement: index, row: position, now: request.now)
+        switch row.reachable {
+        case true?: return "reachable at \(Timestamp.format(request.now)), e.g. `\(row.witness.map(JSONWriter.write) ?? "")`"
+        case false?: return "**never decides** at \(Timestamp.format(request.now)): every profile it matches is taken by the rows above, or it matches none"
+        case nil: return "whether a profile reaches this row is not settled (the search ran out of budget)"
+        }
+    }
+
     private func placementRow(at range: SourceRange, in files: [RuleFile]) -> (placement: String, row: PlacementRow)? {
         for file in files where file.source.path == range.file {
             for case .placement(let placement) in file.declarations {

@@ -64,6 +64,31 @@ final class NavigationTests: XCTestCase {
         XCTAssertEqual(harness.result("textDocument/hover", ServerHarness.at("segments.rules", 1, 40)), .null, "a comment")
     }
 
+    func testHoverOnARowSaysWhetherSomeProfileReachesIt() throws {
+        let rules = """
+        attribute plan: string one of ["a", "b"]
+        segment on_a = plan == "a"
+        segment on_b = plan == "b"
+        segment either = plan in ["a", "b"]
+        audience first = on_a
+        audience second = on_b
+        audience any_plan = either
+        placement p {
+          first -> flow "f1"
+          second -> flow "f2"
+          any_plan -> flow "f3"
+          everyone -> flow "f0"
+        }
+        """ + "\n"
+        var harness = ServerHarness(["/w/p.rules": rules])
+        harness.open("p.rules", rules)
+        let reachable = hoverText(&harness, "p.rules", 8, 3)
+        XCTAssertTrue(reachable.contains(#"reachable at "#) && reachable.contains(#"e.g. `{"id":"witness","custom_attributes":{"plan":"a"}}`"#), reachable)
+        let shadowed = hoverText(&harness, "p.rules", 10, 4)
+        XCTAssertTrue(shadowed.contains("**never decides**"), shadowed)
+        XCTAssertTrue(shadowed.contains("taken by the rows above"), shadowed)
+    }
+
     func testDefinitionAndReferencesCrossFiles() {
         var harness = harness()
         let definition = harness.result("textDocument/definition", ServerHarness.at("placements.rules", 0, 23))?.arrayValue ?? []
