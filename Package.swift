@@ -45,6 +45,7 @@ let fuzzTargets: [Target] = {
         fuzzer("profile", ["TargetingProfiles", "TargetingBase"]),
         fuzzer("events", ["TargetingProfiles", "TargetingBase"]),
         fuzzer("engine", ["Targeting", "TargetingEngine", "TargetingBase"]),
+        fuzzer("prove", ["Targeting", "TargetingAnalysis", "TargetingEngine", "TargetingBase"]),
     ]
 }()
 

@@ -97,6 +97,27 @@ for terms in 25000 100000; do
   echo "| check: one \`or\` of $terms terms | ${seconds} s | — | — |"
 done
 
+# (f) Proofs: `diff --prove` on the shipped rules against a one-row change, and on 200 generated
+# placements (500 segments, 100 audiences) against a one-row change; the reference is
+# `diff --profiles` of the same pair over the shipped 10,000-profile corpus, a sample where the
+# proof covers every profile.
+mkdir -p "$work/prove-old" "$work/prove-new" "$work/many-old" "$work/many-new"
+cp Rules/*.rules "$work/prove-old/"
+cp Rules/*.rules "$work/prove-new/"
+sed -i 's/premium_members -> nothing/premium_members -> paywall "pw_standard"/' "$work/prove-new/placements.rules"
+measure "$bin" diff "$work/prove-old" "$work/prove-new" --prove --now "$now"
+prove_status=$(grep -c ': changed' "$work/out" || true)
+ours=$seconds
+measure "$bin" diff "$work/prove-old" "$work/prove-new" --profiles Examples/profiles/corpus.jsonl --now "$now"
+echo "| \`diff --prove\`: shipped rules, one row changed ($prove_status placement changed) | ${ours} s | \`diff --profiles\`, 10,000 profiles: ${seconds} s | $(ratio "$ours" "$seconds") |"
+"$bench" many-placements 200 "$work/many-old/rules.rules"
+sed 's/flow "f0_0"/flow "f0_changed"/' "$work/many-old/rules.rules" > "$work/many-new/rules.rules"
+measure "$bin" diff "$work/many-old" "$work/many-new" --prove --now "$now"
+ours=$seconds; ours_rss=$rss_mb
+verdicts="$(grep -c ': equivalent' "$work/out" || true) equivalent, $(grep -c ': changed' "$work/out" || true) changed"
+measure "$bin" diff "$work/many-old" "$work/many-new" --profiles Examples/profiles/corpus.jsonl --now "$now"
+echo "| \`diff --prove\`: 200 generated placements, one row changed ($verdicts) | ${ours} s, ${ours_rss} MB | \`diff --profiles\`, 10,000 profiles: ${seconds} s | $(ratio "$ours" "$seconds") |"
+
 # Warehouse: audience sizing on Spark local[2] (PySpark 4 from PyPI into .build/spark-venv-4) against
 # `resolve --summary` on every core, over the same 200,000 profiles (skipped without PyPI).
 spark_profiles=${SPARK_PROFILES:-200000}

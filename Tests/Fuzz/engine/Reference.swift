@@ -1,4 +1,5 @@
 import TargetingBase
+import TargetingFuzzSupport
 import TargetingEngine
 
 /// A deliberately simple evaluator written from the text of SPEC §4.4, §4.5 and §9, sharing

@@ -1,8 +1,7 @@
 import TargetingBase
-import TargetingFuzzSupport
 
 /// A literal of a generated comparison, with its text and its meaning.
-enum Literal {
+package enum Literal {
     case string(String)
     case number(Double, text: String)
     case bool(Bool)
@@ -11,7 +10,7 @@ enum Literal {
     case relative(Int64, text: String)
     case version(Version, text: String)
 
-    var text: String {
+    package var text: String {
         switch self {
         case .string(let value): return "\"" + value + "\""
         case .number(_, let text), .date(_, let text), .relative(_, let text): return text
@@ -22,21 +21,21 @@ enum Literal {
 }
 
 /// One generated comparison.
-struct Comparison {
-    enum Operator {
+package struct Comparison {
+    package enum Operator {
         case equal, notEqual, less, lessEqual, greater, greaterEqual, between
         case inList, notInList, contains, startsWith, endsWith
         case has, hasAny, hasAll, hasNone, isSet, isNotSet
     }
-    var attribute: Int
-    var op: Operator
-    var literals: [Literal]
-    var foldCase: Bool
+    package var attribute: Int
+    package var op: Operator
+    package var literals: [Literal]
+    package var foldCase: Bool
 }
 
 /// A generated expression: over comparisons and earlier segments (segments), or over segments
 /// (audiences).
-indirect enum Expression {
+package indirect enum Expression {
     case comparison(Comparison)
     case segment(Int)
     case not(Expression)
@@ -46,31 +45,31 @@ indirect enum Expression {
 }
 
 /// A generated placement row.
-struct Row {
+package struct Row {
     /// nil for `everyone`.
-    var audience: Int?
-    enum Destination { case flow(String), nothing, split(id: String, variants: [(weight: Int, flow: String?)]) }
-    var destination: Destination
+    package var audience: Int?
+    package enum Destination { case flow(String), nothing, split(id: String, variants: [(weight: Int, flow: String?)]) }
+    package var destination: Destination
 }
 
-struct Placement {
-    var name: String
-    var rows: [Row]
+package struct Placement {
+    package var name: String
+    package var rows: [Row]
 }
 
 /// A profile sample: its JSON text, the instant of evaluation and what each attribute holds.
-struct Sample {
-    var json: String
-    var now: Int64
-    var id: String?
+package struct Sample {
+    package var json: String
+    package var now: Int64
+    package var id: String?
     /// By attribute index: the stored value (custom) or JSON value (built-in); nil when absent.
-    var values: [Int: JSONValue]
+    package var values: [Int: JSONValue]
 }
 
 /// A random rule set over a fixed table of attributes (SPEC §4 subset: strings, numbers, bools,
 /// sets, dates, versions; and/or/not; placements with rows and splits).
-struct World {
-    static let attributes: [Attribute] = [
+package struct World {
+    package static let attributes: [Attribute] = [
         Attribute(reference: "s", kind: .string, source: .custom("s")),
         Attribute(reference: "n", kind: .number, source: .custom("n")),
         Attribute(reference: "b", kind: .bool, source: .custom("b")),
@@ -86,10 +85,10 @@ struct World {
         Attribute(reference: "now", kind: .date, source: .now),
     ]
 
-    static let strings = ["pro", "Pro", "PRO", "a", "b", "ab", "ba", "É", "é", "x", "sports", "premium", "Premium"]
-    static let storedStrings = strings + ["", "abc", "a,b", "xab", "proX"]
-    static let numbers: [(Double, String)] = [(-1, "-1"), (0, "0"), (1, "1"), (2.5, "2.5"), (7, "7"), (10, "10"), (18, "18"), (100, "100"), (-2.75, "-2.75")]
-    static let instants: [Civil.Instant] = [
+    package static let strings = ["pro", "Pro", "PRO", "a", "b", "ab", "ba", "É", "é", "x", "sports", "premium", "Premium"]
+    package static let storedStrings = strings + ["", "abc", "a,b", "xab", "proX"]
+    package static let numbers: [(Double, String)] = [(-1, "-1"), (0, "0"), (1, "1"), (2.5, "2.5"), (7, "7"), (10, "10"), (18, "18"), (100, "100"), (-2.75, "-2.75")]
+    package static let instants: [Civil.Instant] = [
         .init(year: 2026, month: 11, day: 27, hour: 0, minute: 0, second: 0),
         .init(year: 2026, month: 11, day: 29, hour: 12, minute: 0, second: 0),
         .init(year: 2026, month: 11, day: 30, hour: 23, minute: 59, second: 59),
@@ -99,19 +98,19 @@ struct World {
         .init(year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0),
         .init(year: 2026, month: 12, day: 1, hour: 0, minute: 0, second: 0),
     ]
-    static let durations: [(Int64, String)] = [(7 * 86_400_000, "7d"), (12 * 3_600_000, "12h"), (30 * 60_000, "30m"), (45_000, "45s"), (0, "0d"), (86_400_000, "1d")]
-    static let versions = ["1.0.0", "1.0", "1", "v1.2.3", "1.2.3", "1.2.3-beta", "1.2.3-beta.1", "1.2.3-beta.2", "1.2.3+build.5",
+    package static let durations: [(Int64, String)] = [(7 * 86_400_000, "7d"), (12 * 3_600_000, "12h"), (30 * 60_000, "30m"), (45_000, "45s"), (0, "0d"), (86_400_000, "1d")]
+    package static let versions = ["1.0.0", "1.0", "1", "v1.2.3", "1.2.3", "1.2.3-beta", "1.2.3-beta.1", "1.2.3-beta.2", "1.2.3+build.5",
                            "2.0.0", "10.0.0", "4.2.0", "4.2", "1.2.3-alpha", "1.2.3-alpha.10", "1.2.3-alpha.9", "1.2.3-0", "1.2.3-rc-1"]
-    static let badVersions = ["4.2.0.1", "V4", "", "01.0.0", "1.2.3-", "1..2", "x", "1.2.3-01"]
-    static let sets = ["a", "a,b", "b,ab", "Premium,x", ",", "a,,b", "sports", "premium", "é,b"]
+    package static let badVersions = ["4.2.0.1", "V4", "", "01.0.0", "1.2.3-", "1..2", "x", "1.2.3-01"]
+    package static let sets = ["a", "a,b", "b,ab", "Premium,x", ",", "a,,b", "sports", "premium", "é,b"]
 
-    var segments: [Expression] = []
-    var audiences: [Expression] = []
-    var placements: [Placement] = []
-    var segmentNames: [String] { segments.indices.map { "s\($0)" } }
-    var audienceNames: [String] { audiences.indices.map { "a\($0)" } }
+    package var segments: [Expression] = []
+    package var audiences: [Expression] = []
+    package var placements: [Placement] = []
+    package var segmentNames: [String] { segments.indices.map { "s\($0)" } }
+    package var audienceNames: [String] { audiences.indices.map { "a\($0)" } }
 
-    static func generate(_ choices: inout FuzzChoices) -> World {
+    package static func generate(_ choices: inout FuzzChoices) -> World {
         var world = World()
         let segmentCount = choices.within(1...6)
         for index in 0..<segmentCount {
@@ -132,7 +131,7 @@ struct World {
         return world
     }
 
-    static func destination(_ choices: inout FuzzChoices, split: inout Int) -> Row.Destination {
+    package static func destination(_ choices: inout FuzzChoices, split: inout Int) -> Row.Destination {
         switch choices.below(6) {
         case 0: return .nothing
         case 1:
@@ -157,7 +156,7 @@ struct World {
         }
     }
 
-    static func segmentExpression(_ choices: inout FuzzChoices, below segment: Int, depth: Int) -> Expression {
+    package static func segmentExpression(_ choices: inout FuzzChoices, below segment: Int, depth: Int) -> Expression {
         if depth >= 3 || choices.chance(40) {
             if segment > 0 && choices.chance(20) { return .segment(choices.below(segment)) }
             return .comparison(comparison(&choices))
@@ -170,7 +169,7 @@ struct World {
         }
     }
 
-    static func audienceExpression(_ choices: inout FuzzChoices, segments: Int, depth: Int) -> Expression {
+    package static func audienceExpression(_ choices: inout FuzzChoices, segments: Int, depth: Int) -> Expression {
         if depth >= 2 || choices.chance(45) { return .segment(choices.below(segments)) }
         switch choices.below(4) {
         case 0: return .not(audienceExpression(&choices, segments: segments, depth: depth + 1))
@@ -180,7 +179,7 @@ struct World {
         }
     }
 
-    static func literal(_ kind: Kind, _ choices: inout FuzzChoices) -> Literal {
+    package static func literal(_ kind: Kind, _ choices: inout FuzzChoices) -> Literal {
         switch kind {
         case .string, .set: return .string(choices.pick(strings))
         case .number:
@@ -206,7 +205,7 @@ struct World {
     }
 
     /// A sorted pair for `between` (both absolute or both relative for dates).
-    static func bounds(_ kind: Kind, _ choices: inout FuzzChoices) -> [Literal] {
+    package static func bounds(_ kind: Kind, _ choices: inout FuzzChoices) -> [Literal] {
         var first = literal(kind, &choices)
         var second = literal(kind, &choices)
         if kind == .date {
@@ -216,7 +215,7 @@ struct World {
         return order(first, second) ? [first, second] : [second, first]
     }
 
-    static func order(_ a: Literal, _ b: Literal) -> Bool {
+    package static func order(_ a: Literal, _ b: Literal) -> Bool {
         switch (a, b) {
         case (.number(let x, _), .number(let y, _)): return x <= y
         case (.date(let x, _), .date(let y, _)), (.relative(let x, _), .relative(let y, _)): return x <= y
@@ -225,11 +224,11 @@ struct World {
         }
     }
 
-    static func list(_ kind: Kind, _ choices: inout FuzzChoices) -> [Literal] {
+    package static func list(_ kind: Kind, _ choices: inout FuzzChoices) -> [Literal] {
         (0..<choices.within(1...3)).map { _ in literal(kind, &choices) }
     }
 
-    static func comparison(_ choices: inout FuzzChoices) -> Comparison {
+    package static func comparison(_ choices: inout FuzzChoices) -> Comparison {
         let index = choices.below(attributes.count)
         let kind = attributes[index].kind
         var allowed: [Comparison.Operator]
@@ -259,7 +258,7 @@ struct World {
 
     // MARK: - Text
 
-    var rulesText: String {
+    package var rulesText: String {
         var lines = [
             "attribute s: string", "attribute n: number", "attribute b: bool",
             "attribute d: date", "attribute v: version", "attribute t: set",
@@ -284,7 +283,7 @@ struct World {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func text(_ expression: Expression, audience: Bool = false) -> String {
+    package static func text(_ expression: Expression, audience: Bool = false) -> String {
         switch expression {
         case .comparison(let comparison): return text(comparison)
         case .segment(let index): return "s\(index)"
@@ -296,7 +295,7 @@ struct World {
     }
 
     /// Operands of `not` and `and` are parenthesised unless they bind at least as tightly.
-    static func wrapped(_ expression: Expression, audience: Bool, inAnd: Bool = false) -> String {
+    package static func wrapped(_ expression: Expression, audience: Bool, inAnd: Bool = false) -> String {
         switch expression {
         case .segment, .group, .or: return text(expression, audience: audience)
         case .not: return text(expression, audience: audience)
@@ -305,7 +304,7 @@ struct World {
         }
     }
 
-    static func text(_ comparison: Comparison) -> String {
+    package static func text(_ comparison: Comparison) -> String {
         let lhs = attributes[comparison.attribute].reference
         let items = comparison.literals.map(\.text)
         let list = "[" + items.joined(separator: ", ") + "]"
@@ -335,7 +334,7 @@ struct World {
     // MARK: - Profiles
 
     /// A random profile: each attribute missing, fitting, or mistyped.
-    func profile(_ choices: inout FuzzChoices) -> Sample {
+    package func profile(_ choices: inout FuzzChoices) -> Sample {
         let now = choices.pick(World.instants).milliseconds + Int64(choices.pick([0, 1, -1, 500]))
         var values: [Int: JSONValue] = [:]
         var fields: [JSONMember] = []
@@ -360,7 +359,7 @@ struct World {
     }
 
     /// A stored custom value (string or number), or nil for none.
-    static func customValue(_ kind: Kind, _ choices: inout FuzzChoices) -> JSONValue? {
+    package static func customValue(_ kind: Kind, _ choices: inout FuzzChoices) -> JSONValue? {
         let roll = choices.below(10)
         if roll == 0 { return nil }
         let mistyped = roll == 1
@@ -374,10 +373,10 @@ struct World {
         }
     }
 
-    static func nonEmpty(_ text: String) -> String { text.isEmpty ? "z" : text }
+    package static func nonEmpty(_ text: String) -> String { text.isEmpty ? "z" : text }
 
     /// A built-in field's JSON value (nil: absent; `.null`: null).
-    static func builtinValue(_ kind: Kind, _ choices: inout FuzzChoices) -> JSONValue? {
+    package static func builtinValue(_ kind: Kind, _ choices: inout FuzzChoices) -> JSONValue? {
         let roll = choices.below(12)
         if roll == 0 { return nil }
         if roll == 1 { return .null }

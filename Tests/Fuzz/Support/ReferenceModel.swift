@@ -1,23 +1,23 @@
 import TargetingBase
 
 /// The types of SPEC §4.2 that the generated rules use.
-enum Kind: CaseIterable {
+package enum Kind: CaseIterable {
     case string, number, bool, date, version, set
 }
 
 /// An attribute the generated rules compare: a declared custom attribute, a built-in field,
 /// or `now`.
-struct Attribute {
+package struct Attribute {
     /// How rules write it.
-    var reference: String
-    var kind: Kind
-    enum Source { case custom(String), builtin(String), daysSinceInstall, now }
-    var source: Source
+    package var reference: String
+    package var kind: Kind
+    package enum Source { case custom(String), builtin(String), daysSinceInstall, now }
+    package var source: Source
 }
 
 /// A value as the reference reads it: present and fitting its type, present but mistyped,
 /// or missing.
-enum Reading {
+package enum Reading {
     case missing
     case mistyped
     case string(String)
@@ -27,16 +27,16 @@ enum Reading {
     case version(Version)
     case set([String])
 
-    var isPresent: Bool { if case .missing = self { return false } else { return true } }
+    package var isPresent: Bool { if case .missing = self { return false } else { return true } }
 }
 
 /// A version as SPEC §4.4 and §9 define it: `[v]MAJOR[.MINOR[.PATCH]][-PRERELEASE][+BUILD]`,
 /// numeric parts without leading zeros, compared by SemVer 2.0 precedence.
-struct Version {
-    var core: [Int]
-    var prerelease: [String]
+package struct Version {
+    package var core: [Int]
+    package var prerelease: [String]
 
-    init?(_ text: String) {
+    package init?(_ text: String) {
         var rest = Substring(text)
         if rest.first == "v" { rest = rest.dropFirst() }
         if let plus = rest.firstIndex(of: "+") {
@@ -64,12 +64,12 @@ struct Version {
         while core.count < 3 { core.append(0) }
     }
 
-    static func isIdentifier(_ part: Substring) -> Bool {
+    package static func isIdentifier(_ part: Substring) -> Bool {
         !part.isEmpty && part.allSatisfy { $0.isASCIIDigit || $0.isASCIILetter || $0 == "-" }
     }
 
     /// -1, 0 or 1 by precedence.
-    static func order(_ a: Version, _ b: Version) -> Int {
+    package static func order(_ a: Version, _ b: Version) -> Int {
         for (x, y) in zip(a.core, b.core) where x != y { return x < y ? -1 : 1 }
         switch (a.prerelease.isEmpty, b.prerelease.isEmpty) {
         case (true, true): return 0
@@ -94,14 +94,14 @@ struct Version {
 }
 
 extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
-    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    package var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    package var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 }
 
 /// Calendar arithmetic for building date literals and RFC 3339 texts whose instants are known.
-enum Civil {
+package enum Civil {
     /// Days from 1970-01-01 to a proleptic Gregorian date.
-    static func days(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    package static func days(_ year: Int, _ month: Int, _ day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -110,15 +110,15 @@ enum Civil {
         return era * 146_097 + doe - 719_468
     }
 
-    struct Instant {
-        var year, month, day, hour, minute, second: Int
-        var milliseconds: Int64 {
+    package struct Instant {
+        package var year, month, day, hour, minute, second: Int
+        package var milliseconds: Int64 {
             Int64(Civil.days(year, month, day)) * 86_400_000 + Int64(hour * 3_600 + minute * 60 + second) * 1_000
         }
-        var dateText: String { String(format4(year)) + "-" + two(month) + "-" + two(day) }
-        var rfc3339: String { dateText + "T" + two(hour) + ":" + two(minute) + ":" + two(second) + "Z" }
-        var isMidnight: Bool { hour == 0 && minute == 0 && second == 0 }
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        func format4(_ n: Int) -> String { String(repeating: "0", count: max(0, 4 - String(n).count)) + String(n) }
+        package var dateText: String { String(format4(year)) + "-" + two(month) + "-" + two(day) }
+        package var rfc3339: String { dateText + "T" + two(hour) + ":" + two(minute) + ":" + two(second) + "Z" }
+        package var isMidnight: Bool { hour == 0 && minute == 0 && second == 0 }
+        package func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        package func format4(_ n: Int) -> String { String(repeating: "0", count: max(0, 4 - String(n).count)) + String(n) }
     }
 }
