@@ -11,11 +11,12 @@ import TargetingSyntax
 /// same namespace; and the edit is applied to a copy of the workspace first, so a rename that
 /// would add an error is refused.
 ///
-/// A custom attribute that no `input` feeds receives the answers of the elements whose id is
-/// its key (unless an unqualified `input OLD -> …` sends them elsewhere); renaming it adds
-/// `input OLD -> NEW` after its declaration (or after the first declaration that uses it), so
-/// those answers still reach it. An attribute an `input` feeds keeps its inputs, only their
-/// target renamed. Every attribute rename warns that stored profiles keep the old key: as a
+/// A custom attribute receives the answers of every element whose id is its key, on any
+/// screen no screen-qualified `input` claims, unless an unqualified `input OLD -> …` sends
+/// them elsewhere (SPEC §3 rule 6). Renaming it adds `input OLD -> NEW` after its declaration
+/// (or after the first declaration that uses it), so those answers still reach it; its
+/// `input`s keep feeding it, only their target renamed. No line is added when an unqualified
+/// `input OLD -> …` already decides where element `OLD` goes. Every attribute rename warns that stored profiles keep the old key: as a
 /// change annotation the editor asks to confirm when it supports them, else in a
 /// `window/showMessage` warning.
 extension LanguageServer {
@@ -78,14 +79,16 @@ extension LanguageServer {
     }
 
     /// The `input OLD -> NEW` line that keeps the answers of element `OLD` flowing to the
-    /// attribute `old` once it is renamed `new`, and where it goes: nil when an `input` feeds
-    /// the attribute, when an unqualified `input OLD -> …` sends that element elsewhere, or when
-    /// no rules file uses the attribute.
+    /// attribute `old` once it is renamed `new`, and where it goes: nil when an unqualified
+    /// `input OLD -> …` already maps that element (its target is renamed with the rest, or it
+    /// sends the element elsewhere), or when no rules file uses the attribute. A
+    /// screen-qualified input does not count: answers of element `OLD` from other screens
+    /// still go to the attribute named `OLD`.
     static func defaultInput(of old: String, renamedTo new: String, _ analysis: Analysis,
                              _ occurrences: [SymbolIndex.Occurrence]) -> (path: String, offset: Int, text: String)? {
         let explicit = analysis.ruleFiles.flatMap(\.declarations).contains { declaration in
             guard case .input(let input) = declaration else { return false }
-            return input.target.target == .custom(old) || (input.screen == nil && input.element.text == old)
+            return input.screen == nil && input.element.text == old
         }
         guard !explicit else { return nil }
         // After the declaration, else after the first declaration that uses it.

@@ -62,16 +62,29 @@ final class AttributeRenameTests: XCTestCase {
         XCTAssertEqual(rename(unterminated, line: 0, character: 12, to: "push_opt_in").renamed, "attribute push_opt_in: bool\ninput notifications -> push_opt_in")
     }
 
-    func testAnAttributeFedByAnInputOnlyHasItsTargetRenamed() {
-        let rules = "input scr_settings/push_toggle -> notifications\n" + AttributeRenameTests.rules
+    func testAnAttributeFedByAnUnqualifiedInputOnlyHasItsTargetRenamed() {
+        let rules = "input notifications -> notifications\n" + AttributeRenameTests.rules
         let (_, others, renamed) = rename(rules, line: 1, character: 12, to: "push_opt_in")
         XCTAssertEqual(renamed.components(separatedBy: "\n").prefix(4), [
-            "input scr_settings/push_toggle -> push_opt_in", "attribute push_opt_in: bool", "attribute `push-pref`: string",
+            "input notifications -> push_opt_in", "attribute push_opt_in: bool", "attribute `push-pref`: string",
             "segment wants_push = push_opt_in == true",
         ])
-        XCTAssertFalse(renamed.contains("input notifications"), renamed)
+        XCTAssertEqual(renamed.components(separatedBy: "input ").count, 2, renamed)
         XCTAssertEqual(others.first?["params", "message"]?.stringValue,
                        "renaming the attribute `notifications` to `push_opt_in`: profiles already stored keep the key `notifications` until their events are ingested again")
+    }
+
+    /// A screen-qualified input claims one screen only: the element's answers from every other
+    /// screen still go to the attribute named by the element id, so the rename keeps them too.
+    func testAScreenQualifiedInputStillGetsTheUnqualifiedLine() {
+        let rules = "input scr_settings/push_toggle -> notifications\n" + AttributeRenameTests.rules
+        let (_, others, renamed) = rename(rules, line: 1, character: 12, to: "push_opt_in")
+        XCTAssertEqual(renamed.components(separatedBy: "\n").prefix(5), [
+            "input scr_settings/push_toggle -> push_opt_in", "attribute push_opt_in: bool", "input notifications -> push_opt_in",
+            "attribute `push-pref`: string", "segment wants_push = push_opt_in == true",
+        ])
+        XCTAssertTrue(others.first?["params", "message"]?.stringValue?.contains("`input notifications -> push_opt_in` is added") == true,
+                      "\(others)")
     }
 
     func testAnElementSentElsewhereGetsNoInput() {
