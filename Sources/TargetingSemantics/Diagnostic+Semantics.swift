@@ -178,6 +178,12 @@ extension Diagnostic {
         Diagnostic(.error, "duplicate-split", "split id `\(id)` is already used", at: range, help: "first used at \(place(first))")
     }
 
+    /// `flow ""` or `paywall ""`; `kind` is `flow` or `paywall`.
+    static func emptyDestinationID(_ kind: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "empty-destination-id", "a \(kind) id cannot be empty", at: range,
+                   help: "write the id of the \(kind) to show, or `nothing` to show none")
+    }
+
     static func emptySplitID(at range: SourceRange) -> Diagnostic {
         Diagnostic(.error, "empty-split-id", "a split id cannot be empty", at: range)
     }
