@@ -125,18 +125,17 @@ package struct Checker {
             }
             if list.items.isEmpty { report(.emptyList(at: list.range)) }
             var values: [String] = []
-            var firstListed: [[UInt8]: SourceRange] = [:]
+            var firstListed: [String: SourceRange] = [:]
             for item in list.items {
                 guard case .string(let value) = item.value else {
                     report(.literalTypeMismatch(name: key, type: attribute.type, literal: item))
                     continue
                 }
-                // Values are told apart by their bytes, as stored values are.
-                if let first = firstListed[Array(value.utf8)] {
+                if let first = firstListed[value] {
                     report(.duplicateListValue(value, first: first, at: item.range))
                     continue
                 }
-                firstListed[Array(value.utf8)] = item.range
+                firstListed[value] = item.range
                 if attribute.type == .set, value.contains(",") {
                     report(.commaInSetValue(value, at: item.range))
                 }
