@@ -20,6 +20,9 @@ extension Checker {
                     case .paywall: this = "paywall"
                     default: continue
                     }
+                    if let literal = Checker.emptyIDLiteral(destination) {
+                        report(.emptyDestinationID(this, at: literal))
+                    }
                     if let (first, firstRange) = kind {
                         if first != this {
                             report(.mixedDestinations(placement: placement.name.text, first: first, firstAt: firstRange, found: this, at: destination.range))
@@ -37,6 +40,20 @@ extension Checker {
                     checkSplit(split)
                 }
             }
+        }
+    }
+
+    /// Where the id of `flow ""` or `paywall ""` is written, or nil when the id is not empty.
+    ///
+    /// An empty id can only be written `""` (every escape stands for a character), and the
+    /// literal ends the destination, so it is the destination's last two characters.
+    static func emptyIDLiteral(_ destination: Destination) -> SourceRange? {
+        switch destination {
+        case .flow("", let range), .paywall("", let range):
+            let end = range.end
+            return SourceRange(file: range.file, start: SourcePosition(offset: end.offset - 2, line: end.line, column: end.column - 2), end: end)
+        default:
+            return nil
         }
     }
 
@@ -60,6 +77,8 @@ extension Checker {
                 report(.invalidWeight(variant.weight.text, at: variant.weight.range))
                 weightsValid = false
             }
+            // An empty id is its own error, not a duplicate of `nothing`.
+            guard Checker.emptyIDLiteral(variant.destination) == nil else { continue }
             let key = variant.destination.splitSortKey
             if let first = seen[key] {
                 report(.duplicateVariant(first: first, at: variant.destination.range))

@@ -146,6 +146,7 @@ extension Checker {
                 }
             }
         }
+        if let allowed = attributeType.allowed { checkFragment(comparison, name: name, allowed: allowed) }
         if comparison.op == .between, comparison.operands.count == 2 {
             checkBetweenOrder(comparison.operands[0], comparison.operands[1], type: type)
             if type == .date { checkWindowEnd(comparison.operands[1]) }

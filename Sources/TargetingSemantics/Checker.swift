@@ -125,15 +125,17 @@ package struct Checker {
             }
             if list.items.isEmpty { report(.emptyList(at: list.range)) }
             var values: [String] = []
+            var firstListed: [String: SourceRange] = [:]
             for item in list.items {
                 guard case .string(let value) = item.value else {
                     report(.literalTypeMismatch(name: key, type: attribute.type, literal: item))
                     continue
                 }
-                if values.contains(value) {
-                    report(.duplicateListValue(value, at: item.range))
+                if let first = firstListed[value] {
+                    report(.duplicateListValue(value, first: first, at: item.range))
                     continue
                 }
+                firstListed[value] = item.range
                 if attribute.type == .set, value.contains(",") {
                     report(.commaInSetValue(value, at: item.range))
                 }

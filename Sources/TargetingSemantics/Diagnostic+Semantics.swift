@@ -48,8 +48,16 @@ extension Diagnostic {
         Diagnostic(.error, "empty-list", "empty list", at: range)
     }
 
-    static func duplicateListValue(_ value: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "duplicate-value", "`\(value)` is listed twice", at: range)
+    /// A value listed twice in `one of [..]`/`set of [..]`: harmless, so a warning (SPEC §9).
+    static func duplicateListValue(_ value: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.warning, "duplicate-value", "`\(value)` is listed twice", at: range, help: "first listed at \(place(first))")
+    }
+
+    /// A `contains`/`starts with`/`ends with` fragment that none of the listed values of a
+    /// `one of` attribute satisfies, so the comparison is always false.
+    static func fragmentNeverMatches(_ fragment: String, op: ComparisonOperator, name: String, allowed: [String], at range: SourceRange) -> Diagnostic {
+        Diagnostic(.warning, "fragment-never-matches", "no value of `\(name)` \(op.rawValue) `\(fragment)`", at: range,
+                   help: "the values are " + allowed.map { "`\($0)`" }.joined(separator: ", "))
     }
 
     static func commaInSetValue(_ value: String, at range: SourceRange) -> Diagnostic {
@@ -176,6 +184,12 @@ extension Diagnostic {
 
     static func duplicateSplit(_ id: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
         Diagnostic(.error, "duplicate-split", "split id `\(id)` is already used", at: range, help: "first used at \(place(first))")
+    }
+
+    /// `flow ""` or `paywall ""`; `kind` is `flow` or `paywall`.
+    static func emptyDestinationID(_ kind: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "empty-destination-id", "a \(kind) id cannot be empty", at: range,
+                   help: "write the id of the \(kind) to show, or `nothing` to show none")
     }
 
     static func emptySplitID(at range: SourceRange) -> Diagnostic {

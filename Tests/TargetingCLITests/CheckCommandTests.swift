@@ -75,6 +75,42 @@ final class CheckCommandTests: TemporaryDirectoryTestCase {
         XCTAssertGreaterThanOrEqual(counts?.warnings ?? 0, 1)
     }
 
+    func testListAndFragmentWarningsExitZeroAndFailOnlyWithStrict() {
+        let path = directory.write("lists.rules", """
+        attribute level: string one of ["a", "b", "a"]
+        segment s = level == "a" and profile.platform starts with "x"
+        audience x = s
+        placement p {
+          x -> flow "f"
+          everyone -> nothing
+        }
+
+        """)
+        let json = CLIHarness.run(["check", "--format", "json", path])
+        XCTAssertEqual(json.status, 0, json.out)
+        let found = json.outLines.map { (CLIHarness.member($0, "code"), CLIHarness.member($0, "severity"), CLIHarness.member($0, "line"), CLIHarness.member($0, "column")) }
+        XCTAssertTrue(found.contains { $0.0 == .string("duplicate-value") && $0.1 == .string("warning") && $0.2 == .number(1) && $0.3 == .number(43) }, json.out)
+        XCTAssertTrue(found.contains { $0.0 == .string("fragment-never-matches") && $0.1 == .string("warning") && $0.2 == .number(2) && $0.3 == .number(59) }, json.out)
+        let text = CLIHarness.run(["check", path])
+        XCTAssertEqual(text.status, 0, text.err)
+        XCTAssertTrue(text.err.contains("\(path):1:43: warning: `a` is listed twice"), text.err)
+        XCTAssertTrue(text.err.contains("\(path):2:59: warning: no value of `profile.platform` starts with `x`"), text.err)
+        XCTAssertEqual(summary(text.outLines.last)?.errors, 0, text.out)
+        XCTAssertEqual(CLIHarness.run(["check", "--strict", path]).status, 1)
+    }
+
+    func testAnEmptyFlowIDExitsOneAtTheString() {
+        let path = directory.write("empty.rules", """
+        placement p {
+          everyone -> flow ""
+        }
+
+        """)
+        let result = CLIHarness.run(["check", path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.err.contains("\(path):2:20: error: a flow id cannot be empty"), result.err)
+    }
+
     func testJSONFormatPrintsOneObjectPerDiagnosticOnStdout() {
         let path = directory.write("bad.rules", unknownSegmentRules)
         let result = CLIHarness.run(["check", "--format", "json", path])

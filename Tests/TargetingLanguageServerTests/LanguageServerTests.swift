@@ -64,6 +64,19 @@ final class LanguageServerTests: XCTestCase {
         XCTAssertEqual(published[ServerHarness.uri("placements.rules")], [])
     }
 
+    func testListFragmentAndIDDiagnosticsArePublished() {
+        var harness = ServerHarness()
+        let text = "attribute level: string one of [\"a\", \"a\"]\nsegment s = level ends with \"z\"\naudience x = s\nplacement p { x -> flow \"\" }\n"
+        let published = harness.open("a.rules", text)[ServerHarness.uri("a.rules")] ?? []
+        let byCode = Dictionary(published.compactMap { d in d["code"]?.stringValue.map { ($0, d) } }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(byCode["duplicate-value"]?["severity"]?.intValue, 2, "\(published)")
+        XCTAssertEqual(ServerHarness.span(byCode["duplicate-value"]?["range"]), [0, 37, 0, 40])
+        XCTAssertEqual(byCode["fragment-never-matches"]?["severity"]?.intValue, 2, "\(published)")
+        XCTAssertEqual(ServerHarness.span(byCode["fragment-never-matches"]?["range"]), [1, 28, 1, 31])
+        XCTAssertEqual(byCode["empty-destination-id"]?["severity"]?.intValue, 1, "\(published)")
+        XCTAssertEqual(ServerHarness.span(byCode["empty-destination-id"]?["range"]), [3, 24, 3, 26])
+    }
+
     func testIncrementalChangesUseUTF16Ranges() {
         var harness = ServerHarness()
         let text = "# 😀 中文\nsegment a = x == \"y\"\n"

@@ -374,7 +374,6 @@ final class CheckerTests: XCTestCase {
     func testAttributeDeclarationErrors() {
         assertOnlyError("attribute 1️⃣profile.age: number", code: "builtin-declared", messageContains: "`profile.age`")
         assertOnlyError(#"attribute level: number one of 1️⃣["a"]"#, code: "one-of-not-allowed", messageContains: "`number`")
-        assertOnlyError(#"attribute level: string one of ["a", 1️⃣"a"]"#, code: "duplicate-value", messageContains: "`a` is listed twice")
         assertOnlyError(#"attribute tags: set of ["a", 1️⃣"b,c"]"#, code: "comma-in-set-value", messageContains: "`b,c`")
         assertOnlyError(#"attribute level: string one of ["a", 1️⃣2]"#, code: "type-mismatch", messageContains: "`2`")
     }
