@@ -130,6 +130,7 @@ final class ChangeProofRandomTests: XCTestCase {
             }
         }
         XCTAssertGreaterThanOrEqual(profilesTried, 100_000)
+        print("generated rule pairs: \(verdicts.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", ")); random profiles: \(profilesTried)")
         // The generator gives both verdicts, so both halves of the check ran.
         XCTAssertGreaterThan(verdicts[.equivalent, default: 0], 5, "\(verdicts)")
         XCTAssertGreaterThan(verdicts[.changed, default: 0], 5, "\(verdicts)")
