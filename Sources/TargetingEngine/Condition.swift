@@ -13,7 +13,7 @@ package enum DateOperand: Hashable, Sendable {
     package func at(_ now: Int64) -> Int64 {
         switch self {
         case .fixed(let ms): ms
-        case .relative(let offset): now &+ offset
+        case .relative(let offset): Timestamp.shifted(now, by: offset)
         }
     }
 }

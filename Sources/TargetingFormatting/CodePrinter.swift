@@ -70,7 +70,8 @@ package struct CodePrinter {
         }
     }
 
-    /// A string literal for `value`, with the language's escapes.
+    /// A string literal for `value`, with the language's escapes; every control character
+    /// (U+0000 included) is written as an escape, never raw.
     package static func quoted(_ value: String) -> String {
         var text = "\""
         for scalar in value.unicodeScalars {
@@ -80,7 +81,7 @@ package struct CodePrinter {
             case "\n": text += "\\n"
             case "\t": text += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                if scalar.properties.generalCategory == .control {
                     text += "\\u{" + String(scalar.value, radix: 16) + "}"
                 } else {
                     text.unicodeScalars.append(scalar)

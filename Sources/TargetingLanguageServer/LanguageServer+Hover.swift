@@ -144,7 +144,7 @@ extension LanguageServer {
                 }
                 for literal in comparison.literals where holds(literal.range) {
                     if case .now(let shift) = literal.value {
-                        return ("`\(literal.text)`: \(Timestamp.format(request.now &+ shift)) at the current time", literal.range)
+                        return ("`\(literal.text)`: \(Timestamp.format(Timestamp.shifted(request.now, by: shift))) at the current time", literal.range)
                     }
                     if case .date(let ms?) = literal.value {
                         return ("`\(literal.text)`: \(Timestamp.format(ms))", literal.range)

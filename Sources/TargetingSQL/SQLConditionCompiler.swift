@@ -94,7 +94,8 @@ struct SQLConditionCompiler {
         case .hasAll(let literals, let fold):
             return "(" + literals.map { dialect.arrayContains(text(fold), dialect.string($0)) }.joined(separator: " AND ") + ")"
         case .hasNone(let literals, let fold):
-            return "(NOT (" + literals.map { dialect.arrayContains(text(fold), dialect.string($0)) }.joined(separator: " OR ") + "))"
+            // Each term is coalesced: a literal PostgreSQL cannot hold is NULL and held by no set.
+            return "(NOT (" + literals.map { "coalesce(\(dialect.arrayContains(text(fold), dialect.string($0))), FALSE)" }.joined(separator: " OR ") + "))"
         default:
             return "FALSE"
         }

@@ -1,9 +1,14 @@
 /// The pieces of SQL text that differ between engines; everything else is shared.
 extension SQLDialect {
     /// A string literal; quotes (and for Spark SQL, backslashes) are escaped.
+    ///
+    /// PostgreSQL text cannot hold U+0000, so no stored value equals, contains or holds a
+    /// literal with one: it is written as a NULL string, which every comparison (each wrapped in
+    /// `coalesce(…, FALSE)`) takes as false.
     package func string(_ text: String) -> String {
         switch self {
         case .postgres:
+            if text.unicodeScalars.contains("\u{0}") { return "CAST(NULL AS TEXT)" }
             return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
         case .spark:
             var out = "'"

@@ -71,7 +71,9 @@ extension Checker {
         var weightsValid = true
         var seen: [String: SourceRange] = [:]
         for variant in split.variants {
-            if case .number(let weight) = variant.weight.value, weight == weight.rounded(), weight >= 1, weight <= 100 {
+            // An integer literal (`50`, `050`), not merely an integral value (`50.0`).
+            if case .number(let weight) = variant.weight.value, !variant.weight.text.contains("."),
+               weight == weight.rounded(), weight >= 1, weight <= 100 {
                 total += Int(weight)
             } else {
                 report(.invalidWeight(variant.weight.text, at: variant.weight.range))

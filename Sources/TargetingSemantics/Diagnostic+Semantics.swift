@@ -201,7 +201,7 @@ extension Diagnostic {
     }
 
     static func invalidWeight(_ text: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "split-weight", "invalid weight `\(text)%`", at: range, help: "weights are whole numbers from 1 to 100")
+        Diagnostic(.error, "split-weight", "invalid weight `\(text)%`", at: range, help: "a weight is an integer literal from 1 to 100, such as `50%`")
     }
 
     /// A split whose weights do not add up to 100; `weights` are the variants' weights, each

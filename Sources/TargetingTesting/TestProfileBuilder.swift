@@ -63,7 +63,7 @@ package struct TestProfileBuilder {
             case .number(let number): return .number(number)
             case .bool(let flag): return .bool(flag)
             case .date(let ms): return ms.map { .number(Double($0)) } ?? .null
-            case .now(let offset): return .number(Double(now &+ offset))
+            case .now(let offset): return .number(Double(Timestamp.shifted(now, by: offset)))
             }
         }
     }
@@ -79,7 +79,7 @@ package struct TestProfileBuilder {
             case .bool(let flag): return .bool(flag)
             case .date: return .string(literal.text)
             case .now(let offset):
-                let ms = now &+ offset
+                let ms = Timestamp.shifted(now, by: offset)
                 return .string(BuiltinField.isCalendarDate(field) ? Timestamp.formatDate(ms) : Timestamp.format(ms))
             }
         }

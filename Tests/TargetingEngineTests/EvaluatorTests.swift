@@ -405,6 +405,42 @@ final class EvaluatorTests: XCTestCase {
         ])
     }
 
+    func testRelativeInstantsUpToThe64BitLimitCompareAsNumbers() {
+        // 106751991167d is the largest whole number of days within 2^63 - 1 ms; `now +` it lies
+        // past the end of Int64 and must still be later than every stored instant.
+        let far = "106751991167d"
+        let installed = #"{"installed_at":"2026-11-26T12:00:00Z"}"#
+        let goal = Self.custom(#""goal_date":1796083199000"#)
+        check([
+            ("profile.installed_at > now - \(far)", installed, true),
+            ("profile.installed_at < now + \(far)", installed, true),
+            ("profile.installed_at >= now + \(far)", installed, false),
+            ("profile.installed_at between now - \(far) and now + \(far)", installed, true),
+            ("goal_date < now + \(far)", goal, true),
+            ("goal_date != now + \(far)", goal, true),
+            ("goal_date == now + \(far)", goal, false),
+            ("now between now - \(far) and now + \(far)", "{}", true),
+            ("now < now + 2562047788015h", "{}", true),
+            ("now > now - 153722867280912m", "{}", true),
+            ("now < now + 9223372036854775s", "{}", true),
+        ])
+        // Before 1970 `now - far` passes the other end of Int64.
+        check([("now > now - \(far)", "{}", true), ("profile.installed_at > now - \(far)", installed, true)],
+              now: Self.ms("1900-01-01"))
+        // The flat code decides the same way.
+        let loaded = load(Self.declarations + """
+        segment s = goal_date < now + \(far) and profile.installed_at > now - \(far)
+        audience a = s
+        placement p {
+          a -> flow "far"
+        }
+        """)
+        let program = loaded.program!
+        let profile = profile(#"{"installed_at":"2026-11-26T12:00:00Z","custom_attributes":{"goal_date":1796083199000}}"#)
+        XCTAssertEqual(try? program.decide(placement: 0, for: profile, now: Self.now).get().outcome, .flow("far"))
+        XCTAssertEqual(decision(loaded, "p", #"{"installed_at":"2026-11-26T12:00:00Z","custom_attributes":{"goal_date":1796083199000}}"#)?.outcome, .flow("far"))
+    }
+
     func testFixedTimestampsWithOffsetsAndFractions() {
         check([
             ("profile.created_at == 2026-11-30T18:29:59Z", #"{"created_at":"2026-11-30T23:59:59+05:30"}"#, true),
@@ -418,6 +454,16 @@ final class EvaluatorTests: XCTestCase {
             ("profile.birthday == 1990-06-15", #"{"birthday":"1990-06-15"}"#, true),
             ("goal_date == 2026-11-30", Self.custom(#""goal_date":1795996800000"#), true),
             ("goal_date < 2026-11-30", Self.custom(#""goal_date":1795996799999"#), true),
+        ])
+    }
+
+    func testNulEscapeNamesAValueHoldingUPlus0000() {
+        check([
+            (#"nickname == "a\u{0}b""#, Self.custom(#""nickname":"a\u0000b""#), true),
+            (#"nickname == "a\u{0}b""#, Self.custom(#""nickname":"ab""#), false),
+            (#"nickname contains "\u{0}""#, Self.custom(#""nickname":"a\u0000b""#), true),
+            (#"nickname in ["\u{0}", "x"]"#, Self.custom(#""nickname":"\u0000""#), true),
+            (#"tags has "\u{0}""#, Self.custom(#""tags":["a","\u0000"]"#), true),
         ])
     }
 

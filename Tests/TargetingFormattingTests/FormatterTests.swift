@@ -184,6 +184,24 @@ final class FormatterTests: XCTestCase {
         """#)
     }
 
+    func testControlCharactersAreWrittenAsEscapes() {
+        assertFormats(#"""
+        segment a = x == "a\u{0}b"
+
+        placement p {
+          everyone -> flow "f\u{0}\u{85}"
+        }
+        """#, #"""
+        segment a = x == "a\u{0}b"
+
+        placement p {
+          everyone -> flow "f\u{0}\u{85}"
+        }
+
+        """#)
+        XCTAssertEqual(CodePrinter.quoted("a\u{0}b\u{1F}\u{7F}\u{85}\u{9F}\u{A0}\t\n"), #""a\u{0}b\u{1f}\u{7f}\u{85}\u{9f}\#u{A0}\t\n""#)
+    }
+
     func testBooleanOperatorsAndParentheses() {
         assertFormats("""
         audience a = p   and   q

@@ -589,6 +589,20 @@ final class CheckerTests: XCTestCase {
         """, severity: .error, code: "split-weight", messageContains: "`101%`")
     }
 
+    func testSplitWeightIsAnIntegerLiteral() {
+        assertOnlyError(audiences + """
+        placement p { a -> split "s" { 1️⃣50.0% -> flow "x" 50% -> flow "y" } }
+        """, code: "split-weight", messageContains: "invalid weight `50.0%`")
+        assertOnlyError(audiences + """
+        placement p { a -> split "s" { 50% -> flow "x" 1️⃣050.00% -> flow "y" } }
+        """, code: "split-weight", messageContains: "`050.00%`")
+        // Leading zeros and a space before `%` are allowed.
+        let fine = diagnostics(audiences + """
+        placement p { a -> split "s" { 050% -> flow "x" 50 % -> flow "y" } }
+        """).filter(\.isError)
+        XCTAssertEqual(fine, [], describe(fine))
+    }
+
     func testDuplicateVariantDestination() {
         assertOnlyError(audiences + """
         placement p { a -> split "s" { 50% -> flow "x" 50% -> 1️⃣flow "x" } }

@@ -241,6 +241,40 @@ final class LexerTests: XCTestCase {
         XCTAssertTrue(loaded.diagnostics.contains { $0.code == "control-character" && $0.range.start.column == 23 }, describe(loaded.diagnostics))
     }
 
+    func testC1ControlInAStringIsAnErrorAtTheCharacter() {
+        // U+0085 (NEL) and U+009F are general category Cc; U+00A0 (no-break space) is not.
+        let lexed = lex("x == \"é\u{85}b\u{9F}\"")
+        XCTAssertEqual(lexed.diagnostics.map(\.code), ["control-character", "control-character"], describe(lexed.diagnostics))
+        XCTAssertEqual(lexed.diagnostics.map { "\($0.range.start.line):\($0.range.start.column)" }, ["1:8", "1:10"])
+        XCTAssertTrue(lexed.diagnostics.first?.message.contains("U+0085") ?? false, describe(lexed.diagnostics))
+        XCTAssertEqual(lexed.tokens.first { $0.kind == .string }?.value, "éb", "the string token goes on without the controls")
+        XCTAssertEqual(lex("\"a\u{A0}b\"").diagnostics, [])
+        assertDiagnostic("segment a = city == \"x1️⃣\u{80}y\"\n", severity: .error, code: "control-character", messageContains: "U+0080 in a string literal")
+    }
+
+    func testNulEscapeIsValid() {
+        let lexed = lex(#""a\u{0}b" "\u{000000}""#)
+        XCTAssertEqual(lexed.diagnostics, [], describe(lexed.diagnostics))
+        XCTAssertEqual(lexed.tokens.filter { $0.kind == .string }.map(\.value), ["a\u{0}b", "\u{0}"])
+        XCTAssertEqual(lexed.tokens.first?.text, #""a\u{0}b""#, "the source spelling keeps the escape")
+    }
+
+    func testFormFeedAndVerticalTabBetweenTokensAreErrorsAtTheCharacter() {
+        assertDiagnostic("segment a =1️⃣\u{0C}city == \"x\"\n", severity: .error, code: "control-character", messageContains: "U+000C between tokens")
+        assertDiagnostic("segment a = city == \"x\"\n  1️⃣\u{0B}\n", severity: .error, code: "control-character", messageContains: "U+000B between tokens")
+        assertDiagnostic("segment a = x == 1 or 1️⃣\u{85}x == 1\n", severity: .error, code: "control-character", messageContains: "U+0085 between tokens")
+        for control in ["\u{0}", "\u{1}", "\u{1F}", "\u{7F}", "\u{9F}"] {
+            let lexed = lex("a" + control + "b")
+            XCTAssertEqual(lexed.diagnostics.map(\.code), ["control-character"], describe(lexed.diagnostics))
+            XCTAssertEqual(lexed.diagnostics.first.map { "\($0.range.start.column)-\($0.range.end.column)" }, "2-3")
+            XCTAssertEqual(lexed.tokens.dropLast().map(render), ["name(a)", "name(b)"])
+        }
+        XCTAssertEqual(tokens("a \t\r\n b"), ["name(a)", "name(b)"], "space, tab, CR and LF are the white space")
+        let comment = lex("a # form\u{0C}feed\u{0B} in a comment\nb")
+        XCTAssertEqual(comment.diagnostics, [], "a comment holds any character")
+        XCTAssertEqual(comment.comments.map(\.text), ["# form\u{0C}feed\u{0B} in a comment"])
+    }
+
     func testTabInsideAStringIsAllowed() {
         XCTAssertEqual(lex("\"a\tb\"").diagnostics, [])
     }

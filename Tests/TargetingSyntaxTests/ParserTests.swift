@@ -369,6 +369,52 @@ final class ParserTests: XCTestCase {
 
     // MARK: - Syntax errors
 
+    func testRelativeInstantOffsetsUpToTheSigned64BitLimit() {
+        // 2^63 - 1 ms is 9223372036854775807: the largest count of each unit that fits is accepted.
+        let fitting: [(String, Int64)] = [
+            ("106751991167d", 106_751_991_167 * 86_400_000),
+            ("2562047788015h", 2_562_047_788_015 * 3_600_000),
+            ("153722867280912m", 153_722_867_280_912 * 60_000),
+            ("9223372036854775s", 9_223_372_036_854_775_000),
+            ("146001d", 146_001 * 86_400_000),
+        ]
+        for (duration, ms) in fitting {
+            for (sign, offset) in [("-", -ms), ("+", ms)] {
+                let (file, diagnostics) = parse("segment s = profile.installed_at > now \(sign) \(duration)")
+                XCTAssertEqual(diagnostics, [], describe(diagnostics))
+                guard case .segment(let segment)? = file.declarations.first, case .comparison(let comparison) = segment.expression else {
+                    XCTFail("no comparison parsed for \(duration)")
+                    continue
+                }
+                XCTAssertEqual(comparison.operands.first?.value, .now(offset: offset), duration)
+            }
+        }
+        // One more of each unit, or a count past Int64 itself, does not fit: an error at the duration.
+        for duration in ["106751991168d", "2562047788016h", "153722867280913m", "9223372036854776s", "99999999999999d",
+                         "9223372036854775808d", "99999999999999999999999s"] {
+            let source = MarkedSource("segment s = profile.installed_at > now - 1️⃣\(duration)")
+            let (_, diagnostics) = parse(source.text)
+            XCTAssertEqual(diagnostics.filter(\.isError).count, 1, "\(duration)\n\(describe(diagnostics))")
+            assertDiagnostic(in: diagnostics, severity: .error, code: "invalid-duration", messageContains: "`\(duration)`",
+                             at: source.position(), path: "p.rules")
+        }
+    }
+
+    func testLowerCaseTAndZInInstantsMeanTheSame() {
+        let (file, diagnostics) = parse("""
+        segment a = profile.created_at == 2026-02-28t10:00:00z
+        segment b = profile.created_at == 2026-02-28T10:00:00Z
+        segment c = profile.created_at == 2026-02-28t15:30:00.5+05:30
+        """)
+        XCTAssertEqual(diagnostics, [], describe(diagnostics))
+        let values: [Literal.Value] = file.declarations.compactMap {
+            guard case .segment(let segment) = $0, case .comparison(let comparison) = segment.expression else { return nil }
+            return comparison.operands.first?.value
+        }
+        XCTAssertEqual(values, [.date(1_772_272_800_000), .date(1_772_272_800_000), .date(1_772_272_800_500)])
+        XCTAssertFalse(LoadedRules(sources: [SourceFile(path: "t.rules", text: "segment a = profile.created_at >= 2026-02-28t10:00:00z\n")]).hasErrors)
+    }
+
     func testSyntaxErrorsPointAtTheOffendingToken() {
         let cases: [(String, String, String)] = [
             ("segment s = x 1️⃣= \"a\"", "syntax", "found `=`"),

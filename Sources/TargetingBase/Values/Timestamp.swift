@@ -222,6 +222,15 @@ package enum Timestamp {
 
     // MARK: - Arithmetic and scanning
 
+    /// `ms + offset`, held at the ends of Int64 where the sum would overflow (`now + 106751991167d`).
+    ///
+    /// Stored instants lie far inside Int64, so an instant held at an end still compares with every
+    /// one of them as the exact sum would.
+    package static func shifted(_ ms: Int64, by offset: Int64) -> Int64 {
+        let (sum, overflow) = ms.addingReportingOverflow(offset)
+        return overflow ? (offset > 0 ? .max : .min) : sum
+    }
+
     /// Division rounding towards negative infinity.
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b

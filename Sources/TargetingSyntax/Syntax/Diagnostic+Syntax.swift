@@ -23,10 +23,20 @@ extension Diagnostic {
                    help: "close it with `\"` on the same line; write a line break as `\\n`")
     }
 
-    static func controlCharacterInString(_ byte: UInt8, at range: SourceRange) -> Diagnostic {
-        let code = String(byte, radix: 16, uppercase: true)
-        return Diagnostic(.error, "control-character", "control character U+\(String(repeating: "0", count: 4 - code.count) + code) in a string literal", at: range,
-                          help: "write it as an escape such as `\\n`, `\\t` or `\\u{…}`")
+    static func controlCharacterInString(_ scalar: Unicode.Scalar, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "control-character", "control character \(codePoint(scalar)) in a string literal", at: range,
+                   help: "write it as an escape such as `\\n`, `\\t` or `\\u{…}`")
+    }
+
+    static func controlCharacterBetweenTokens(_ scalar: Unicode.Scalar, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "control-character", "control character \(codePoint(scalar)) between tokens", at: range,
+                   help: "white space between tokens is space, tab and line breaks")
+    }
+
+    /// `U+000C`: a scalar's code point as messages write it.
+    private static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let code = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code
     }
 
     static func invalidEscape(_ text: String, at range: SourceRange) -> Diagnostic {
@@ -86,7 +96,7 @@ extension Diagnostic {
 
     static func invalidDuration(_ text: String, at range: SourceRange) -> Diagnostic {
         Diagnostic(.error, "invalid-duration", "invalid duration `\(text)`", at: range,
-                   help: "a duration is a whole number followed by `d`, `h`, `m` or `s`, up to 400 years")
+                   help: "a duration is a whole number followed by `d`, `h`, `m` or `s`, at most 2^63 − 1 milliseconds")
     }
 
     static func bareDuration(_ text: String, at range: SourceRange) -> Diagnostic {

@@ -71,7 +71,7 @@ package final class Lexer {
                 offset += 1
                 if peek() == 0x0A { offset += 1 }
                 line += 1; column = 1
-            case 0x20, 0x09, 0x0C, 0x0B:
+            case 0x20, 0x09:
                 advance()
             case UInt8(ascii: "#"):
                 let start = here
@@ -86,7 +86,11 @@ package final class Lexer {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 lexNumberLike()
             default:
-                if Lexer.isNameStart(byte) {
+                if let control = controlCharacter(at: offset) {
+                    let start = here
+                    advance(control.value < 0x80 ? 1 : 2)
+                    diagnostics.append(.controlCharacterBetweenTokens(control, at: SourceRange(file: file.path, start: start, end: here)))
+                } else if Lexer.isNameStart(byte) {
                     lexName()
                 } else if !lexPunctuation(byte) {
                     let start = here
@@ -98,6 +102,17 @@ package final class Lexer {
             }
         }
         tokens.append(Token(kind: .endOfFile, text: "", value: "", range: SourceRange(file: file.path, start: here, end: here)))
+    }
+
+    /// The control character (general category Cc: U+0000–U+001F, U+007F, U+0080–U+009F)
+    /// starting at byte `index`, or nil. Tab, LF and CR are included; callers handle them first.
+    private func controlCharacter(at index: Int) -> Unicode.Scalar? {
+        let byte = bytes[index]
+        if byte < 0x20 || byte == 0x7F { return Unicode.Scalar(byte) }
+        if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+            return Unicode.Scalar(bytes[index + 1])
+        }
+        return nil
     }
 
     package static func isNameStart(_ byte: UInt8) -> Bool {
@@ -247,11 +262,11 @@ package final class Lexer {
                 runStart = offset
                 continue
             }
-            if (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+            if byte != 0x09, let control = controlCharacter(at: offset) {
                 let at = here
-                advance()
-                diagnostics.append(.controlCharacterInString(byte, at: SourceRange(file: file.path, start: at, end: here)))
-                value.append(contentsOf: bytes[runStart..<(offset - 1)])
+                value.append(contentsOf: bytes[runStart..<offset])
+                advance(control.value < 0x80 ? 1 : 2)
+                diagnostics.append(.controlCharacterInString(control, at: SourceRange(file: file.path, start: at, end: here)))
                 runStart = offset
                 continue
             }
@@ -287,7 +302,7 @@ package final class Lexer {
                 return
             }
             advance()
-            if hex.count >= 1, hex.count <= 6, let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code), code != 0 {
+            if hex.count >= 1, hex.count <= 6, let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) {
                 value.append(contentsOf: Array(String(Character(scalar)).utf8))
             } else {
                 diagnostics.append(.invalidEscape("\\u{\(hex)}", at: SourceRange(file: file.path, start: start, end: here)))

@@ -240,7 +240,8 @@ extension Parser {
         return Literal(value: .number(value), text: text, range: span(from: start))
     }
 
-    /// Milliseconds in a duration literal such as `7d`, or nil when it overflows.
+    /// Milliseconds in a duration literal such as `7d`, or nil when they do not fit in a signed
+    /// 64-bit count (more than 2^63 − 1 ms, about 292 million years).
     static func durationMilliseconds(_ text: String) -> Int64? {
         guard let unit = text.last, let count = Int64(text.dropLast()) else { return nil }
         let scale: Int64
@@ -252,6 +253,6 @@ extension Parser {
         default: return nil
         }
         let (product, overflow) = count.multipliedReportingOverflow(by: scale)
-        return overflow || product > 400 * 365 * 86_400_000 ? nil : product
+        return overflow ? nil : product
     }
 }
