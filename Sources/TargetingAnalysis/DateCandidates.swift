@@ -45,8 +45,13 @@ enum DateCandidates {
 
     /// Each point, one millisecond either side, and nicer values first: a day either side and
     /// the middle of each gap (on a midnight where one fits). `fallback` when there are no points.
+    ///
+    /// Values are kept within ±8·10¹⁵ ms (about ±250,000 years). A point beyond that window
+    /// (`now - 20000000000d`) is moved to its edge first: every value inside the window lies on
+    /// the same side of it either way, so the candidates still stand for every class.
     static func instants(around points: [Int64], fallback: Int64) -> [Int64] {
-        let sorted = Array(Set(points)).sorted()
+        let limit: Int64 = 8_000_000_000_000_000
+        let sorted = Array(Set(points.map { min(max($0, -limit), limit) })).sorted()
         guard let first = sorted.first, let last = sorted.last else { return [fallback] }
         var result = sorted
         result.append(first &- msPerDay)
@@ -57,7 +62,6 @@ enum DateCandidates {
         }
         result.append(last &+ msPerDay)
         for point in sorted { result += [point &- 1, point &+ 1] }
-        let limit: Int64 = 8_000_000_000_000_000
         return result.filter { $0 > -limit && $0 < limit }
     }
 

@@ -908,6 +908,32 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertTrue(warnings.isEmpty, describe(warnings))
     }
 
+    func testDateOperandsFarOutsideTheCalendarStillHaveCandidates() {
+        // `now - 20000000000d` lies far before any date a profile holds, `now + 106751991167d`
+        // far after: every stored date is on one side, so the first two rows are reachable.
+        let found = unreachable("""
+        segment far = goal_date > now - 20000000000d
+        segment near = goal_date < now + 106751991167d
+        segment beyond = goal_date > now + 106751991167d
+        audience a_far = far
+        audience a_near = near
+        audience a_beyond = beyond
+        placement p {
+          a_far -> flow "x"
+          everyone -> flow "d"
+        }
+        placement q {
+          a_near -> flow "x"
+          everyone -> flow "d"
+        }
+        placement r {
+          a_beyond -> flow "x"
+          everyone -> flow "d"
+        }
+        """)
+        XCTAssertEqual(found.map(\.message), ["row `a_beyond` can never decide: no profile matches audience `a_beyond`"])
+    }
+
     func testDeepSegmentChain() {
         var text = "segment c0 = x0 >= 0\n"
         for index in 1..<3_000 { text += "segment c\(index) = c\(index - 1) and x\(index % 50) >= \(index % 7)\n" }
