@@ -1,3 +1,5 @@
+import TargetingBase
+
 /// Spellings of a lowercased text that differ only in case, for finding a string that matches
 /// `== "…" ignoring case` but none of the exact literals.
 enum CaseVariants {
@@ -12,6 +14,6 @@ enum CaseVariants {
         }
         var seen: Set<[UInt8]> = []
         let target = Array(text.utf8)
-        return result.filter { Array($0.lowercased().utf8) == target && seen.insert(Array($0.utf8)).inserted }
+        return result.filter { Array(CaseFolding.lowercase($0).utf8) == target && seen.insert(Array($0.utf8)).inserted }
     }
 }

@@ -30,7 +30,7 @@ enum SetOptions {
             }
         }
         let filler = (allowed + TextOptions.fillers).first { name in
-            !exact.contains(Array(name.utf8)) && !classes.contains(Array(name.lowercased().utf8))
+            !exact.contains(Array(name.utf8)) && !classes.contains(Array(CaseFolding.lowercase(name).utf8))
         } ?? "other-member"
 
         let count = exact.count + classes.count
@@ -43,7 +43,7 @@ enum SetOptions {
             return
         }
 
-        let classOfExact = exact.map { text in classes.firstIndex(of: Array(String(decoding: text, as: UTF8.self).lowercased().utf8)) }
+        let classOfExact = exact.map { text in classes.firstIndex(of: Array(CaseFolding.lowercase(String(decoding: text, as: UTF8.self)).utf8)) }
         func vector(_ inExact: [Bool], _ inClass: [Bool]) -> [Bool] {
             tests.map { test in
                 func holds(_ text: String, _ fold: Bool) -> Bool {

@@ -160,7 +160,7 @@ package struct Program: Sendable {
         let fold = comparison.ignoringCase
         let literals = comparison.literals
         func text(_ literal: Literal) -> String {
-            if case .string(let value) = literal.value { return fold ? value.lowercased() : value }
+            if case .string(let value) = literal.value { return fold ? CaseFolding.lowercase(value) : value }
             return literal.text
         }
         func number(_ literal: Literal) -> Double {

@@ -102,10 +102,12 @@ extension SQLDialect {
         self == .postgres ? "(\(text) COLLATE \"C\")" : text
     }
 
-    /// The Unicode lowercase mapping of text, as Swift's `lowercased()` (no final-sigma rule).
+    /// The lowercase mapping of `ignoring case` (`CaseFolding.lowercase`: full Unicode mapping,
+    /// Final_Sigma). PostgreSQL's `lower()` applies it under an ICU collation only (the libc one
+    /// of a `C.UTF-8` database maps each character alone), hence `und-x-icu`; Spark's `lower()`
+    /// is Java's `toLowerCase`, which applies it.
     func lowercase(_ text: String) -> String {
-        let plain = "replace(\(text), 'Σ', 'σ')"
-        return self == .postgres ? "lower(\(plain) COLLATE \"und-x-icu\")" : "lower(\(plain))"
+        self == .postgres ? "lower(\(text) COLLATE \"und-x-icu\")" : "lower(\(text))"
     }
 
     /// Lowercases every element of a text array.

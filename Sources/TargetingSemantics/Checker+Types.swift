@@ -137,10 +137,10 @@ extension Checker {
         }
         guard literalsFit else { return }
         if let allowed = attributeType.allowed, [.equal, .notEqual, .isIn, .isNotIn, .has, .hasAny, .hasAll, .hasNone].contains(comparison.op) {
-            let folded = comparison.ignoringCase ? Set(allowed.map { $0.lowercased() }) : Set(allowed)
+            let folded = comparison.ignoringCase ? Set(allowed.map { CaseFolding.lowercase($0) }) : Set(allowed)
             for literal in comparison.literals {
                 guard case .string(let value) = literal.value else { continue }
-                let probe = comparison.ignoringCase ? value.lowercased() : value
+                let probe = comparison.ignoringCase ? CaseFolding.lowercase(value) : value
                 if !folded.contains(probe) {
                     report(.valueNotAllowed(value, name: name, allowed: allowed, at: literal.range))
                 }

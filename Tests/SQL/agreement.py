@@ -33,7 +33,7 @@ STRINGS = ["low", "mid", "high", " low ", "HIGH", "High", "", "  ", "\tmid\n", "
            "beginner", "amateur", "pro", "PRO", " pro"]
 NICKS = ["o'brien", "Al\\b", "Al\\bert", "Albert", "ÉCOLE primaire", "une école", "Straße 5", "STRASSE", "FOÖR", "föör",
          "ÄLPHA", "älpha", "BETA", "BOB", "bob", "x%_", "x%", "100%_", "ΟΔΟΣ", "İstanbul", " padded ", "o'b", "al", "",
-         "Ǆemal", "ﬁne", 7, ["Al", "x"]]
+         "Ǆemal", "ﬁne", 7, ["Al", "x"], "ΟΔΟΣ ΚΑΙ", "Σ", "ΑΣ.", "ΑΣ.Α", "ΑΣΑ", "οδοσ", "Α\u0301Σ", "ΑΣ'Α", "1Σ"]
 NUMBERS = [10, 10.0, 5.5, 5.4999, 0, -0.0, -3, -3.0001, 100, 100.5, 1, 2.5, 3, 20, 20.000001, "10", " 10", True, False,
            1e2, 2.50, 1e-400, 12345678901234567890, 0.1, -1e300, None]
 BOOLS = [True, False, 1, 0, 2, "true", 1.0, -1, None, "1"]
@@ -59,7 +59,7 @@ INSTANTS = ["2026-11-22T12:00:00Z", "2026-11-22T11:59:59.999Z", "2026-11-29T12:0
             "2026-06-30T23:59:59.999Z", "2026-06-30T23:59:59.9991Z", "2026-11-01T00:00:00+01:00", "2026-10-31T23:59:59Z",
             "2026-11-29T13:00:00Z", "2026-11-29T13:00:00.001Z", "2026-11-29T12:00:60Z", "2026-11-29T12:00:00+24:00",
             "2026-11-29T12:00:00.Z", "2024-02-29T00:00:00Z", "2025-02-29T00:00:00Z", "0000-03-01T00:00:00Z", True]
-ACCESS = [["premium"], ["pro", "premium"], [], ["PREMIUM"], "premium", [1], None, ["premium", 1], ["pro"], ["Premium", "x"]]
+ACCESS = [["premium"], ["pro", "premium"], [], ["PREMIUM"], "premium", [1], None, ["premium", 1], ["pro"], ["Premium", "x"], ["ΑΣ", "x"], ["ΑΣΑ"]]
 REVENUE = [9.99, 10, 0, 4.99, "4.99", -1, 1e-400, 0.1, 9.990000001, None, True]
 COUNTRIES = ["US", "DE", "FR", "us", 5, None, "GB", " US", ""]
 PLATFORMS = ["ios", "android", "IOS", None, 1]

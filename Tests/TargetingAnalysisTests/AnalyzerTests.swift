@@ -452,6 +452,38 @@ final class AnalyzerTests: XCTestCase {
                   ("3️⃣", "placement-falls-through", "e.g. {}")])
     }
 
+    func testIgnoringCaseAppliesFinalSigma() {
+        let found = unreachable("""
+            attribute nickname: string
+            attribute tags: set
+            segment exact = nickname == "ΟΔΟΣ"
+            segment any_case = nickname == "οδος" ignoring case
+            segment medial = nickname == "οδοσ" ignoring case
+            segment tag_exact = tags has "ΑΣ"
+            segment tag_any_case = tags has "ας" ignoring case
+            audience e = exact
+            audience a = any_case
+            audience m = medial
+            audience te = tag_exact
+            audience ta = tag_any_case
+            placement p {
+              a -> flow "a"
+              e -> flow "b"
+              m -> flow "c"
+            }
+            placement q {
+              ta -> flow "a"
+              te -> flow "b"
+            }
+            """)
+        // "ΟΔΟΣ" lowercases to "οδος", so `a` takes every profile of `e`; only "οδοσ" itself
+        // lowercases to "οδοσ", and `a` does not take it. Set members fold the same way.
+        XCTAssertEqual(found.map(\.message), [
+            "row `e` can never decide: every profile it matches is taken by the rows above",
+            "row `te` can never decide: every profile it matches is taken by the rows above",
+        ])
+    }
+
     func testIgnoringCase() {
         let found = unreachable("""
             attribute nickname: string

@@ -520,6 +520,38 @@ final class EvaluatorTests: XCTestCase {
         check([(#"experience == "PRO" ignoring case"#, Self.custom(#""experience":"pro""#), true)])
     }
 
+    func testIgnoringCaseAppliesFinalSigma() {
+        let word = Self.custom(#""nickname":"\u039F\u0394\u039F\u03A3""#)  // ΟΔΟΣ
+        check([
+            (#"nickname == "οδος" ignoring case"#, word, true),
+            (#"nickname == "οδοσ" ignoring case"#, word, false),
+            (#"nickname == "ΟΔΟΣ" ignoring case"#, word, true),
+            (#"nickname != "οδος" ignoring case"#, word, false),
+            (#"nickname in ["οδος"] ignoring case"#, word, true),
+            (#"nickname not in ["Οδος"] ignoring case"#, word, false),
+            (#"nickname ends with "ος" ignoring case"#, word, true),
+            (#"nickname ends with "οσ" ignoring case"#, word, false),
+            (#"nickname contains "δος" ignoring case"#, word, true),
+            (#"nickname starts with "οδος" ignoring case"#, Self.custom(#""nickname":"ΟΔΟΣ ΚΑΙ""#), true),
+            (#"nickname == "ας." ignoring case"#, Self.custom(#""nickname":"ΑΣ.""#), true),
+            (#"nickname == "σ" ignoring case"#, Self.custom(#""nickname":"Σ""#), true),
+            (#"nickname == "ς" ignoring case"#, Self.custom(#""nickname":"Σ""#), false),
+            (#"nickname == "ασα" ignoring case"#, Self.custom(#""nickname":"ΑΣΑ""#), true),
+            // Exact comparisons are untouched.
+            (#"nickname == "οδος""#, word, false),
+        ])
+        // Each member of a set is lowercased on its own.
+        let tags = Self.custom(#""tags":["ΟΔΟΣ","ΑΣΑ"]"#)
+        check([
+            (#"tags has "οδος" ignoring case"#, tags, true),
+            (#"tags has "οδοσ" ignoring case"#, tags, false),
+            (#"tags has any ["x", "οδος"] ignoring case"#, tags, true),
+            (#"tags has all ["οδος", "ασα"] ignoring case"#, tags, true),
+            (#"tags has none ["οδος"] ignoring case"#, tags, false),
+            (#"tags has "οδος" ignoring case"#, Self.custom(#""tags":"ΟΔΟΣ,ΑΣΑ""#), true),
+        ])
+    }
+
     // MARK: - Sets
 
     func testHasOperatorsOnACustomSet() {

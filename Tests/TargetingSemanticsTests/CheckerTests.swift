@@ -304,6 +304,25 @@ final class CheckerTests: XCTestCase {
         """)
     }
 
+    func testIgnoringCaseOneOfCheckAppliesFinalSigma() {
+        let greek = """
+        attribute word: string one of ["ΟΔΟΣ", "ΑΣΑ"]
+        attribute words: set of ["ΟΔΟΣ"]
+
+        """
+        assertNoErrors(greek + """
+        segment a = word == "οδος" ignoring case
+        segment b = word in ["Οδος", "ασα"] ignoring case
+        segment c = words has "οδος" ignoring case
+        """)
+        assertOnlyError(greek + #"segment s = word == 1️⃣"οδοσ" ignoring case"#,
+                        code: "value-not-allowed", messageContains: "`οδοσ` is not one of the values of `word`")
+        assertOnlyError(greek + #"segment s = word in ["ασα", 1️⃣"ΑΣ"] ignoring case"#,
+                        code: "value-not-allowed", messageContains: "`ΑΣ`")
+        assertOnlyError(greek + #"segment s = words has 1️⃣"οδοσ" ignoring case"#,
+                        code: "value-not-allowed", messageContains: "`οδοσ` is not one of the values of `words`")
+    }
+
     func testHasWithAValueOutsideSetOf() {
         assertOnlyError(declarations + #"segment s = interests has 1️⃣"golf""#,
                         code: "value-not-allowed", messageContains: "`golf` is not one of the values of `interests`")

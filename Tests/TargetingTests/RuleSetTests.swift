@@ -92,6 +92,27 @@ final class RuleSetTests: XCTestCase {
         XCTAssertNil(undecided[0].outcome)
     }
 
+    func testIgnoringCaseAppliesFinalSigmaInResolveAndExplain() throws {
+        let rules = try RuleSet(source: """
+        attribute word: string
+        segment medial = word == "οδοσ" ignoring case
+        segment road = word == "οδος" ignoring case
+        audience medials = medial
+        audience roads = road
+        placement p {
+          medials -> flow "f_medial"
+          roads -> flow "f_road"
+        }
+        """, fileName: "greek.rules")
+        // "ΟΔΟΣ" lowercases to "οδος", with a final sigma.
+        let road = try profile(#"{"id":"g1","custom_attributes":{"word":"ΟΔΟΣ"}}"#)
+        XCTAssertEqual(try rules.resolve("p", for: road, at: RuleSetTests.now).flowID, "f_road")
+        XCTAssertEqual(rules.resolveAll(for: road, at: RuleSetTests.now).map(\.flowID), ["f_road"])
+        let why = try rules.explain("p", for: road, at: RuleSetTests.now)
+        XCTAssertEqual(why.rows.map(\.matched), [false, true])
+        XCTAssertEqual(why.decision.flowID, "f_road")
+    }
+
     func testExplainDescribesEveryRowAndTheDecision() throws {
         let rules = try load()
         let amateur = try profile(#"{"id":"u3","birthday":"2015-01-01","custom_attributes":{"experience":"pro"}}"#)
