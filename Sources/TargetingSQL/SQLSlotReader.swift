@@ -110,7 +110,8 @@ struct SQLSlotReader {
             stages.add(SQLStage.text, "\(c)x", "CASE WHEN left(\(c)x0, 1) = '[' THEN array_join(transform(\(array), e -> \(SparkParse.unmarked("e"))), ',') "
                 + "ELSE \(SparkParse.scalarText("\(c)x0")) END")
         }
-        stages.add(SQLStage.stored, "\(c)s", "CASE WHEN \(c)t = 'string' THEN nullif(\(dialect.trim("\(c)x")), '') WHEN \(c)t = 'array' THEN nullif(\(c)x, '') END")
+        // A string is trimmed; so is an array, once joined (SPEC §9).
+        stages.add(SQLStage.stored, "\(c)s", "CASE WHEN \(c)t IN ('string', 'array') THEN nullif(\(dialect.trim("\(c)x")), '') END")
         stages.add(SQLStage.stored, "\(c)n", "CASE WHEN \(c)t = 'number' THEN \(dialect.textToDouble("\(c)x")) WHEN \(c)t = 'boolean' THEN CASE WHEN \(c)x = 'true' THEN 1 ELSE 0 END END")
         stages.add(SQLStage.view, "\(c)p", "(\(c)s IS NOT NULL OR \(c)n IS NOT NULL)")
     }
