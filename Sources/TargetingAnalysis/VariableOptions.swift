@@ -21,6 +21,7 @@ enum VariableOptions {
             fillCustom(&builder, type: type, kinds: kinds, allowed: variable.allowed, now: now)
         case .builtin(let name) where BuiltinField.isDerivationSource(name):
             fillDerived(&builder, name: name, now: now)
+            // A source that is not a date: set itself, while the derived field is not.
             builder.offer(.json(.bool(true)))
         case .builtin(let name):
             let type = variable.slots.first?.type ?? BuiltinField.all[name]?.type ?? .string

@@ -118,7 +118,13 @@ extension Evaluator {
     func actualText(_ test: CompiledTest, profile: Profile) -> String {
         let value = value(of: test)
         switch value {
-        case .missing: return "missing"
+        case .missing:
+            // A derived field whose source is present but not a date is not set; say why.
+            if case .builtin(let field) = program.slots[test.slot].target, let derived = BuiltinField.derivation(of: field),
+               let source = profile[derived.source] {
+                return "missing (`\(derived.source)` is \(JSONWriter.write(source)), not a valid date)"
+            }
+            return "missing"
         case .string(let text): return JSONWriter.write(.string(text))
         case .number(let number): return JSONWriter.write(.number(number))
         case .bool(let flag): return flag ? "true" : "false"

@@ -1,3 +1,5 @@
+import TargetingProfiles
+
 /// The pieces of SQL text that differ between engines; everything else is shared.
 extension SQLDialect {
     /// A string literal; quotes (and for Spark SQL, backslashes) are escaped.
@@ -118,18 +120,14 @@ extension SQLDialect {
         }
     }
 
-    /// Unicode white space (the `White_Space` property), which keys and values are trimmed of.
-    static let whiteSpace: [UInt32] = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x85, 0xA0, 0x1680]
-        + Array(0x2000...0x200A) + [0x2028, 0x2029, 0x202F, 0x205F, 0x3000]
-
-    /// Text trimmed of Unicode white space at both ends.
+    /// Text trimmed of Unicode white space at both ends, as `AdaptyLimits.trimmed` trims.
     func trim(_ text: String) -> String {
         switch self {
         case .postgres:
-            let set = SQLDialect.whiteSpace.map { "chr(\($0))" }.joined(separator: " || ")
+            let set = AdaptyLimits.whiteSpace.map { "chr(\($0))" }.joined(separator: " || ")
             return "btrim(\(text), \(set))"
         case .spark:
-            let set = SQLDialect.whiteSpace.map { "\\u" + String(repeating: "0", count: 4 - String($0, radix: 16).count) + String($0, radix: 16).uppercased() }.joined()
+            let set = AdaptyLimits.whiteSpace.map { "\\u" + String(repeating: "0", count: 4 - String($0, radix: 16).count) + String($0, radix: 16).uppercased() }.joined()
             return "trim(BOTH '\(set)' FROM \(text))"
         }
     }

@@ -18,8 +18,10 @@ struct SQLSlotReader {
             readCustom(key, prefix: c, into: &stages)
         case .builtin(let field):
             if let derived = BuiltinField.derivation(of: field) {
-                readBuiltin(derived.source, prefix: c, set: false, into: &stages)
+                readBuiltin(derived.source, prefix: c, set: false, presence: false, into: &stages)
                 readDate(text: "\(c)s", prefix: c, column: "\(c)ms", into: &stages)
+                // Set exactly when computable: the source is a date that parses (SPEC §9).
+                stages.add(SQLStage.derived, "\(c)p", "(\(c)ms IS NOT NULL)")
                 switch derived.rule {
                 case .wholeYears:
                     readAge(prefix: c, into: &stages)
@@ -65,8 +67,8 @@ struct SQLSlotReader {
     }
 
     /// `_t` (JSON type name, NULL when absent or null), `_x` (text of a string or number),
-    /// `_a` (an array of strings), then `_p`, `_s`, `_n`.
-    private func readBuiltin(_ field: String, prefix c: String, set: Bool, into stages: inout SQLStages) {
+    /// `_a` (an array of strings), then `_p` (unless `presence` is false), `_s`, `_n`.
+    private func readBuiltin(_ field: String, prefix c: String, set: Bool, presence: Bool = true, into stages: inout SQLStages) {
         let name = dialect.string(field)
         switch dialect {
         case .postgres:
@@ -85,13 +87,13 @@ struct SQLSlotReader {
                 stages.add(SQLStage.text, "\(c)a", "CASE WHEN forall(\(c)r, e -> \(SparkParse.isString("e"))) THEN transform(\(c)r, e -> \(SparkParse.unmarked("e"))) END")
             }
         }
-        stages.add(SQLStage.stored, "\(c)p", "(\(c)t IS NOT NULL)")
+        if presence { stages.add(SQLStage.stored, "\(c)p", "(\(c)t IS NOT NULL)") }
         stages.add(SQLStage.stored, "\(c)s", "CASE WHEN \(c)t = 'string' THEN \(c)x END")
         stages.add(SQLStage.stored, "\(c)n", "CASE WHEN \(c)t = 'number' THEN \(dialect.textToDouble("\(c)x")) END")
     }
 
     /// The member whose trimmed key is `key`: `_t` and `_x` as for built-in fields (an array
-    /// already joined with commas), then the stored string `_s` or number `_n` (SPEC §2).
+    /// already joined with commas), then the stored string `_s` (trimmed) or number `_n` (SPEC §2).
     private func readCustom(_ key: String, prefix c: String, into stages: inout SQLStages) {
         switch dialect {
         case .postgres:
@@ -110,7 +112,8 @@ struct SQLSlotReader {
             stages.add(SQLStage.text, "\(c)x", "CASE WHEN left(\(c)x0, 1) = '[' THEN array_join(transform(\(array), e -> \(SparkParse.unmarked("e"))), ',') "
                 + "ELSE \(SparkParse.scalarText("\(c)x0")) END")
         }
-        stages.add(SQLStage.stored, "\(c)s", "CASE WHEN \(c)t = 'string' THEN nullif(\(dialect.trim("\(c)x")), '') WHEN \(c)t = 'array' THEN nullif(\(c)x, '') END")
+        // A string is trimmed; so is an array, once joined (SPEC §9).
+        stages.add(SQLStage.stored, "\(c)s", "CASE WHEN \(c)t IN ('string', 'array') THEN nullif(\(dialect.trim("\(c)x")), '') END")
         stages.add(SQLStage.stored, "\(c)n", "CASE WHEN \(c)t = 'number' THEN \(dialect.textToDouble("\(c)x")) WHEN \(c)t = 'boolean' THEN CASE WHEN \(c)x = 'true' THEN 1 ELSE 0 END END")
         stages.add(SQLStage.view, "\(c)p", "(\(c)s IS NOT NULL OR \(c)n IS NOT NULL)")
     }

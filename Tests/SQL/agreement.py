@@ -30,7 +30,9 @@ NOW_MS = 1795953600000  # NOW
 DAY = 86_400_000
 
 STRINGS = ["low", "mid", "high", " low ", "HIGH", "High", "", "  ", "\tmid\n", "\u00a0high\u3000", 5, True, ["low"], [], None,
-           "beginner", "amateur", "pro", "PRO", " pro"]
+           "beginner", "amateur", "pro", "PRO", " pro",
+           # Arrays are joined, then trimmed as a string is.
+           [" low "], ["\u00a0mid", ""], ["  "]]
 NICKS = ["o'brien", "Al\\b", "Al\\bert", "Albert", "ÉCOLE primaire", "une école", "Straße 5", "STRASSE", "FOÖR", "föör",
          "ÄLPHA", "älpha", "BETA", "BOB", "bob", "x%_", "x%", "100%_", "ΟΔΟΣ", "İstanbul", " padded ", "o'b", "al", "",
          "Ǆemal", "ﬁne", 7, ["Al", "x"], "ΟΔΟΣ ΚΑΙ", "Σ", "ΑΣ.", "ΑΣ.Α", "ΑΣΑ", "οδοσ", "Α\u0301Σ", "ΑΣ'Α", "1Σ"]
@@ -47,11 +49,12 @@ VERSIONS = ["2.0", "2", "v2.0.0", "2.0.0-rc.1", "2.0.0-rc.0", "2.0.0-rc.1.0", "1
             "4.1.99", "17.0.0-beta.1", "17.0.0-beta.2", "17.0.0-beta.10", "17", "17.4.0", "17.4.1", "15", "14.9",
             "17.0.0-beta", "17.0.0-alpha.2"]
 SETS = ["a,b", "a", "b,c", "Ünï", "ünï", "x y", "a, b", "A,B", "", ["a", "b"], ["x y", "c"], [], 5, ["Ünï"], "c,,a",
-        [" a", "b "], [""], ["", ""], "A", True, None, "sports,music", ["sports"], "music"]
+        [" a", "b "], ["\u3000a", "b\u2028"], [" " + "a" * 24, "b" * 24 + " "], [" " + "a" * 25, "b" * 24 + " "], ["\u001fa"], [""], ["", ""], "A", True, None, "sports,music", ["sports"], "music"]
 BIRTHDAYS = ["2000-02-29", "2008-11-29", "2008-11-30", "2008-11-28", "2013-11-29", "2013-11-30", "1996-11-29T23:30:00-05:00",
              "1996-11-30T01:00:00+02:00", "2026-02-30", "yesterday", 19900101, None, "1990-13-01", "0000-01-01",
              "1990-06-15", "2004-02-29", "2008-02-29", "1999-12-31T23:59:59.999999Z", "2026-11-29", "2030-01-01", "1990-6-15",
-             "1990-06-15 ", "1990-06-15t10:00:00z", "2012-02-29T12:00:00Z", "1900-02-29", "2000-02-30"]
+             "1990-06-15 ", "1990-06-15t10:00:00z", "2012-02-29T12:00:00Z", "1900-02-29", "2000-02-30",
+             "garbage", True, ["1990-06-15"], {"y": 1990}, 0]
 INSTANTS = ["2026-11-22T12:00:00Z", "2026-11-22T11:59:59.999Z", "2026-11-29T12:00:00Z", "2026-11-29T12:00:00.000000001Z",
             "2026-11-28T12:00:00.5Z", "2026-11-28T12:00:00.123456789+00:00", "2026-11-29t06:00:00z", "2026-11-29T17:30:00+05:30",
             "2026-11-29T12:00:00-00:01", "2026-12-01T00:00:00Z", "2026-11-29T24:00:00Z", "2026-11-29 12:00:00Z",
@@ -109,6 +112,10 @@ EDGE_LINES = [
     r'{"id":"e20","country":["US"],"device":{"a":"b"},"total_revenue_usd":"9.99","birthday":true,"access_levels":"premium"}',
     r'{"id":"e21","custom_attributes":{"nick":"null","level":"[x]","tags":"a,b","score":"5"}}',
     r'{"id":"e22","customer_user_id":"c\/1","email":"x\/@gmail.com","custom_attributes":{"nick":"\b\f\n\r\t"}}',
+    # Custom arrays trimmed after joining; derived fields of unparsable or mistyped dates not set.
+    r'{"id":"e26","birthday":"2025-02-30","installed_at":"garbage","custom_attributes":{"tags":[" a","b\u3000"],"level":["\u00a0low"," "]}}',
+    r'{"id":"e27","birthday":19900101,"installed_at":1796040000000,"custom_attributes":{"tags":["\u00a0 "],"interests":[" music","sports"]}}',
+    r'{"id":"e28","birthday":"1990-06-15","installed_at":null,"custom_attributes":{"tags":[" ' + "a" * 24 + '","' + "b" * 24 + ' "]}}',
 ]
 # Values that the string literals of Tests/SQL/injection.rules match (and near misses that a
 # literal read as a LIKE pattern or regular expression would match), under ids holding the

@@ -407,6 +407,46 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(found.map(\.message), [])
     }
 
+    func testDerivedFieldIsNotSetForAnUnparsableSource() throws {
+        // A birthday that is present but not a date leaves `profile.age` not set.
+        XCTAssertEqual(unreachable("""
+            segment age_unknown = profile.birthday is set and profile.age is not set
+            segment days_unknown = profile.installed_at is set and not profile.days_since_install is set
+            audience unknown = age_unknown
+            audience never_counted = days_unknown
+            placement p {
+              unknown -> flow "a"
+              never_counted -> flow "b"
+            }
+            """).map(\.message), [])
+        // A birthday that is not a date is set while `age` is not, so a row after `age is set` can still decide.
+        assertWarnings("""
+            segment aged = profile.age is set
+            segment born = profile.birthday is set
+            audience aged_users = aged
+            audience born_users = born
+            placement p {
+              aged_users -> flow "a"
+              born_users -> flow "b"
+              everyone -> flow "c"
+            }
+            """, [])
+        let warning = fallThrough("""
+            segment aged = profile.age is set
+            segment unborn = not profile.birthday is set
+            audience aged_users = aged
+            audience unborn_users = unborn
+            placement p {
+              aged_users -> flow "a"
+              unborn_users -> flow "b"
+            }
+            """)
+        let json = try XCTUnwrap(example(warning))
+        let profile = try XCTUnwrap(try? ProfileReader.read(Array(json.utf8)).get())
+        XCTAssertNotNil(profile["birthday"], json)
+        XCTAssertNil(profile["birthday"]?.stringValue.flatMap(Timestamp.parse), json)
+    }
+
     func testSets() {
         let found = unreachable("""
             segment sporty = interests has "sports"

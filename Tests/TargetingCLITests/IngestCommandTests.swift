@@ -189,6 +189,18 @@ final class IngestCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(CLIHarness.member(CLIResult.lines(CLIHarness.text(store))[0], "vip_note"), .string("keep me"))
     }
 
+    func testArraysAreStoredJoinedThenTrimmed() {
+        // 51 characters joined, 49 once trimmed: not corrupt.
+        let long = #"[" "# + String(repeating: "a", count: 24) + #"",""# + String(repeating: "b", count: 24) + #" "]"#
+        let store = directory.write("profiles.jsonl", #"{"id":"jane","custom_attributes":{"interests":[" music","sports"],"long":"# + long + "}}\n")
+        let events = directory.write("events.jsonl", event("jane", "hobbies", "multi_choice", #""item_ids":[" chess","go\u3000"]"#) + "\n")
+        let result = ingest([events], store: store)
+        XCTAssertEqual(result.status, 0, result.err)
+        let expected = #"{"id":"jane","custom_attributes":{"interests":"music,sports","long":""# + String(repeating: "a", count: 24) + ","
+            + String(repeating: "b", count: 24) + #"","hobbies":"chess,go"}}"#
+        XCTAssertEqual(profiles(in: store)["jane"], CLIHarness.canonical(expected))
+    }
+
     func testCorruptStoreLineStopsIngestAndLeavesTheFileUnchanged() {
         let original = Array((#"{"id":"a","custom_attributes":{"experience":"pro"}}"# + "\n" + #"{"id":"b","#  + "\n" + #"{"id":"c"}"# + "\n").utf8)
         let store = directory.write("profiles.jsonl", bytes: original)

@@ -499,6 +499,53 @@ final class EvaluatorTests: XCTestCase {
         check([("profile.days_since_install == -2", #"{"installed_at":"2026-12-01T00:00:00Z"}"#, true)])
     }
 
+    func testDerivedFieldsAreSetOnlyWhenComputable() {
+        let uncomputable = ["{}", #"{"birthday":null}"#, #"{"birthday":"garbage"}"#, #"{"birthday":19900101}"#,
+                            #"{"birthday":"2025-02-30"}"#, #"{"birthday":true}"#, #"{"birthday":["1990-01-01"]}"#]
+        for json in uncomputable {
+            check([
+                ("profile.age is set", json, false),
+                ("profile.age is not set", json, true),
+                ("profile.age >= 0", json, false),
+                ("profile.age < 0", json, false),
+                ("profile.age != 30", json, false),
+                ("profile.age in [30, 31]", json, false),
+                ("not profile.age >= 0", json, true),
+            ])
+        }
+        for json in ["{}", #"{"installed_at":null}"#, #"{"installed_at":"garbage"}"#, #"{"installed_at":1767225600000}"#,
+                     #"{"installed_at":"2025-02-30T00:00:00Z"}"#, #"{"installed_at":false}"#] {
+            check([
+                ("profile.days_since_install is set", json, false),
+                ("profile.days_since_install is not set", json, true),
+                ("profile.days_since_install >= 0", json, false),
+                ("profile.days_since_install < 0", json, false),
+            ])
+        }
+        // The stored source is still set, fitting or not.
+        check([
+            ("profile.birthday is set", #"{"birthday":"garbage"}"#, true),
+            ("profile.birthday is set and profile.age is not set", #"{"birthday":"2025-02-30"}"#, true),
+            ("profile.age is set", #"{"birthday":"1990-06-15"}"#, true),
+            ("profile.age is not set", #"{"birthday":"1990-06-15"}"#, false),
+            ("profile.days_since_install is set", #"{"installed_at":"2026-11-22T12:00:00Z"}"#, true),
+        ])
+    }
+
+    func testDatesStoredAsFractionalMillisecondsAreFloored() {
+        let half = Self.custom(#""goal_date":1767225600000.5"#)
+        let justBefore = Self.custom(#""goal_date":1767225599999.9"#)
+        check([
+            ("goal_date == 2026-01-01", half, true),
+            ("goal_date >= 2026-01-01", half, true),
+            ("goal_date > 2026-01-01", half, false),
+            ("goal_date == 2026-01-01", justBefore, false),
+            ("goal_date < 2026-01-01", justBefore, true),
+            ("goal_date == 2025-12-31T23:59:59.999Z", justBefore, true),
+            ("goal_date == 1969-12-31T23:59:59.999Z", Self.custom(#""goal_date":-0.5"#), true),
+        ])
+    }
+
     // MARK: - Case
 
     func testIgnoringCaseUsesUnicodeLowercase() {
@@ -581,6 +628,20 @@ final class EvaluatorTests: XCTestCase {
             (#"tags has "sports""#, spaced, true),
             (#"tags has "sports, music""#, spaced, false),
             (#"tags has "a""#, Self.custom(#""tags":"a""#), true),
+        ])
+    }
+
+    func testACustomArrayIsTrimmedAfterJoining() {
+        let spaced = Self.custom(#""interests":[" music","sports"]"#)
+        check([
+            (#"interests has "music""#, spaced, true),
+            (#"interests has "sports""#, spaced, true),
+            (#"interests has all ["music", "sports"]"#, spaced, true),
+            (#"tags has "a ""#, Self.custom(#""tags":["a "," b "]"#), true),
+            (#"tags has " b""#, Self.custom(#""tags":["a "," b "]"#), true),
+            (#"nickname == "music,sports""#, Self.custom(#""nickname":[" music","sports\n"]"#), true),
+            ("tags is set", Self.custom(#""tags":["  ", " "]"#), true),
+            ("tags is set", Self.custom(#""tags":["  "]"#), false),
         ])
     }
 

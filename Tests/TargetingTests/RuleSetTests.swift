@@ -132,6 +132,18 @@ final class RuleSetTests: XCTestCase {
         """)
     }
 
+    func testExplainSaysADerivedFieldIsNotSetWhenItsSourceIsNotADate() throws {
+        let rules = try load()
+        for (birthday, shown) in [(#""garbage""#, #""garbage""#), ("19900101", "19900101"), (#""2025-02-30""#, #""2025-02-30""#)] {
+            let unknown = try profile(#"{"id":"u4","birthday":"# + birthday + #","custom_attributes":{"experience":"pro"}}"#)
+            let why = try rules.explain("onboarding_followup", for: unknown, at: RuleSetTests.now)
+            XCTAssertEqual(why.rows[0].failure?.actual, "missing (`birthday` is \(shown), not a valid date)")
+            XCTAssertTrue(why.description.contains("segment `adults`: profile.age is missing (`birthday` is \(shown), not a valid date), so `profile.age >= 18` is false"), why.description)
+        }
+        let absent = try rules.explain("onboarding_followup", for: try profile(#"{"id":"u5"}"#), at: RuleSetTests.now)
+        XCTAssertEqual(absent.rows[0].failure?.actual, "missing")
+    }
+
     func testErrorsThrowRuleSetErrorWithDiagnostics() {
         XCTAssertThrowsError(try RuleSet(source: "audience a = prso\nsegment pros = x == 1\n", fileName: "bad.rules")) { error in
             guard let error = error as? RuleSetError else { return XCTFail("\(error)") }

@@ -19,7 +19,13 @@ package enum AdaptyLimits {
         }
     }
 
-    /// Text trimmed of white space and line breaks at both ends, as Adapty trims keys and values.
+    /// The scalars trimming removes: exactly those with the Unicode `White_Space` property
+    /// (SPEC §9), spelled out for SQL. U+001C–U+001F, U+200B and U+FEFF are not among them.
+    package static let whiteSpace: [UInt32] = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x85, 0xA0, 0x1680]
+        + Array(0x2000...0x200A) + [0x2028, 0x2029, 0x202F, 0x205F, 0x3000]
+
+    /// Text trimmed of Unicode `White_Space` at both ends (the scalars of `whiteSpace`), as
+    /// Adapty trims keys and values; an array value is trimmed once joined.
     package static func trimmed(_ text: String) -> String {
         // Fast path: text that starts and ends with visible ASCII has nothing to trim.
         if let first = text.utf8.first, let last = text.utf8.last,

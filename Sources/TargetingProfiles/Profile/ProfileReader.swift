@@ -97,7 +97,8 @@ package enum ProfileReader {
                 }
                 parts.append(text)
             }
-            return storedString(parts.joined(separator: ","))
+            // Joined first, then trimmed and checked as the string it is stored as (SPEC §9).
+            return storedString(AdaptyLimits.trimmed(parts.joined(separator: ",")))
         case .object:
             return .failure(ProfileError(message: "a value must be a string or a number, found object"))
         }

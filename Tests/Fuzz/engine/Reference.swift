@@ -19,9 +19,9 @@ struct Reference {
         switch attribute.source {
         case .now: return .date(sample.now)
         case .daysSinceInstall:
-            // Derived from `installed_at`: missing when that is missing, mistyped when it is.
-            let installed = read(installedIndex)
-            guard case .date(let at) = installed else { return installed.isPresent ? .mistyped : .missing }
+            // Derived from `installed_at`: set only when that is a date (missing, mistyped or
+            // unparsable leaves it missing).
+            guard case .date(let at) = read(installedIndex) else { return .missing }
             let elapsed = sample.now - at
             let day: Int64 = 86_400_000
             let days = elapsed >= 0 ? elapsed / day : -((-elapsed + day - 1) / day)
@@ -32,7 +32,7 @@ struct Reference {
             case (.string, .string(let text)): return .string(text)
             case (.number, .number(let number)): return .number(number)
             case (.bool, .number(let number)): return number == 1 ? .bool(true) : number == 0 ? .bool(false) : .mistyped
-            case (.date, .number(let number)): return .date(Int64(number))
+            case (.date, .number(let number)): return .date(Int64(number.rounded(.down)))
             case (.version, .string(let text)): return Version(text).map(Reading.version) ?? .mistyped
             case (.set, .string(let text)): return .set(text.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
             default: return .mistyped
