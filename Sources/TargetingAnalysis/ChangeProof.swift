@@ -167,6 +167,21 @@ extension ChangeProof {
             (first.map { $0.plan.step(forProfileID: id) == $0.step } ?? true)
                 && (second.map { $0.plan.step(forProfileID: id) == $0.step } ?? true)
         }
+
+        /// The first of `witness`, `witness-1`, `witness-2`, … (at most `idAttempts`) that
+        /// draws both variants; nil when none does.
+        var drawingID: String? {
+            (0..<ChangeProof.idAttempts).lazy
+                .map { $0 == 0 ? ExampleProfile.witnessID : "\(ExampleProfile.witnessID)-\($0)" }
+                .first(where: draws)
+        }
+    }
+
+    /// The ids to try for a witness of `from` and `to`: the plain witness id, or the one that
+    /// draws the split variants they need (none when no id does).
+    static func witnessIDs(_ from: Route, _ to: Route) -> [String] {
+        guard let splits = splitPair(from, to) else { return [ExampleProfile.witnessID] }
+        return splits.drawingID.map { [$0] } ?? []
     }
 
     static func splitPair(_ from: Route, _ to: Route) -> SplitPair? {
@@ -177,17 +192,7 @@ extension ChangeProof {
     /// variants, which OLD sends to `from` and NEW to `to`; nil when none was found.
     static func witness(_ values: [(FieldKey, ExampleValue)], from: Route, to: Route,
                         old: (program: Program, index: Int), new: (program: Program, index: Int), now: Int64) -> JSONValue? {
-        var ids = [ExampleProfile.witnessID]
-        if let splits = splitPair(from, to) {
-            ids = []
-            var attempt = 0
-            while ids.isEmpty, attempt < idAttempts {
-                let id = attempt == 0 ? ExampleProfile.witnessID : "\(ExampleProfile.witnessID)-\(attempt)"
-                if splits.draws(id) { ids.append(id) }
-                attempt += 1
-            }
-        }
-        for json in ExampleProfile.witnesses(values, ids: ids) {
+        for json in ExampleProfile.witnesses(values, ids: witnessIDs(from, to)) {
             guard case .success(let profile) = ProfileReader.read(json),
                   case .success(let before) = old.program.decide(placement: old.index, for: profile, now: now),
                   case .success(let after) = new.program.decide(placement: new.index, for: profile, now: now),

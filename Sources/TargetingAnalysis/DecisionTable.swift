@@ -93,8 +93,12 @@ extension DecisionTable {
                 rest /= attribute.domain.count
             }
             let values = zip(attributes, combination).map { ($0.field, $0.domain[$1]) }
-            let fixed = fixedAtoms(values, graph: graph, now: now)
             var seen: [Outcome?] = [], unsettled: [Outcome?] = [], reachedRows: [Int] = [], splits: [String] = []
+            guard let fixed = fixedAtoms(values, graph: graph, now: now) else {
+                // Never expected (each value is storable alone); said as unsettled, not guessed.
+                cells.append((combination, [], routes.map(\.seen).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }, []))
+                continue
+            }
             for route in routes where !seen.contains(route.seen) {
                 let goals = ChangeProof.goals(route, rows: placement.rows, audienceNodes: graph.audienceNodes, trueNode: graph.trueNode)
                 if case .impossible = search.solve(goals, concreteOnly: false, fixed: fixed) { continue }
@@ -147,11 +151,14 @@ extension DecisionTable {
         }
         var kind = program.ruleSet.attributeTypes[target]?.type, allowed = program.ruleSet.attributeTypes[target]?.allowed
         if case .builtin(let field) = target, let builtin = BuiltinField.all[field] { (kind, allowed) = (builtin.type, builtin.allowed) }
+        // Declared values no profile can hold (over 50 characters, a set member with a comma)
+        // are left out of the domain: no combination can have them.
+        func storable(_ value: JSONValue) -> Bool { profileHolding([(field, .json(value))]) != nil }
         switch (kind, allowed) {
         case (.bool?, _):
             return .success(Attribute(name: name, domain: [.bool(true), .bool(false), nil], field: field))
         case (.string?, let allowed?):
-            return .success(Attribute(name: name, domain: allowed.map { JSONValue.string($0) } + [nil], field: field))
+            return .success(Attribute(name: name, domain: allowed.map { JSONValue.string($0) }.filter(storable) + [nil], field: field))
         case (.set?, let allowed?):
             guard allowed.count <= maxSetValues else {
                 return .failure(DecisionTableError(message: "`\(name)` declares \(allowed.count) values, too many for every subset (at most \(maxSetValues))"))
@@ -159,7 +166,7 @@ extension DecisionTable {
             let subsets = (0..<(1 << allowed.count)).map { mask in
                 JSONValue.array(allowed.indices.filter { mask & (1 << $0) != 0 }.map { .string(allowed[$0]) })
             }
-            return .success(Attribute(name: name, domain: subsets.map { Optional($0) } + [nil], field: field))
+            return .success(Attribute(name: name, domain: subsets.filter(storable).map { Optional($0) } + [nil], field: field))
         default:
             let shown = kind.map { $0 == .string || $0 == .set ? "a \($0.rawValue) without declared values" : "a \($0.rawValue)" } ?? "of no known type"
             return .failure(DecisionTableError(message: "`\(name)` is \(shown); --by takes `one of` strings, `bool` and `set of` attributes"))
@@ -167,8 +174,9 @@ extension DecisionTable {
     }
 
     /// The truth of every comparison on the attributes fixed to `values` (nil: not set).
-    static func fixedAtoms(_ values: [(FieldKey, JSONValue?)], graph: ConditionGraph, now: Int64) -> [(node: Int, holds: Bool)] {
-        let profile = profileHolding(values.map { ($0.0, $0.1.map(ExampleValue.json) ?? .missing) })
+    /// Nil when no profile holds all of them together (each one alone was checked storable).
+    static func fixedAtoms(_ values: [(FieldKey, JSONValue?)], graph: ConditionGraph, now: Int64) -> [(node: Int, holds: Bool)]? {
+        guard let profile = profileHolding(values.map { ($0.0, $0.1.map(ExampleValue.json) ?? .missing) }) else { return nil }
         var fixed: [(node: Int, holds: Bool)] = []
         for (field, _) in values {
             guard let variable = graph.variables.firstIndex(where: { $0.field == field }) else { continue }
@@ -181,19 +189,15 @@ extension DecisionTable {
         return fixed
     }
 
-    /// A profile holding exactly `values` (it reads without error for a table's domains).
-    static func profileHolding(_ values: [(FieldKey, ExampleValue)]) -> Profile {
-        (try? ProfileReader.read(ExampleProfile.json(values)).get()) ?? (try! ProfileReader.read(JSONValue.object([])).get())
+    /// A profile holding exactly `values`, or nil when §2's rules reject them.
+    static func profileHolding(_ values: [(FieldKey, ExampleValue)]) -> Profile? {
+        try? ProfileReader.read(ExampleProfile.json(values)).get()
     }
 
     /// Whether a profile with `values` (and an id that draws the route's split variant) is
     /// decided by `route`, as the evaluator says.
     static func reaches(_ route: ChangeProof.Route, values: [(FieldKey, ExampleValue)], program: Program, placement: Int, now: Int64) -> Bool {
-        var ids = [ExampleProfile.witnessID]
-        if let split = ChangeProof.splitPair(route, ChangeProof.Route(row: nil, split: nil, seen: nil)) {
-            ids = (0..<ChangeProof.idAttempts).lazy.map { $0 == 0 ? ExampleProfile.witnessID : "\(ExampleProfile.witnessID)-\($0)" }
-                .filter(split.draws).prefix(1).map { $0 }
-        }
+        let ids = ChangeProof.witnessIDs(route, ChangeProof.Route(row: nil, split: nil, seen: nil))
         for json in ExampleProfile.witnesses(values, ids: ids) {
             guard case .success(let profile) = ProfileReader.read(json),
                   case .success(let decision) = program.decide(placement: placement, for: profile, now: now),

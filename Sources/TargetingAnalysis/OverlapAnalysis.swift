@@ -63,8 +63,9 @@ extension OverlapReport {
             for second in audiences[(position + 1)...] {
                 let goals = [Goal(node: graph.audienceNodes[first.index], value: true),
                              Goal(node: graph.audienceNodes[second.index], value: true)]
-                let answer = search.answer(goals, program: program, now: now) { check in
-                    check.evaluator.audienceMatches(first.index) && check.evaluator.audienceMatches(second.index)
+                let answer = search.answer(goals) { profile in
+                    var evaluator = Evaluator(program: program, profile: profile, now: now)
+                    return evaluator.audienceMatches(first.index) && evaluator.audienceMatches(second.index)
                 }
                 pairs.append(Pair(a: first.name, b: second.name, overlap: answer.holds, witness: answer.witness))
             }
@@ -83,13 +84,12 @@ extension OverlapReport {
 
     static func reachability(_ program: Program, placement index: Int, row position: Int, search: inout ProfileSearch, now: Int64) -> Row {
         let rows = program.placements[index].rows
-        let graph = search.graph
-        func node(_ row: Program.Row) -> Int { row.audience.map { graph.audienceNodes[$0] } ?? graph.trueNode }
         var report = Row(row: position + 1, audience: rows[position].source.audience.name,
                          destination: rows[position].source.destination.description, reachable: nil, witness: nil)
-        let goals = [Goal(node: node(rows[position]), value: true)] + rows[..<position].map { Goal(node: node($0), value: false) }
-        let answer = search.answer(goals, program: program, now: now) { check in
-            guard case .success(let decision) = check.evaluator.resolve(placement: index, profileID: check.profileID) else { return false }
+        let route = ChangeProof.Route(row: position, split: nil, seen: nil)
+        let goals = ChangeProof.goals(route, rows: rows, audienceNodes: search.graph.audienceNodes, trueNode: search.graph.trueNode)
+        let answer = search.answer(goals) { profile in
+            guard case .success(let decision) = program.decide(placement: index, for: profile, now: now) else { return false }
             return decision.row == position
         }
         report.reachable = answer.holds
@@ -106,16 +106,15 @@ struct SearchAnswer {
 }
 
 extension ProfileSearch {
-    /// Whether some profile meets `goals`, with a concrete witness that `verify` accepts when
-    /// evaluated at `now`. A search that finds no verified witness answers nil unless it proved
-    /// that no profile exists.
-    mutating func answer(_ goals: [Goal], program: Program, now: Int64, verify: (inout WitnessCheck) -> Bool) -> SearchAnswer {
+    /// Whether some profile meets `goals`, with a concrete witness that `verify` accepts (the
+    /// caller evaluates it). A search that finds no verified witness answers nil unless it
+    /// proved that no profile exists.
+    mutating func answer(_ goals: [Goal], verify: (Profile) -> Bool) -> SearchAnswer {
         if case .impossible = solve(goals, concreteOnly: false) { return SearchAnswer(holds: false) }
         guard case .found(let found) = solve(goals, concreteOnly: true), let values = values(of: found) else { return SearchAnswer(holds: nil) }
         for json in ExampleProfile.witnesses(values) {
-            guard case .success(let profile) = ProfileReader.read(json) else { continue }
-            var check = WitnessCheck(evaluator: Evaluator(program: program, profile: profile, now: now), profileID: profile.id)
-            if verify(&check) { return SearchAnswer(holds: true, witness: json) }
+            guard case .success(let profile) = ProfileReader.read(json), verify(profile) else { continue }
+            return SearchAnswer(holds: true, witness: json)
         }
         return SearchAnswer(holds: nil)
     }
@@ -129,10 +128,4 @@ extension ProfileSearch {
         }
         return values
     }
-}
-
-/// The evaluator a witness is checked with, and its profile's id.
-struct WitnessCheck {
-    var evaluator: Evaluator
-    var profileID: String?
 }

@@ -98,6 +98,15 @@ enum CommandSupport {
             || FileManager.default.fileExists(atPath: URL(fileURLWithPath: io.currentDirectory).appendingPathComponent("Rules").path)
     }
 
+    /// The index of the placement named on the command line, or nil after reporting it as
+    /// unknown, with the nearest name.
+    static func placementIndex(named name: String, in program: Program, io: CommandIO) -> Int? {
+        if let index = program.placementIndex(named: name) { return index }
+        let suggestion = Suggestion.nearest(to: name, in: program.placements.map(\.name))
+        io.report(.unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion)))
+        return nil
+    }
+
     /// Loads rules for a command that needs them error-free: prints errors (and warnings) and
     /// returns nil when they have errors.
     static func loadCheckedRules(_ arguments: ParsedArguments, io: CommandIO) -> (RuleSet?, Int32) {

@@ -37,11 +37,7 @@ enum OverlapCommand: Command {
         guard let rules = loadedRules else { return status }
         let program = rules.program
         let name = arguments.positionals[0]
-        guard let index = program.placementIndex(named: name) else {
-            let suggestion = Suggestion.nearest(to: name, in: program.placements.map(\.name))
-            io.report(.unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion)))
-            return ExitStatus.inputError
-        }
+        guard let index = CommandSupport.placementIndex(named: name, in: program, io: io) else { return ExitStatus.inputError }
         let report = OverlapReport.analyze(program, placement: index, now: now)
         switch format {
         case .json: io.out(JSONWriter.write(report.json) + "\n")

@@ -56,10 +56,7 @@ enum ResolveCommand: Command {
         if all {
             placements = Array(program.placements.indices)
         } else {
-            let name = arguments.positionals[0]
-            guard let index = program.placementIndex(named: name) else {
-                let suggestion = Suggestion.nearest(to: name, in: program.placements.map(\.name))
-                io.report(.unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion)))
+            guard let index = CommandSupport.placementIndex(named: arguments.positionals[0], in: program, io: io) else {
                 return ExitStatus.inputError
             }
             placements = [index]

@@ -56,9 +56,7 @@ enum SqlCommand: Command {
             io.report(.noPlacementToCompile("the rules declare no placement"))
             return ExitStatus.inputError
         }
-        for name in names where program.placementIndex(named: name) == nil {
-            let suggestion = Suggestion.nearest(to: name, in: program.placements.map(\.name))
-            io.report(.unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion)))
+        for name in names where CommandSupport.placementIndex(named: name, in: program, io: io) == nil {
             return ExitStatus.inputError
         }
         var query = SQLCompiler.union(names.map {

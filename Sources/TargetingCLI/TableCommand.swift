@@ -47,11 +47,7 @@ enum TableCommand: Command {
         guard let rules = loadedRules else { return status }
         let program = rules.program
         let name = arguments.positionals[0]
-        guard let index = program.placementIndex(named: name) else {
-            let suggestion = Suggestion.nearest(to: name, in: program.placements.map(\.name))
-            io.report(.unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion)))
-            return ExitStatus.inputError
-        }
+        guard let index = CommandSupport.placementIndex(named: name, in: program, io: io) else { return ExitStatus.inputError }
         switch DecisionTable.build(program, placement: index, by: names, now: now) {
         case .failure(let error):
             io.err("error: \(error.message)\n")

@@ -102,6 +102,23 @@ final class DecisionTableTests: XCTestCase {
         XCTAssertEqual(reached.count, listed)
     }
 
+    func testDeclaredValuesNoProfileCanHoldAreLeftOut() throws {
+        let long = String(repeating: "x", count: 51)
+        let rules = """
+        attribute plan: string one of ["basic", "\(long)"]
+        segment basic = plan == "basic"
+        audience basics = basic
+        placement p {
+          basics -> flow "f_basic"
+          everyone -> flow "f_default"
+        }
+        """
+        let program = try XCTUnwrap(LoadedRules(sources: [SourceFile(path: "main.rules", text: rules)]).program)
+        let table = try DecisionTable.build(program, placement: 0, by: nil, now: Self.now).get()
+        XCTAssertEqual(table.by.first?.domain, [.string("basic"), nil])
+        XCTAssertEqual(table.rows.map { text($0.destinations) }, [[#"flow "f_basic""#], [#"flow "f_default""#]])
+    }
+
     func testAttributesThatCannotBeTabulated() throws {
         let loaded = LoadedRules(sources: [SourceFile(path: "main.rules", text: Self.rules)])
         let program = try XCTUnwrap(loaded.program)
