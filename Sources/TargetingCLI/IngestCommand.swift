@@ -119,6 +119,7 @@ enum IngestCommand: Command {
                 }
             }
         }
+        store.settle()
         if store.isModified || !FileManager.default.fileExists(atPath: storePath) {
             do {
                 try store.save()

@@ -20,10 +20,11 @@ struct ProfileStore {
     private var changed: [Bool] = []
     /// Lines with `changed` set, in the order first changed.
     private var touched: [Int] = []
-    /// The profiles of touched lines as read, to tell a real change from one that was undone.
-    private var originals: [Int: Profile] = [:]
-    /// How many lines were created (they are written whatever they hold).
-    private var createdCount = 0
+    /// How many lines the file held when opened; later lines were created (and are written
+    /// whatever they hold).
+    private var storedCount = 0
+    /// Per touched line, once `settle()` ran: whether its profile differs from its line.
+    private var differs: [Int: Bool] = [:]
     /// Reused to read lines on first change.
     private var scan = ProfileScan()
     let path: String
@@ -58,6 +59,7 @@ struct ProfileStore {
             store.lines.append(bytes)
             store.parsed.append(profile)
             store.changed.append(false)
+            store.storedCount += 1
             if let id {
                 if store.indexByID[id] != nil {
                     throw StoreError(message: "\(record.location): corrupt store: a second profile with id `\(id)`")
@@ -82,17 +84,37 @@ struct ProfileStore {
     /// Whether line `index` must be written anew: a created profile, or one whose content differs
     /// from the profile its line held (member order aside). A profile that took only answers it
     /// already had, or whose changes were undone by later events, keeps its line byte for byte.
+    ///
+    /// The profile as read is not kept: it is read again from the line's bytes, once per touched
+    /// line when `settle()` runs, so memory holds one profile per touched line, not two.
     private func isRewritten(_ index: Int) -> Bool {
+        if let known = differs[index] { return known }
+        return isRewritten(index, original: try? ProfileReader.read(lines[index]).get())
+    }
+
+    /// Whether line `index` must be written anew, given the profile its line holds.
+    private func isRewritten(_ index: Int, original: Profile?) -> Bool {
         guard changed[index], let profile = parsed[index] else { return false }
-        guard let original = originals[index] else { return true }
+        guard index < storedCount, let original else { return true }
         return !profile.hasSameContent(as: original)
     }
 
+    /// Decides once, for every touched line, whether it must be written anew; call it when the
+    /// events are applied, before `isModified`, `save()` and the counts (which are right without
+    /// it, only slower).
+    mutating func settle() {
+        for index in touched where differs[index] == nil {
+            // The line scan first, as on the first read; the reader for lines it leaves.
+            let scanned = lines[index].withUnsafeBufferPointer { scan.scan($0) ? scan.profile(in: $0) : nil }
+            differs[index] = isRewritten(index, original: scanned ?? (try? ProfileReader.read(lines[index]).get()))
+        }
+    }
+
     /// How many profiles changed (created ones included): those whose line is written anew.
-    var changedCount: Int { createdCount + touched.count { originals[$0] != nil && isRewritten($0) } }
+    var changedCount: Int { (lines.count - storedCount) + touched.count(where: isRewritten) }
 
     /// How many existing profiles took answers but end as their line holds them.
-    var unchangedCount: Int { touched.count { originals[$0] != nil && !isRewritten($0) } }
+    var unchangedCount: Int { touched.count { !isRewritten($0) } }
 
     /// Whether anything changed since reading.
     var isModified: Bool { changedCount > 0 }
@@ -121,21 +143,16 @@ struct ProfileStore {
             lines.append([])
             parsed.append(fresh)
             changed.append(true)
-            createdCount += 1
             return true
         }
         var profile = try profile(at: index)
-        if !changed[index] {
-            // Kept as read; the copy below is the one the change is made on (once per line).
-            originals[index] = profile
-        }
+        differs[index] = nil  // decided again by `settle()`
         parsed[index] = nil  // the local copy is now the only one, so the change is made in place
         if change(&profile), !changed[index] {
             changed[index] = true
             touched.append(index)
         }
         parsed[index] = profile
-        if !changed[index] { originals[index] = nil }
         return false
     }
 
