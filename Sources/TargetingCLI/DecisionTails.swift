@@ -16,6 +16,10 @@ struct DecisionTails {
     /// Per row of the flat code (all placements): the index of its first tail.
     private let rowStart: [Int]
     private let placementRowStart: [Int]
+    /// Per placement the holdout covers: the tail of a held-out profile's no match, and the
+    /// first tail of its `everyone` row (-1 when it has none).
+    private let heldOutNoMatch: [Int]
+    private let heldOutEveryone: [Int]
 
     init(program: Program, format: OutputFormat) {
         self.format = format
@@ -26,6 +30,8 @@ struct DecisionTails {
         var noMatch: [Int] = []
         var rowStart: [Int] = []
         var placementRowStart: [Int] = []
+        var heldOutNoMatch: [Int] = []
+        var heldOutEveryone: [Int] = []
         func tail(_ decision: Decision) -> [UInt8] {
             switch format {
             case .json: decision.jsonTail + [UInt8(ascii: "\n")]
@@ -41,17 +47,36 @@ struct DecisionTails {
             noMatch.append(tails.count)
             add(flat.decision(placement: index, choice: Choice(), profileID: nil))
             placementRowStart.append(rowStart.count)
-            for (rowIndex, row) in placement.rows.enumerated() {
-                rowStart.append(tails.count)
-                if let split = row.split {
+            func addRow(_ rowIndex: Int, heldOut: Bool) {
+                if let split = placement.rows[rowIndex].split {
                     for step in split.steps.indices {
-                        add(flat.decision(placement: index, choice: Choice(row: rowIndex, step: step), profileID: nil))
+                        add(flat.decision(placement: index, choice: Choice(row: rowIndex, step: step, heldOut: heldOut), profileID: nil))
                     }
                 } else {
-                    add(flat.decision(placement: index, choice: Choice(row: rowIndex), profileID: nil))
+                    add(flat.decision(placement: index, choice: Choice(row: rowIndex, heldOut: heldOut), profileID: nil))
                 }
             }
-            placementTails.append(Array((first + 1)..<tails.count) + [first])
+            for rowIndex in placement.rows.indices {
+                rowStart.append(tails.count)
+                addRow(rowIndex, heldOut: false)
+            }
+            var entries = Array((first + 1)..<tails.count) + [first]
+            if placement.isCoveredByHoldout {
+                let start = tails.count
+                heldOutNoMatch.append(tails.count)
+                add(flat.decision(placement: index, choice: Choice(heldOut: true), profileID: nil))
+                if let last = placement.rows.indices.last, placement.rows[last].audience == nil {
+                    heldOutEveryone.append(tails.count)
+                    addRow(last, heldOut: true)
+                } else {
+                    heldOutEveryone.append(-1)
+                }
+                entries += Array(start..<tails.count)
+            } else {
+                heldOutNoMatch.append(-1)
+                heldOutEveryone.append(-1)
+            }
+            placementTails.append(entries)
         }
         self.tails = tails
         self.decisions = decisions
@@ -59,6 +84,8 @@ struct DecisionTails {
         self.noMatch = noMatch
         self.rowStart = rowStart
         self.placementRowStart = placementRowStart
+        self.heldOutNoMatch = heldOutNoMatch
+        self.heldOutEveryone = heldOutEveryone
     }
 
     /// The number of tails (every decision any placement can make).
@@ -66,6 +93,10 @@ struct DecisionTails {
 
     /// The tail of choice `choice` in placement `index`.
     func index(placement index: Int, choice: Choice) -> Int {
+        if choice.heldOut {
+            guard choice.row != nil else { return heldOutNoMatch[index] }
+            return heldOutEveryone[index] + (choice.step ?? 0)
+        }
         guard let row = choice.row else { return noMatch[index] }
         return rowStart[placementRowStart[index] + row] + (choice.step ?? 0)
     }

@@ -42,6 +42,18 @@ public struct Decision: Hashable, Sendable {
     public package(set) var outcome: Outcome?
     /// The split's id when a split decided.
     public package(set) var split: String?
+    /// The experiment's name when an experiment row decided (SPEC §11).
+    public package(set) var experiment: String?
+    /// The experiment's variant drawn for the profile, with `experiment`.
+    public package(set) var variant: String?
+    /// Whether the rule set's holdout held the profile out of this placement, so only an
+    /// `everyone` row could decide.
+    public package(set) var heldOut: Bool = false
+    /// The holdout's name, with `heldOut`.
+    package var heldOutBy: String? = nil
+    /// Whether the rule set has experiments or a holdout, so the JSON form carries
+    /// `experiment`, `variant` and `held_out` (rule sets without them keep §6's six keys).
+    package var reportsExperiments: Bool = false
 
     /// The flow shown, if the outcome is a flow.
     public var flowID: String? {
@@ -86,6 +98,12 @@ public struct Decision: Hashable, Sendable {
         field("kind", outcome?.kind)
         field("id", outcome?.id)
         field("split", split)
+        if reportsExperiments {
+            field("experiment", experiment)
+            field("variant", variant)
+            bytes.append(contentsOf: #","held_out":"#.utf8)
+            bytes.append(contentsOf: (heldOut ? "true" : "false").utf8)
+        }
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }
@@ -93,14 +111,22 @@ public struct Decision: Hashable, Sendable {
     /// The JSON object of `resolve --format json` (SPEC §6), keys in the documented order.
     package var json: JSONValue {
         func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
-        return .object([
+        var members = [
             JSONMember(key: "profile_id", value: string(profileID)),
             JSONMember(key: "placement", value: .string(placement)),
             JSONMember(key: "audience", value: string(audience)),
             JSONMember(key: "kind", value: string(outcome?.kind)),
             JSONMember(key: "id", value: string(outcome?.id)),
             JSONMember(key: "split", value: string(split)),
-        ])
+        ]
+        if reportsExperiments {
+            members += [
+                JSONMember(key: "experiment", value: string(experiment)),
+                JSONMember(key: "variant", value: string(variant)),
+                JSONMember(key: "held_out", value: .bool(heldOut)),
+            ]
+        }
+        return .object(members)
     }
 }
 
@@ -110,6 +136,8 @@ public enum ResolveError: Error, Hashable, Sendable {
     case unknownPlacement(String, suggestion: String?)
     /// A split had to choose a variant for a profile without `id`.
     case splitNeedsProfileID(split: String)
+    /// An experiment keyed on `profile.id` had to draw a variant for a profile without `id`.
+    case experimentNeedsProfileID(experiment: String)
 
     /// A lowercase message, e.g. "unknown placement `onbording`; did you mean `onboarding`?".
     public var message: String {
@@ -118,6 +146,8 @@ public enum ResolveError: Error, Hashable, Sendable {
             "unknown placement `\(name)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? "")
         case .splitNeedsProfileID(let split):
             "profile has no `id`, so split `\(split)` cannot choose a variant"
+        case .experimentNeedsProfileID(let experiment):
+            "profile has no `id`, so experiment `\(experiment)` cannot draw a variant"
         }
     }
 }
@@ -134,7 +164,7 @@ extension Outcome {
         case .flow(let id, _): self = .flow(id)
         case .paywall(let id, _): self = .paywall(id)
         case .nothing: self = .nothing
-        case .split: return nil
+        case .split, .experiment: return nil
         }
     }
 }

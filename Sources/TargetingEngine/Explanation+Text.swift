@@ -21,12 +21,20 @@ extension Decision: CustomStringConvertible {
     /// The rest of `description`, after the profile id: ` placement: flow "x" (audience `a`)`.
     package var textTail: String { " \(placement): " + outcomeText }
 
-    /// What was shown and why: `flow "x" (audience `a`, split `s`)`, or `no match (…)`.
+    /// What was shown and why: `flow "x" (audience `a`, split `s`)`, or `no match (…)`, then
+    /// `(experiment e: v)` for an experiment's draw and `(held out by h)` for the holdout.
     package var outcomeText: String {
-        guard let outcome, let audience else { return "no match (no audience matched)" }
-        var text = outcome.description + " (audience `\(audience)`"
-        if let split { text += ", split `\(split)`" }
-        return text + ")"
+        var text: String
+        if let outcome, let audience {
+            text = outcome.description + " (audience `\(audience)`"
+            if let split { text += ", split `\(split)`" }
+            text += ")"
+        } else {
+            text = "no match (no audience matched)"
+        }
+        if let experiment, let variant { text += " (experiment \(experiment): \(variant))" }
+        if heldOut, let holdout = heldOutBy { text += " (held out by \(holdout))" }
+        return text
     }
 }
 
@@ -37,13 +45,11 @@ extension Explanation: CustomStringConvertible {
         var text = decision.description + "\n"
         for (index, row) in rows.enumerated() {
             var mark = row.decided ? "decided" : row.matched ? "matched" : "not matched"
-            if row.decided, let split = decision.split, let profileID = decision.profileID, let outcome = decision.outcome {
-                // The draw that chose the variant (SPEC §4.5), so a test id can be checked at a glance.
-                mark += " (bucket \(SplitDraw.bucket(splitID: split, profileID: profileID)) -> \(outcome.description))"
-            }
+            if let draw = row.draw { mark += " (\(draw))" }
             text += "  \(index + 1). \(row.audience) -> \(row.destination): \(mark)\n"
             if let failure = row.failure { text += "       \(failure)\n" }
         }
+        if let holdout = holdout { text += "  \(holdout)\n" }
         return text + "  decision: " + decision.outcomeText + "\n"
     }
 }

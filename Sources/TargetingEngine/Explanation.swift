@@ -19,6 +19,10 @@ public struct Explanation: Hashable, Sendable {
         public package(set) var failure: Failure?
         /// Where the row is written.
         package var range: SourceRange
+        /// For a split or experiment row whose audience matched: the draw, e.g. `bucket 37 of
+        /// "pricing_q4-c1" -> discount`, or why the profile does not enter; for a row a held-out
+        /// profile skips, that it was skipped.
+        public package(set) var draw: String? = nil
     }
 
     /// The condition that kept a row from matching.
@@ -46,6 +50,9 @@ public struct Explanation: Hashable, Sendable {
     public package(set) var rows: [Row]
     /// What was decided.
     public package(set) var decision: Decision
+    /// The holdout's draw, when the rule set has a holdout covering this placement:
+    /// `holdout q4_holdout: bucket 3 of "q4_holdout-u1" < 5%, held out`.
+    public package(set) var holdout: String? = nil
 }
 
 extension Evaluator {
@@ -55,6 +62,7 @@ extension Evaluator {
         let decidedRow = decision.row
         let placement = program.placements[index]
         var rows: [Explanation.Row] = []
+        let heldOut = decision.heldOut
         for (rowIndex, row) in placement.rows.enumerated() {
             var matched = true
             var failure: Explanation.Failure?
@@ -64,10 +72,62 @@ extension Evaluator {
                     failure = firstFailure(program.audiences[audience].condition, expected: true, segment: program.audiences[audience].name, profile: profile)
                 }
             }
+            var draw: String?
+            if heldOut, row.audience != nil {
+                draw = "skipped: held out by \(program.holdout?.name ?? "")"
+            } else if matched, let plan = row.split, rowIndex == decidedRow || drawInput(plan.key, profileID: decision.profileID) == .absent {
+                draw = describeDraw(plan, profileID: decision.profileID)
+            }
             rows.append(Explanation.Row(audience: row.source.audience.name, destination: row.source.destination.description,
-                                        matched: matched, decided: rowIndex == decidedRow, failure: failure, range: row.source.range))
+                                        matched: matched, decided: rowIndex == decidedRow, failure: failure, range: row.source.range, draw: draw))
         }
-        return Explanation(rows: rows, decision: decision)
+        var explanation = Explanation(rows: rows, decision: decision)
+        if let holdout = program.holdout, placement.isCoveredByHoldout {
+            explanation.holdout = "holdout \(holdout.name) \(holdout.weight)%: " + describeHoldout(holdout, profileID: decision.profileID)
+        }
+        return explanation
+    }
+
+    /// A split's or experiment's draw for this profile, as `--explain` shows it.
+    func describeDraw(_ plan: SplitPlan, profileID: String?) -> String {
+        let keyName = keyName(plan.key)
+        switch drawInput(plan.key, profileID: profileID) {
+        case .value(let value):
+            let step = plan.step(forKeyValue: value)
+            let bucket = SplitDraw.bucket(splitID: plan.id, profileID: value)
+            let chosen = plan.steps[step].variant ?? Outcome(plan.steps[step].destination)?.description ?? "nothing"
+            let on = plan.key == .profileID ? "" : " on \(keyName) \(JSONWriter.write(.string(value)))"
+            return "bucket \(bucket)\(on) -> \(chosen)"
+        case .absent:
+            return "does not enter: no \(keyName.hasPrefix("profile.") ? String(keyName.dropFirst(8)) : keyName)"
+        case .missingProfileID:
+            return "cannot draw: no id"
+        }
+    }
+
+    /// The holdout's draw for this profile, as `--explain` shows it.
+    func describeHoldout(_ holdout: HoldoutPlan, profileID: String?) -> String {
+        switch drawInput(holdout.key, profileID: profileID) {
+        case .value(let value):
+            let bucket = SplitDraw.bucket(splitID: holdout.name, profileID: value)
+            let on = holdout.key == .profileID ? "" : " on \(keyName(holdout.key)) \(JSONWriter.write(.string(value)))"
+            return "bucket \(bucket)\(on)" + (bucket < holdout.weight ? " < \(holdout.weight), held out" : ", not held out")
+        case .absent, .missingProfileID:
+            let name = keyName(holdout.key)
+            return "not drawn: no \(name.hasPrefix("profile.") ? String(name.dropFirst(8)) : name), not held out"
+        }
+    }
+
+    /// How a key is written in rules: `profile.id`, `profile.customer_user_id`, `account`.
+    func keyName(_ key: DrawKey) -> String {
+        switch key {
+        case .profileID: "profile.id"
+        case .slot(let slot):
+            switch program.slots[slot].target {
+            case .custom(let name): name
+            case .builtin(let field): "profile." + field
+            }
+        }
     }
 
     /// The leaf comparison that made `condition` differ from `expected`.

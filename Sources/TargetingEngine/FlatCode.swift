@@ -49,15 +49,18 @@ package final class FlatCode: @unchecked Sendable {
     package let segmentChildRanges: UnsafeBufferPointer<Range<Int>>
     /// Per placement, per row: the audience index, or -1 for `everyone`.
     package let rowAudiences: UnsafeBufferPointer<Int>
+    /// Per placement, per row: the slot of a draw keyed on an attribute other than `id`,
+    /// which a profile must have to enter the row, or -1.
+    package let rowKeySlots: UnsafeBufferPointer<Int>
     /// Each placement's rows: a range of `rowAudiences` and `rowResults`.
     package let placementRows: UnsafeBufferPointer<Range<Int>>
     /// What a row decides, per placement and row, ready to put into a `Decision`.
     package struct RowResult: Sendable {
         /// The audience name as reported (`everyone` for that row).
         package var audience: String
-        /// The fixed outcome, or nil for a split (which `split` then chooses).
+        /// The fixed outcome, or nil for a split or an experiment (which `split` then chooses).
         package var outcome: Outcome?
-        /// The prepared split.
+        /// The prepared split or experiment row.
         package var split: SplitPlan?
     }
 
@@ -65,6 +68,12 @@ package final class FlatCode: @unchecked Sendable {
     package let rowResults: UnsafeBufferPointer<RowResult>
     /// The placements' names.
     package let placementNames: ContiguousArray<String>
+    /// Per placement: whether the holdout covers it.
+    package let coveredByHoldout: ContiguousArray<Bool>
+    /// The rule set's holdout.
+    package let holdout: HoldoutPlan?
+    /// Whether decisions carry §11's fields.
+    package let reportsExperiments: Bool
     /// The number of slots.
     package let slotCount: Int
 
@@ -131,19 +140,22 @@ package final class FlatCode: @unchecked Sendable {
         }
         self.placementRows = FlatCode.store(placementRows)
         rowAudiences = FlatCode.store(program.placements.flatMap { $0.rows.map { $0.audience ?? -1 } })
+        rowKeySlots = FlatCode.store(program.placements.flatMap { placement in
+            placement.rows.map { row -> Int in
+                if case .slot(let slot)? = row.split?.key { return slot }
+                return -1
+            }
+        })
         rowResults = FlatCode.store(program.placements.flatMap { placement in
             placement.rows.map { row in
-                let fixed: Outcome?
-                switch row.source.destination {
-                case .flow(let id, _): fixed = .flow(id)
-                case .paywall(let id, _): fixed = .paywall(id)
-                case .nothing: fixed = .nothing
-                case .split: fixed = nil
-                }
+                let fixed = Outcome(row.source.destination)
                 return RowResult(audience: row.source.audience.name, outcome: fixed, split: row.split)
             }
         })
         placementNames = ContiguousArray(program.placements.map(\.name))
+        coveredByHoldout = ContiguousArray(program.placements.map(\.isCoveredByHoldout))
+        holdout = program.holdout
+        reportsExperiments = program.reportsExperiments
         self.code = FlatCode.store(Array(code))
         self.tests = FlatCode.store(tests)
         self.kinds = FlatCode.store(kinds)
@@ -163,12 +175,16 @@ package final class FlatCode: @unchecked Sendable {
         FlatCode.free(segmentChildRanges)
         FlatCode.free(placementRows)
         FlatCode.free(rowAudiences)
+        FlatCode.free(rowKeySlots)
         FlatCode.free(rowResults)
     }
 
     /// The decision a choice spells out for placement `index`.
     package func decision(placement index: Int, choice: Choice, profileID: String?) -> Decision {
         var decision = Decision(placement: placementNames[index], profileID: profileID)
+        decision.reportsExperiments = reportsExperiments
+        decision.heldOut = choice.heldOut
+        if choice.heldOut { decision.heldOutBy = holdout?.name }
         guard let rowIndex = choice.row else { return decision }
         decision.row = rowIndex
         let row = rowResults[placementRows[index].lowerBound + rowIndex]
@@ -176,12 +192,13 @@ package final class FlatCode: @unchecked Sendable {
         if let outcome = row.outcome {
             decision.outcome = outcome
         } else if let split = row.split, let step = choice.step {
-            switch split.steps[step].destination {
-            case .flow(let id, _): decision.outcome = .flow(id)
-            case .paywall(let id, _): decision.outcome = .paywall(id)
-            default: decision.outcome = .nothing
+            decision.outcome = Outcome(split.steps[step].destination) ?? .nothing
+            if split.isExperiment {
+                decision.experiment = split.id
+                decision.variant = split.steps[step].variant
+            } else {
+                decision.split = split.id
             }
-            decision.split = split.id
         }
         return decision
     }

@@ -76,11 +76,18 @@ extension Program {
                 case .success(let decision): return decision
                 case .failure(let error):
                     var decision = Decision(placement: placements[index].name, profileID: profile.profileID)
+                    decision.reportsExperiments = reportsExperiments
+                    decision.heldOut = run.isHeldOut(placement: index)
+                    if decision.heldOut { decision.heldOutBy = holdout?.name }
                     if let row = run.matchingRow(placement: index) {
                         decision.row = row
                         decision.audience = placements[index].rows[row].source.audience.name
                     }
-                    if case .splitNeedsProfileID(let split) = error { decision.split = split }
+                    switch error {
+                    case .splitNeedsProfileID(let split): decision.split = split
+                    case .experimentNeedsProfileID(let experiment): decision.experiment = experiment
+                    case .unknownPlacement: break
+                    }
                     return decision
                 }
             }
@@ -93,12 +100,15 @@ extension Program {
 package struct Choice: Hashable, Sendable {
     /// The deciding row, or nil when none matched.
     package var row: Int?
-    /// For a split row, the variant's index in its plan's steps.
+    /// For a split or experiment row, the variant's index in its plan's steps.
     package var step: Int?
+    /// Whether the holdout held the profile out of the placement.
+    package var heldOut: Bool
 
-    package init(row: Int? = nil, step: Int? = nil) {
+    package init(row: Int? = nil, step: Int? = nil, heldOut: Bool = false) {
         self.row = row
         self.step = step
+        self.heldOut = heldOut
     }
 }
 
@@ -114,12 +124,36 @@ package struct FlatRun<Source: SlotSource> {
     /// Plain slot values (`.unread` until a test needs the slot).
     let fast: UnsafeMutableBufferPointer<FastValue>
     let segments: UnsafeMutableBufferPointer<UInt8>
+    /// The holdout's draw for this profile, once known (0 unknown, 1 not held out, 2 held out).
+    var heldOutState: UInt8 = 0
 
-    /// The first row whose audience matches, if any.
+    /// The first row whose audience matches, if any (and, for a keyed draw, whose key the
+    /// profile has; a held-out profile matches only `everyone`).
     mutating func matchingRow(placement index: Int) -> Int? {
         let rows = flat.placementRows[index]
-        for row in rows where flat.rowAudiences[row] < 0 || audienceMatches(flat.rowAudiences[row]) { return row - rows.lowerBound }
+        let heldOut = isHeldOut(placement: index)
+        for row in rows {
+            let audience = flat.rowAudiences[row]
+            if audience >= 0 {
+                if heldOut || !audienceMatches(audience) { continue }
+            }
+            let keySlot = flat.rowKeySlots[row]
+            if keySlot >= 0, case .absent = drawInput(.slot(keySlot)) { continue }
+            return row - rows.lowerBound
+        }
         return nil
+    }
+
+    /// Whether the holdout covers placement `index` and holds this profile out.
+    mutating func isHeldOut(placement index: Int) -> Bool {
+        guard flat.coveredByHoldout[index], let holdout = flat.holdout else { return false }
+        if heldOutState == 0 { heldOutState = holdout.holdsOut(drawInput(holdout.key)) ? 2 : 1 }
+        return heldOutState == 2
+    }
+
+    /// What `key` gives for this profile.
+    func drawInput(_ key: DrawKey) -> DrawInput {
+        DrawInput.of(key, profileID: profile.profileID) { slots[$0].read(from: profile, now: now) }
     }
 
     mutating func resolve(placement index: Int) -> Result<Decision, ResolveError> {
@@ -128,11 +162,15 @@ package struct FlatRun<Source: SlotSource> {
 
     /// The row and variant that decide placement `index`; a split fails without a profile id.
     package mutating func choose(placement index: Int) -> Result<Choice, ResolveError> {
-        guard let rowIndex = matchingRow(placement: index) else { return .success(Choice()) }
+        let heldOut = isHeldOut(placement: index)
+        guard let rowIndex = matchingRow(placement: index) else { return .success(Choice(heldOut: heldOut)) }
         let row = flat.rowResults.baseAddress! + flat.placementRows[index].lowerBound + rowIndex
-        guard row.pointee.outcome == nil, let split = row.pointee.split else { return .success(Choice(row: rowIndex)) }
-        guard let profileID = profile.profileID else { return .failure(.splitNeedsProfileID(split: split.id)) }
-        return .success(Choice(row: rowIndex, step: split.step(forProfileID: profileID)))
+        guard row.pointee.outcome == nil, let split = row.pointee.split else { return .success(Choice(row: rowIndex, heldOut: heldOut)) }
+        switch drawInput(split.key) {
+        case .value(let value): return .success(Choice(row: rowIndex, step: split.step(forKeyValue: value), heldOut: heldOut))
+        case .missingProfileID, .absent:
+            return .failure(split.isExperiment ? .experimentNeedsProfileID(experiment: split.id) : .splitNeedsProfileID(split: split.id))
+        }
     }
 
     mutating func audienceMatches(_ audience: Int) -> Bool {

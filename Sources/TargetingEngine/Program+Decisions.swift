@@ -1,35 +1,50 @@
 extension Program {
     /// Whether placement `index` can decide nothing: it has no `everyone` row, so a profile that
-    /// no audience takes falls through every row.
+    /// no audience takes falls through every row, or its `everyone` row draws on a key a
+    /// profile may lack.
     package func canMiss(placement index: Int) -> Bool {
-        !placements[index].rows.contains { $0.audience == nil }
+        guard let last = placements[index].rows.last, last.audience == nil else { return true }
+        if case .slot? = last.split?.key { return true }
+        return false
     }
 
     /// Every decision placement `index` can make, without a profile id: one per row, one per
-    /// variant of a split row (in draw order), rows in order, then no match when the placement
-    /// can miss. An (audience, destination, split) that an earlier row already gives is listed
-    /// once. These are the entries `resolve --summary` and `sql --summary` size, zeros included.
+    /// variant of a split or experiment row (in draw order), rows in order, then no match when
+    /// the placement can miss; then, when the holdout covers the placement, what a held-out
+    /// profile sees (the `everyone` row, or no match). An entry that an earlier row already
+    /// gives is listed once. These are the entries `resolve --summary` and `sql --summary`
+    /// size, zeros included.
     package func possibleDecisions(placement index: Int) -> [Decision] {
         var decisions: [Decision] = []
         func add(_ decision: Decision) {
             if !decisions.contains(where: { $0.sameEntry(as: decision) }) { decisions.append(decision) }
         }
-        for (rowIndex, row) in placements[index].rows.enumerated() {
-            if let split = row.split {
-                for step in split.steps.indices { add(flat.decision(placement: index, choice: Choice(row: rowIndex, step: step), profileID: nil)) }
+        func addRow(_ rowIndex: Int, heldOut: Bool) {
+            if let split = placements[index].rows[rowIndex].split {
+                for step in split.steps.indices {
+                    add(flat.decision(placement: index, choice: Choice(row: rowIndex, step: step, heldOut: heldOut), profileID: nil))
+                }
             } else {
-                add(flat.decision(placement: index, choice: Choice(row: rowIndex), profileID: nil))
+                add(flat.decision(placement: index, choice: Choice(row: rowIndex, heldOut: heldOut), profileID: nil))
             }
         }
+        let rows = placements[index].rows
+        for rowIndex in rows.indices { addRow(rowIndex, heldOut: false) }
         if canMiss(placement: index) { add(flat.decision(placement: index, choice: Choice(), profileID: nil)) }
+        if placements[index].isCoveredByHoldout {
+            if let last = rows.indices.last, rows[last].audience == nil { addRow(last, heldOut: true) }
+            if canMiss(placement: index) { add(flat.decision(placement: index, choice: Choice(heldOut: true), profileID: nil)) }
+        }
         return decisions
     }
 }
 
 extension Decision {
     /// Whether two decisions are the same summary entry: the same placement, audience,
-    /// destination and split, whatever the profile and the row index.
+    /// destination, split, experiment variant and holdout, whatever the profile and the row
+    /// index.
     package func sameEntry(as other: Decision) -> Bool {
         placement == other.placement && audience == other.audience && outcome == other.outcome && split == other.split
+            && experiment == other.experiment && variant == other.variant && heldOut == other.heldOut
     }
 }

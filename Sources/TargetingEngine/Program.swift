@@ -30,14 +30,8 @@ package struct Program: Sendable {
         package var audience: Int?
         /// The row as written.
         package var source: PlacementRow
-        /// The prepared split, when the row's destination is one.
+        /// The prepared split or experiment, when the row's destination is one.
         package var split: SplitPlan?
-
-        init(audience: Int?, source: PlacementRow) {
-            self.audience = audience
-            self.source = source
-            if case .split(let split) = source.destination { self.split = SplitPlan(split) }
-        }
     }
 
     /// A compiled placement.
@@ -46,6 +40,8 @@ package struct Program: Sendable {
         package var name: String
         /// Rows in priority order.
         package var rows: [Row]
+        /// Whether the rule set's holdout covers this placement.
+        package var isCoveredByHoldout: Bool = false
     }
 
     /// The attribute slots.
@@ -56,6 +52,8 @@ package struct Program: Sendable {
     package private(set) var audiences: [Audience] = []
     /// Placements in declaration order.
     package private(set) var placements: [Placement] = []
+    /// The rule set's holdout, prepared.
+    package private(set) var holdout: HoldoutPlan?
     /// The rule set compiled.
     package let ruleSet: CheckedRules
 
@@ -79,17 +77,44 @@ package struct Program: Sendable {
             audienceIndex[audience.name.text] = audiences.count
             audiences.append(Audience(name: audience.name.text, condition: condition, segmentOrder: dependencyOrder(of: audience.expression)))
         }
+        if let declaration = ruleSet.holdout {
+            holdout = HoldoutPlan(name: declaration.name.text, weight: declaration.weightValue, key: drawKey(declaration.key),
+                                  excepted: Set(declaration.excepted.map(\.text)))
+        }
         for placement in ruleSet.placements {
-            let rows = placement.rows.map { row -> Row in
-                switch row.audience {
-                case .everyone: Row(audience: nil, source: row)
-                case .audience(let name): Row(audience: audienceIndex[name.text], source: row)
+            var rows: [Row] = []
+            for row in placement.rows {
+                var audience: Int?
+                if case .audience(let name) = row.audience { audience = audienceIndex[name.text] }
+                var plan: SplitPlan?
+                switch row.destination {
+                case .split(let split): plan = SplitPlan(split, key: drawKey(split.key))
+                case .experiment(let used):
+                    if let experiment = ruleSet.experiment(named: used.experiment.text) {
+                        plan = SplitPlan(experiment, row: used, key: drawKey(experiment.key))
+                    }
+                default: break
                 }
+                rows.append(Row(audience: audience, source: row, split: plan))
             }
-            placements.append(Placement(name: placement.name.text, rows: rows))
+            let covered = holdout?.covers(placement.name.text) ?? false
+            placements.append(Placement(name: placement.name.text, rows: rows, isCoveredByHoldout: covered))
         }
         flat = FlatCode(self)
     }
+
+    /// How a `by KEY` (nil: `profile.id`) is read.
+    mutating func drawKey(_ key: AttributeReference?) -> DrawKey {
+        guard let key, key.target != .builtin("id") else { return .profileID }
+        let slot = Slot(target: key.target, type: .string)
+        if let index = slotIndex[slot] { return .slot(index) }
+        slots.append(slot)
+        slotIndex[slot] = slots.count - 1
+        return .slot(slots.count - 1)
+    }
+
+    /// Whether decisions carry §11's fields (the rule set has experiments or a holdout).
+    package var reportsExperiments: Bool { ruleSet.reportsExperiments }
 
     /// The index of the placement named `name`.
     package func placementIndex(named name: String) -> Int? { placements.firstIndex { $0.name == name } }

@@ -1,42 +1,53 @@
 import TargetingSyntax
 
 extension Evaluator {
-    /// Resolves placement `index`: the first row whose audience matches decides.
+    /// Resolves placement `index`: the first row whose audience matches, and whose draw the
+    /// profile enters, decides; a profile the holdout holds out sees only an `everyone` row.
     package mutating func resolve(placement index: Int, profileID: String?) -> Result<Decision, ResolveError> {
         let placement = program.placements[index]
         var decision = Decision(placement: placement.name, profileID: profileID)
+        decision.reportsExperiments = program.reportsExperiments
+        decision.heldOut = placement.isCoveredByHoldout && isHeldOut(profileID: profileID)
+        if decision.heldOut { decision.heldOutBy = program.holdout?.name }
         for (rowIndex, row) in placement.rows.enumerated() {
+            if decision.heldOut, row.audience != nil { continue }
             if let audience = row.audience, !audienceMatches(audience) { continue }
+            var step: Int?
+            if let plan = row.split {
+                switch drawInput(plan.key, profileID: profileID) {
+                case .value(let value): step = plan.step(forKeyValue: value)
+                case .absent: continue
+                case .missingProfileID:
+                    return .failure(plan.isExperiment ? .experimentNeedsProfileID(experiment: plan.id) : .splitNeedsProfileID(split: plan.id))
+                }
+            }
             decision.row = rowIndex
             decision.audience = row.source.audience.name
-            switch Evaluator.outcome(of: row.source.destination, split: row.split, profileID: profileID) {
-            case .failure(let error): return .failure(error)
-            case .success(let (outcome, split)):
-                decision.outcome = outcome
-                decision.split = split
+            if let plan = row.split, let step {
+                decision.outcome = Outcome(plan.steps[step].destination) ?? .nothing
+                if plan.isExperiment {
+                    decision.experiment = plan.id
+                    decision.variant = plan.steps[step].variant
+                } else {
+                    decision.split = plan.id
+                }
+            } else {
+                decision.outcome = Outcome(row.source.destination) ?? .nothing
             }
             return .success(decision)
         }
         return .success(decision)
     }
 
-    /// The outcome of a row's destination; a split draws its variant from the row's prepared plan.
-    static func outcome(of destination: Destination, split: SplitPlan?, profileID: String?) -> Result<(Outcome, String?), ResolveError> {
-        switch destination {
-        case .flow(let id, _): return .success((.flow(id), nil))
-        case .paywall(let id, _): return .success((.paywall(id), nil))
-        case .nothing: return .success((.nothing, nil))
-        case .split(let source):
-            guard let profileID else {
-                return .failure(.splitNeedsProfileID(split: source.id))
-            }
-            let plan = split ?? SplitPlan(source)
-            switch plan.destination(forProfileID: profileID) {
-            case .flow(let id, _): return .success((.flow(id), plan.id))
-            case .paywall(let id, _): return .success((.paywall(id), plan.id))
-            default: return .success((.nothing, plan.id))
-            }
-        }
+    /// What `key` gives for this profile.
+    package func drawInput(_ key: DrawKey, profileID: String?) -> DrawInput {
+        DrawInput.of(key, profileID: profileID) { values[$0] }
+    }
+
+    /// Whether the rule set's holdout holds this profile out.
+    package func isHeldOut(profileID: String?) -> Bool {
+        guard let holdout = program.holdout else { return false }
+        return holdout.holdsOut(drawInput(holdout.key, profileID: profileID))
     }
 }
 

@@ -1,8 +1,9 @@
 import TargetingSyntax
 
-/// A split prepared once for drawing: its variants in Adapty's draw order (weight ascending,
-/// ties by destination id bytes, `nothing` as ""), each with the running total of weights
-/// below which a bucket chooses it. Evaluation and SQL both draw from this one plan.
+/// A split, or an experiment row, prepared once for drawing: its variants in Adapty's draw
+/// order (weight ascending, ties by destination id bytes with `nothing` as "" for a split, by
+/// variant name for an experiment), each with the running total of weights below which a
+/// bucket chooses it. Evaluation and SQL both draw from this one plan.
 package struct SplitPlan: Hashable, Sendable {
     /// One variant in draw order.
     package struct Step: Hashable, Sendable {
@@ -10,22 +11,50 @@ package struct SplitPlan: Hashable, Sendable {
         package var destination: Destination
         /// A bucket below this bound (and not below an earlier step's) chooses the variant.
         package var bound: Int
+        /// The experiment variant's name; nil for a split's variant.
+        package var variant: String? = nil
     }
 
-    /// The split id.
+    /// The split id, or the experiment's name: the text before `-` in what is hashed.
     package let id: String
+    /// Whose value is drawn.
+    package let key: DrawKey
+    /// Whether this is an experiment row (SPEC §11) rather than a split.
+    package let isExperiment: Bool
     /// The variants in draw order.
     package let steps: [Step]
 
     /// Prepares a split that checked without errors.
-    package init(_ split: SplitDestination) {
+    package init(_ split: SplitDestination, key: DrawKey = .profileID) {
         id = split.id
+        self.key = key
+        isExperiment = false
         let weighted = split.variants.map { (weight: $0.weightValue, sortKey: $0.destination.splitSortKey) }
         var bound = 0
         steps = SplitDraw.sortedIndices(weighted).map { index in
             bound += weighted[index].weight
             return Step(destination: split.variants[index].destination, bound: bound)
         }
+    }
+
+    /// Prepares an experiment row that checked without errors: the experiment's variants in
+    /// draw order, each showing the row's destination for it.
+    package init(_ experiment: ExperimentDeclaration, row: ExperimentDestination, key: DrawKey) {
+        id = experiment.name.text
+        self.key = key
+        isExperiment = true
+        let weighted = experiment.variants.map { (weight: $0.weightValue, sortKey: $0.name.text) }
+        var bound = 0
+        steps = SplitDraw.sortedIndices(weighted).map { index in
+            bound += weighted[index].weight
+            let name = experiment.variants[index].name.text
+            return Step(destination: row.arm(for: name)?.destination ?? .nothing(row.range), bound: bound, variant: name)
+        }
+    }
+
+    /// The index in `steps` of the variant drawn for `value` of the key.
+    package func step(forKeyValue value: String) -> Int {
+        step(forBucket: SplitDraw.bucket(splitID: id, profileID: value))
     }
 
     /// The variant a bucket (0..<100) chooses: the walk of SPEC §4.5 (subtract each weight

@@ -36,7 +36,8 @@ package struct CodePrinter {
         "[" + list.items.map(literal).joined(separator: ", ") + "]"
     }
 
-    /// `flow "ID"`, `paywall "ID"` or `nothing`; a split prints only its head, `split "ID"`.
+    /// `flow "ID"`, `paywall "ID"` or `nothing`; a split prints only its head, `split "ID" [by KEY]`,
+    /// and an experiment row its name.
     func destination(_ destination: Destination) -> String {
         switch destination {
         case .flow(let id, let range):
@@ -46,7 +47,9 @@ package struct CodePrinter {
         case .nothing:
             return "nothing"
         case .split(let split):
-            return "split " + string(split.id, at: split.idRange)
+            return "split " + string(split.id, at: split.idRange) + (split.key.map { " by " + reference($0) } ?? "")
+        case .experiment(let experiment):
+            return experiment.experiment.text
         }
     }
 

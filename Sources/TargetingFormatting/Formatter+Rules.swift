@@ -26,6 +26,13 @@ extension Formatter {
                 lines.append(LayoutLine(indent: 0, text: text, range: audience.range))
             case .placement(let placement):
                 layoutPlacement(placement, printer: printer, tokens: tokens, into: &lines)
+            case .experiment(let experiment):
+                layoutExperiment(experiment, printer: printer, tokens: tokens, into: &lines)
+            case .holdout(let holdout):
+                var text = "holdout " + holdout.name.text + " " + holdout.weight.text + "%"
+                if let key = holdout.key { text += " by " + printer.reference(key) }
+                if !holdout.excepted.isEmpty { text += " except " + holdout.excepted.map(\.text).joined(separator: ", ") }
+                lines.append(LayoutLine(indent: 0, text: text, range: holdout.range))
             }
         }
         return lines
@@ -41,11 +48,24 @@ extension Formatter {
         for row in placement.rows {
             let name = row.audience.name
             let head = name + String(repeating: " ", count: width - name.count) + " -> "
+            if case .experiment(let experiment) = row.destination {
+                let armsOpen = tokens.token(after: experiment.experiment.range)?.range ?? experiment.experiment.range
+                lines.append(LayoutLine(indent: 2, text: head + experiment.experiment.text + " {",
+                                        from: row.range, to: armsOpen, role: .opener))
+                let armWidth = experiment.arms.map { $0.variant.text.count }.max() ?? 0
+                for arm in experiment.arms {
+                    let name = arm.variant.text
+                    let text = name + String(repeating: " ", count: armWidth - name.count) + " -> " + printer.destination(arm.destination)
+                    lines.append(LayoutLine(indent: 4, text: text, range: arm.range))
+                }
+                lines.append(closingBrace(of: experiment.range, indent: 2, tokens: tokens))
+                continue
+            }
             guard case .split(let split) = row.destination else {
                 lines.append(LayoutLine(indent: 2, text: head + printer.destination(row.destination), range: row.range))
                 continue
             }
-            let splitOpen = tokens.token(after: split.idRange)?.range ?? split.idRange
+            let splitOpen = tokens.token(after: split.key?.range ?? split.idRange)?.range ?? split.idRange
             lines.append(LayoutLine(indent: 2, text: head + printer.destination(row.destination) + " {",
                                     from: row.range, to: splitOpen, role: .opener))
             let weights = split.variants.map { $0.weight.text + "%" }
@@ -57,6 +77,23 @@ extension Formatter {
             lines.append(closingBrace(of: split.range, indent: 2, tokens: tokens))
         }
         lines.append(closingBrace(of: placement.range, indent: 0, tokens: tokens))
+    }
+
+    /// `experiment NAME [by KEY] {`, one line per variant with the weights aligned right, `}`.
+    private static func layoutExperiment(_ experiment: ExperimentDeclaration, printer: CodePrinter, tokens: TokenTable,
+                                         into lines: inout [LayoutLine]) {
+        let head = experiment.key?.range ?? experiment.name.range
+        let open = tokens.token(after: head)?.range ?? head
+        let key = experiment.key.map { " by " + printer.reference($0) } ?? ""
+        lines.append(LayoutLine(indent: 0, text: "experiment " + experiment.name.text + key + " {",
+                                from: experiment.range, to: open, role: .opener))
+        let weights = experiment.variants.map { $0.weight.text + "%" }
+        let weightWidth = weights.map(\.count).max() ?? 0
+        for (variant, weight) in zip(experiment.variants, weights) {
+            let text = String(repeating: " ", count: weightWidth - weight.count) + weight + " " + variant.name.text
+            lines.append(LayoutLine(indent: 2, text: text, range: variant.range))
+        }
+        lines.append(closingBrace(of: experiment.range, indent: 0, tokens: tokens))
     }
 
     /// The `}` line that ends the block written at `range`.

@@ -37,6 +37,12 @@ package enum SyntaxTreeDump {
                 }
             }
             return "placement \(placement.name.text) { \(rows.joined(separator: "; ")) }"
+        case .experiment(let experiment):
+            let variants = experiment.variants.map { literal($0.weight) + "% " + $0.name.text }
+            return "experiment \(experiment.name.text) by \(experiment.key.map(reference) ?? "-") { \(variants.joined(separator: "; ")) }"
+        case .holdout(let holdout):
+            let excepted = holdout.excepted.map(\.text).joined(separator: ", ")
+            return "holdout \(holdout.name.text) \(literal(holdout.weight))% by \(holdout.key.map(reference) ?? "-") except [\(excepted)]"
         }
     }
 
@@ -82,7 +88,10 @@ package enum SyntaxTreeDump {
         case .nothing: return "nothing"
         case .split(let split):
             let variants = split.variants.map { literal($0.weight) + "% -> " + self.destination($0.destination) }
-            return "split \(quoted(split.id)) { \(variants.joined(separator: "; ")) }"
+            return "split \(quoted(split.id)) by \(split.key.map(reference) ?? "-") { \(variants.joined(separator: "; ")) }"
+        case .experiment(let experiment):
+            let arms = experiment.arms.map { $0.variant.text + " -> " + self.destination($0.destination) }
+            return "experiment \(experiment.experiment.text) { \(arms.joined(separator: "; ")) }"
         }
     }
 

@@ -104,10 +104,9 @@ struct CompletionNames {
                         used[key, default: []].append(reference.range)
                     }
                 case .placement(let d):
-                    placementRows[d.name.text, default: []] += d.rows.flatMap { row -> [Destination] in
-                        if case .split(let split) = row.destination { return split.variants.map(\.destination) }
-                        return [row.destination]
-                    }
+                    placementRows[d.name.text, default: []] += d.rows.flatMap(\.destination.shown)
+                case .experiment, .holdout:
+                    break
                 }
             }
         }

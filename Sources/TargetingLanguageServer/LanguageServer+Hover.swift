@@ -72,6 +72,8 @@ extension LanguageServer {
                 }
             }
             return "split `\(occurrence.name)`"
+        case .experiment, .variant, .holdout:
+            return "\(occurrence.kind.rawValue) `\(occurrence.name)`"
         }
     }
 

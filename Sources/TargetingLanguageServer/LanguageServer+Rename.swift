@@ -122,7 +122,7 @@ extension LanguageServer {
         switch occurrence.kind {
         case .segment, .audience, .placement: return occurrence
         case .attribute: return occurrence.name.hasPrefix("profile.") ? nil : occurrence
-        case .split: return nil
+        case .split, .experiment, .variant, .holdout: return nil
         }
     }
 

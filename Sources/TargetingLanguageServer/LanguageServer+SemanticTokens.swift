@@ -130,7 +130,7 @@ enum SemanticTokenType: Int, CaseIterable {
         case .segment: .variable
         case .audience: .class
         case .placement: .namespace
-        case .split: .enumMember
+        case .split, .experiment, .variant, .holdout: .enumMember
         }
     }
 }

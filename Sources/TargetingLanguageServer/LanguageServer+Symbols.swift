@@ -82,6 +82,7 @@ extension LanguageServer {
             case .segment: .variable
             case .audience: .class
             case .placement: .namespace
+            case .experiment, .holdout: .enumMember
             }
             symbols.append(OutlineSymbol(name: unparsed.name, kind: kind, range: unparsed.range, selectionRange: unparsed.range))
         }
@@ -127,6 +128,17 @@ struct OutlineSymbol {
         case .placement(let d):
             self.init(name: d.name.text, kind: .namespace, range: d.range, selectionRange: d.name.range)
             children = d.rows.map(OutlineSymbol.init)
+        case .experiment(let d):
+            self.init(name: d.name.text, kind: .enumMember, detail: "experiment" + (d.key.map { " by " + $0.displayName } ?? ""),
+                      range: d.range, selectionRange: d.name.range)
+            children = d.variants.map { variant in
+                var child = OutlineSymbol(name: variant.name.text, kind: .number, detail: variant.weight.text + "%",
+                                          range: variant.range, selectionRange: variant.name.range)
+                child.isDeclaration = false
+                return child
+            }
+        case .holdout(let d):
+            self.init(name: d.name.text, kind: .enumMember, detail: "holdout " + d.weight.text + "%", range: d.range, selectionRange: d.name.range)
         }
     }
 
@@ -143,6 +155,14 @@ struct OutlineSymbol {
                 return child
             }
             children = [symbol]
+        }
+        if case .experiment(let experiment) = row.destination {
+            children = experiment.arms.map { arm in
+                var child = OutlineSymbol(name: arm.variant.text, kind: .enumMember, detail: arm.destination.description,
+                                          range: arm.range, selectionRange: arm.variant.range)
+                child.isDeclaration = false
+                return child
+            }
         }
     }
 

@@ -5,10 +5,11 @@ import TargetingSyntax
 package struct SymbolIndex: Sendable {
     /// What a name names.
     package enum Kind: String, Hashable, Sendable {
-        case segment, audience, placement, attribute, split
+        case segment, audience, placement, attribute, split, experiment, variant, holdout
     }
 
-    /// One place a name is written.
+    /// One place a name is written. A variant's name is `EXPERIMENT.VARIANT`, so variants of
+    /// different experiments stay apart.
     package struct Occurrence: Hashable, Sendable {
         /// What it names.
         package var kind: Kind
@@ -62,6 +63,18 @@ package struct SymbolIndex: Sendable {
                         }
                         add(row.destination, declaration: true)
                     }
+                case .experiment(let d):
+                    occurrences.append(Occurrence(kind: .experiment, name: d.name.text, range: d.name.range, isDeclaration: true))
+                    if let key = d.key { add(attribute: key, declaration: false) }
+                    for variant in d.variants {
+                        occurrences.append(Occurrence(kind: .variant, name: d.name.text + "." + variant.name.text, range: variant.name.range, isDeclaration: true))
+                    }
+                case .holdout(let d):
+                    occurrences.append(Occurrence(kind: .holdout, name: d.name.text, range: d.name.range, isDeclaration: true))
+                    if let key = d.key { add(attribute: key, declaration: false) }
+                    for placement in d.excepted {
+                        occurrences.append(Occurrence(kind: .placement, name: placement.text, range: placement.range, isDeclaration: false))
+                    }
                 }
             }
             for unparsed in file.unparsed {
@@ -70,6 +83,8 @@ package struct SymbolIndex: Sendable {
                 case .segment: .segment
                 case .audience: .audience
                 case .placement: .placement
+                case .experiment: .experiment
+                case .holdout: .holdout
                 }
                 occurrences.append(Occurrence(kind: kind, name: unparsed.name, range: unparsed.range, isDeclaration: true))
             }
@@ -119,8 +134,19 @@ package struct SymbolIndex: Sendable {
     }
 
     private mutating func add(_ destination: Destination, declaration: Bool) {
-        guard case .split(let split) = destination else { return }
-        occurrences.append(Occurrence(kind: .split, name: split.id, range: split.idRange, isDeclaration: declaration))
+        switch destination {
+        case .split(let split):
+            occurrences.append(Occurrence(kind: .split, name: split.id, range: split.idRange, isDeclaration: declaration))
+            if let key = split.key { add(attribute: key, declaration: false) }
+        case .experiment(let row):
+            let name = row.experiment.text
+            occurrences.append(Occurrence(kind: .experiment, name: name, range: row.experiment.range, isDeclaration: false))
+            for arm in row.arms {
+                occurrences.append(Occurrence(kind: .variant, name: name + "." + arm.variant.text, range: arm.variant.range, isDeclaration: false))
+            }
+        default:
+            break
+        }
     }
 
     /// The occurrence at byte `offset` of `file` (its range holds the offset, or ends at it).

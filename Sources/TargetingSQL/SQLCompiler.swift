@@ -179,13 +179,13 @@ package struct SQLCompiler {
             switch destination {
             case .flow: "'flow'"
             case .paywall: "'paywall'"
-            case .nothing, .split: null
+            case .nothing, .split, .experiment: null
             }
         }
         func id(_ destination: Destination) -> String {
             switch destination {
             case .flow(let id, _), .paywall(let id, _): dialect.string(id)
-            case .nothing, .split: null
+            case .nothing, .split, .experiment: null
             }
         }
         func pick(_ number: Int, _ row: Program.Row, _ value: (Destination) -> String) -> String {

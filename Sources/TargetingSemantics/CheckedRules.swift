@@ -27,11 +27,19 @@ package struct CheckedRules: Sendable {
     package var audiences: [NamedExpression]
     /// The placements in file order.
     package var placements: [PlacementDeclaration]
+    /// The experiments in file order (SPEC §11).
+    package var experiments: [ExperimentDeclaration] = []
+    /// The rule set's holdout, if it has one.
+    package var holdout: HoldoutDeclaration? = nil
 
     /// The segment named `name`.
     package func segment(named name: String) -> NamedExpression? { segments.first { $0.name.text == name } }
     /// The audience named `name`.
     package func audience(named name: String) -> NamedExpression? { audiences.first { $0.name.text == name } }
+    /// The experiment named `name`.
+    package func experiment(named name: String) -> ExperimentDeclaration? { experiments.first { $0.name.text == name } }
+    /// Whether the rule set uses §11's experiments or holdout, so decisions report them.
+    package var reportsExperiments: Bool { !experiments.isEmpty || holdout != nil }
     /// The placement named `name`.
     package func placement(named name: String) -> PlacementDeclaration? { placements.first { $0.name.text == name } }
 }

@@ -31,7 +31,11 @@ extension Checker {
                         kind = (this, destination.range)
                     }
                 }
+                if case .experiment(let experiment) = row.destination {
+                    checkExperimentRow(experiment)
+                }
                 if case .split(let split) = row.destination {
+                    if let key = split.key { checkKey(key) }
                     if let first = splitIDs[split.id] {
                         report(.duplicateSplit(split.id, first: first, at: split.idRange))
                     } else {
@@ -57,28 +61,13 @@ extension Checker {
         }
     }
 
-    static func leafDestinations(_ destination: Destination) -> [Destination] {
-        if case .split(let split) = destination { return split.variants.map(\.destination) }
-        return [destination]
-    }
+    static func leafDestinations(_ destination: Destination) -> [Destination] { destination.shown }
 
     mutating func checkSplit(_ split: SplitDestination) {
         if split.id.isEmpty { report(.emptySplitID(at: split.idRange)) }
-        if split.variants.count < 2 || split.variants.count > 20 {
-            report(.splitVariantCount(split.variants.count, at: split.idRange))
-        }
-        var total = 0
-        var weightsValid = true
+        checkWeights(split.variants.map(\.weight), of: "split", at: split.idRange)
         var seen: [String: SourceRange] = [:]
         for variant in split.variants {
-            // An integer literal (`50`, `050`), not merely an integral value (`50.0`).
-            if case .number(let weight) = variant.weight.value, !variant.weight.text.contains("."),
-               weight == weight.rounded(), weight >= 1, weight <= 100 {
-                total += Int(weight)
-            } else {
-                report(.invalidWeight(variant.weight.text, at: variant.weight.range))
-                weightsValid = false
-            }
             // An empty id is its own error, not a duplicate of `nothing`.
             guard Checker.emptyIDLiteral(variant.destination) == nil else { continue }
             let key = variant.destination.splitSortKey
@@ -88,8 +77,36 @@ extension Checker {
                 seen[key] = variant.destination.range
             }
         }
-        if weightsValid, !split.variants.isEmpty, total != 100 {
-            report(.splitWeightsSum(total, weights: split.variants.map { ($0.weightValue, $0.weight.range) }, at: split.idRange))
+    }
+
+    /// 2 to 20 variants whose weights are whole numbers from 1 to 100 adding up to 100; `kind`
+    /// (`split` or `experiment`) names what holds them.
+    mutating func checkWeights(_ weights: [Literal], of kind: String, at range: SourceRange) {
+        if weights.count < 2 || weights.count > 20 {
+            report(.splitVariantCount(weights.count, of: kind, at: range))
         }
+        var total = 0
+        var weightsValid = true
+        var values: [(Int, SourceRange)] = []
+        for weight in weights {
+            if let value = Checker.weightValue(weight) {
+                total += value
+                values.append((value, weight.range))
+            } else {
+                report(.invalidWeight(weight.text, at: weight.range))
+                weightsValid = false
+            }
+        }
+        if weightsValid, !weights.isEmpty, total != 100 {
+            report(.splitWeightsSum(total, of: kind, weights: values, at: range))
+        }
+    }
+
+    /// The whole number a weight literal is: an integer literal (`50`, `050`), not merely an
+    /// integral value (`50.0`), from 1 to 100.
+    static func weightValue(_ weight: Literal) -> Int? {
+        guard case .number(let value) = weight.value, !weight.text.contains("."), value == value.rounded(),
+              value >= 1, value <= 100 else { return nil }
+        return Int(value)
     }
 }

@@ -102,6 +102,15 @@ extension Checker {
                 if case .audience(let name) = row.audience { usedAudiences.insert(name.text) }
             }
         }
+        var usedExperiments: Set<String> = []
+        for placement in placementOrder {
+            for row in placement.rows {
+                if case .experiment(let experiment) = row.destination { usedExperiments.insert(experiment.experiment.text) }
+            }
+        }
+        for experiment in experimentOrder where !usedExperiments.contains(experiment.name.text) {
+            report(.unusedName(experiment.name.text, kind: "experiment", at: experiment.name.range))
+        }
         for segment in segmentOrder where !usedSegments.contains(segment.name.text) {
             report(.unusedName(segment.name.text, kind: "segment", at: segment.name.range))
         }

@@ -16,6 +16,9 @@ package struct Checker {
     var segmentOrder: [NamedExpression] = []
     var audienceOrder: [NamedExpression] = []
     var placementOrder: [PlacementDeclaration] = []
+    var experiments: [String: ExperimentDeclaration] = [:]
+    var experimentOrder: [ExperimentDeclaration] = []
+    var holdout: HoldoutDeclaration?
     var inputs: [InputDeclaration] = []
     var attributeTypes: [AttributeReference.Target: AttributeType] = [:]
     var inferredFrom: [String: (ValueType, SourceRange)] = [:]
@@ -33,12 +36,14 @@ package struct Checker {
         checker.checkCycles()
         checker.checkTypes()
         checker.checkPlacements()
+        checker.checkExperiments()
         // A declaration that failed to parse may use any name: "never used" would be a guess.
         if checker.unparsed.isEmpty { checker.checkUnused() }
         let ruleSet = CheckedRules(files: sortedFiles, attributeDeclarations: checker.attributeDeclarations,
                               attributeTypes: checker.attributeTypes, inputs: checker.inputs,
                               segments: checker.segmentOrder, audiences: checker.audienceOrder,
-                              placements: checker.placementOrder)
+                              placements: checker.placementOrder, experiments: checker.experimentOrder,
+                              holdout: checker.holdout)
         let whole = !files.contains(where: \.hasSyntaxErrors) && !checker.diagnostics.contains(where: \.isError)
         return (whole ? ruleSet : nil, Diagnostic.sorted(checker.diagnostics))
     }
@@ -89,6 +94,17 @@ package struct Checker {
                     guard claim(placement.name, in: &names) else { continue }
                     placements[placement.name.text] = placement
                     placementOrder.append(placement)
+                case .experiment(let experiment):
+                    guard claim(experiment.name, in: &names) else { continue }
+                    experiments[experiment.name.text] = experiment
+                    experimentOrder.append(experiment)
+                case .holdout(let holdout):
+                    if let first = self.holdout {
+                        report(.secondHoldout(first: first.name.range, at: holdout.name.range))
+                        continue
+                    }
+                    guard claim(holdout.name, in: &names) else { continue }
+                    self.holdout = holdout
                 }
             }
         }

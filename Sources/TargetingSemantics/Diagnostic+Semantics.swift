@@ -196,8 +196,8 @@ extension Diagnostic {
         Diagnostic(.error, "empty-split-id", "a split id cannot be empty", at: range)
     }
 
-    static func splitVariantCount(_ count: Int, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "split-variants", "a split has 2 to 20 variants, this one has \(count)", at: range)
+    static func splitVariantCount(_ count: Int, of kind: String = "split", at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "\(kind)-variants", "a\(kind == "experiment" ? "n" : "") \(kind) has 2 to 20 variants, this one has \(count)", at: range)
     }
 
     static func invalidWeight(_ text: String, at range: SourceRange) -> Diagnostic {
@@ -206,16 +206,57 @@ extension Diagnostic {
 
     /// A split whose weights do not add up to 100; `weights` are the variants' weights, each
     /// with where it is written.
-    static func splitWeightsSum(_ total: Int, weights: [(Int, SourceRange)], at range: SourceRange) -> Diagnostic {
+    static func splitWeightsSum(_ total: Int, of kind: String = "split", weights: [(Int, SourceRange)], at range: SourceRange) -> Diagnostic {
         let terms = weights.map { "\($0.0)% (line \($0.1.start.line))" }.joined(separator: " + ")
         let fix = total < 100 ? "add \(100 - total)%" : "remove \(total - 100)%"
-        return Diagnostic(.error, "split-weights-sum", "split weights add up to \(total)%, not 100%", at: range,
+        return Diagnostic(.error, "\(kind)-weights-sum", "\(kind) weights add up to \(total)%, not 100%", at: range,
                           help: "the weights are \(terms) = \(total)%; \(fix) to reach 100%")
     }
 
     static func duplicateVariant(first: SourceRange, at range: SourceRange) -> Diagnostic {
         Diagnostic(.error, "duplicate-variant", "two variants of the split show the same destination", at: range,
                    help: "the other variant is at \(place(first))")
+    }
+
+    static func secondHoldout(first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "second-holdout", "a rule set has at most one holdout", at: range, help: "the holdout is declared at \(place(first))")
+    }
+
+    static func invalidHoldoutWeight(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "holdout-weight", "invalid holdout weight `\(text)%`", at: range, help: "a weight is an integer literal from 1 to 100, such as `5%`")
+    }
+
+    static func unknownExperiment(_ name: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "unknown-experiment", "unknown experiment `\(name)`", at: range, help: didYouMean(suggestion))
+    }
+
+    static func duplicateExceptedPlacement(_ name: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "duplicate-except", "placement `\(name)` is already excepted", at: range, help: "first listed at \(place(first))")
+    }
+
+    static func duplicateVariantName(_ name: String, experiment: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "duplicate-variant", "experiment `\(experiment)` already has a variant `\(name)`", at: range, help: "first declared at \(place(first))")
+    }
+
+    static func unknownVariant(_ name: String, experiment: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "unknown-variant", "experiment `\(experiment)` has no variant `\(name)`", at: range, help: didYouMean(suggestion))
+    }
+
+    static func repeatedVariant(_ name: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "duplicate-variant", "variant `\(name)` is given twice", at: range, help: "first given at \(place(first))")
+    }
+
+    static func missingVariants(_ names: [String], experiment: String, at range: SourceRange) -> Diagnostic {
+        let list = names.map { "`\($0)`" }.joined(separator: ", ")
+        return Diagnostic(.error, "missing-variant", "the row does not show variant\(names.count == 1 ? "" : "s") \(list) of experiment `\(experiment)`", at: range,
+                          help: "a row names every variant of the experiment once")
+    }
+
+    /// `by KEY` with a key that is not one; `type` is its type when that is what is wrong.
+    static func invalidDrawKey(_ name: String, type: ValueType?, at range: SourceRange) -> Diagnostic {
+        let reason = type.map { ": it is \(Checker.article($0.rawValue)) \($0.rawValue), not a string" } ?? ""
+        return Diagnostic(.error, "key-type", "`\(name)` cannot be a key\(reason)", at: range,
+                   help: "a key is `profile.id`, `profile.customer_user_id` or a custom attribute of type string")
     }
 
     static func unusedName(_ name: String, kind: String, at range: SourceRange) -> Diagnostic {

@@ -132,13 +132,12 @@ package struct TestChecker {
         switch expected {
         case .flow(let id, _): wanted = ("flow", id)
         case .paywall(let id, _): wanted = ("paywall", id)
-        case .nothing, .split: return
+        case .nothing, .split, .experiment: return
         }
         var shown: [(kind: String, id: String)] = []
         for row in placement.rows {
             switch row.destination {
-            case .split(let split): shown += split.variants.compactMap { TestChecker.shown($0.destination) }
-            case let other: if let item = TestChecker.shown(other) { shown.append(item) }
+            case let other: shown += other.shown.compactMap(TestChecker.shown)
             }
         }
         if let kind = shown.first?.kind, kind != wanted.kind {
@@ -156,7 +155,7 @@ package struct TestChecker {
         switch destination {
         case .flow(let id, _): ("flow", id)
         case .paywall(let id, _): ("paywall", id)
-        case .nothing, .split: nil
+        case .nothing, .split, .experiment: nil
         }
     }
 

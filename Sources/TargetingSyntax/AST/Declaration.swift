@@ -54,26 +54,39 @@ package enum Destination: Hashable, Sendable {
     case paywall(String, SourceRange)
     /// `nothing`.
     case nothing(SourceRange)
-    /// `split "ID" { … }`.
+    /// `split "ID" [by KEY] { … }`.
     case split(SplitDestination)
+    /// `EXPERIMENT { VARIANT -> DESTINATION … }` (SPEC §11).
+    case experiment(ExperimentDestination)
 
     /// Where it is written.
     package var range: SourceRange {
         switch self {
         case .flow(_, let range), .paywall(_, let range), .nothing(let range): range
         case .split(let split): split.range
+        case .experiment(let experiment): experiment.range
+        }
+    }
+
+    /// The variants' destinations of a split or an experiment row, else the destination itself.
+    package var shown: [Destination] {
+        switch self {
+        case .split(let split): split.variants.map(\.destination)
+        case .experiment(let experiment): experiment.arms.map(\.destination)
+        default: [self]
         }
     }
 }
 
 extension Destination: CustomStringConvertible {
-    /// As written in rules: `flow "ID"`, `paywall "ID"`, `nothing` or `split "ID"`.
+    /// As written in rules: `flow "ID"`, `paywall "ID"`, `nothing`, `split "ID"` or the experiment's name.
     package var description: String {
         switch self {
         case .flow(let id, _): "flow \"\(id)\""
         case .paywall(let id, _): "paywall \"\(id)\""
         case .nothing: "nothing"
         case .split(let split): "split \"\(split.id)\""
+        case .experiment(let experiment): experiment.experiment.text
         }
     }
 }
@@ -94,6 +107,8 @@ package struct SplitDestination: Hashable, Sendable {
     package var id: String
     /// Where the id string is.
     package var idRange: SourceRange
+    /// The attribute whose value is drawn (`by KEY`); nil for the default, `profile.id`.
+    package var key: AttributeReference? = nil
     /// The variants in declaration order.
     package var variants: [SplitVariant]
     /// The whole split.
@@ -151,6 +166,8 @@ package enum Declaration: Hashable, Sendable {
     case segment(NamedExpression)
     case audience(NamedExpression)
     case placement(PlacementDeclaration)
+    case experiment(ExperimentDeclaration)
+    case holdout(HoldoutDeclaration)
 
     /// Where the declaration is written.
     package var range: SourceRange {
@@ -159,6 +176,8 @@ package enum Declaration: Hashable, Sendable {
         case .input(let d): d.range
         case .segment(let d), .audience(let d): d.range
         case .placement(let d): d.range
+        case .experiment(let d): d.range
+        case .holdout(let d): d.range
         }
     }
 }
@@ -182,7 +201,7 @@ package struct RuleFile: Hashable, Sendable {
 package struct UnparsedDeclaration: Hashable, Sendable {
     /// The kind of declaration.
     package enum Kind: Hashable, Sendable {
-        case attribute, segment, audience, placement
+        case attribute, segment, audience, placement, experiment, holdout
     }
 
     /// The kind of declaration.

@@ -47,6 +47,8 @@ package struct Parser {
         case .audience: kind = .audience
         case .placement: kind = .placement
         case .attribute: kind = .attribute
+        case .experiment: kind = .experiment
+        case .holdout: kind = .holdout
         default: return nil
         }
         switch name.kind {
@@ -105,7 +107,7 @@ package struct Parser {
         return advance()
     }
 
-    static let declarationKeywords: Set<Keyword> = [.attribute, .input, .segment, .audience, .placement, .test]
+    static let declarationKeywords: Set<Keyword> = [.attribute, .input, .segment, .audience, .placement, .test, .experiment, .holdout]
 
     /// Skips to the next token that starts a declaration (after the one that failed, which
     /// started at token `start`).
@@ -128,6 +130,8 @@ package struct Parser {
         case .keyword(.segment): return .segment(try parseNamedExpression())
         case .keyword(.audience): return .audience(try parseNamedExpression())
         case .keyword(.placement): return .placement(try parsePlacement())
+        case .keyword(.experiment): return .experiment(try parseExperiment())
+        case .keyword(.holdout): return .holdout(try parseHoldout())
         case .keyword(.test):
             throw ParseFailure(.testInRulesFile(at: token.range))
         default:
@@ -278,9 +282,12 @@ package struct Parser {
         case .keyword(.nothing):
             advance()
             return .nothing(token.range)
+        case .identifier where allowSplit && peek().isPunctuation(.leftBrace):
+            return .experiment(try parseExperimentArms())
         case .keyword(.split) where allowSplit:
             advance()
             let id = try expectString("a split id string")
+            let key = try parseKey()
             _ = try expect(.leftBrace, "to open the split")
             var variants: [SplitVariant] = []
             while !current.isPunctuation(.rightBrace) {
@@ -296,11 +303,11 @@ package struct Parser {
                 variants.append(SplitVariant(weight: weight, destination: destination, range: span(from: weightToken.range)))
             }
             advance()
-            return .split(SplitDestination(id: id.value, idRange: id.range, variants: variants, range: span(from: token.range)))
+            return .split(SplitDestination(id: id.value, idRange: id.range, key: key, variants: variants, range: span(from: token.range)))
         case .keyword(.split):
             throw ParseFailure(.nestedSplit(at: token.range))
         default:
-            throw ParseFailure(.expected(allowSplit ? "`flow`, `paywall`, `nothing` or `split`" : "`flow`, `paywall` or `nothing`", found: token))
+            throw ParseFailure(.expected(allowSplit ? "`flow`, `paywall`, `nothing`, `split` or an experiment" : "`flow`, `paywall` or `nothing`", found: token))
         }
     }
 }

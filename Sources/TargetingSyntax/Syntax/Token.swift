@@ -3,6 +3,7 @@ import TargetingBase
 /// The reserved words of the rules and tests language (SPEC §4.1).
 package enum Keyword: String, Hashable, Sendable, CaseIterable {
     case attribute, input, segment, audience, placement, test, split, everyone, flow, paywall, nothing
+    case experiment, holdout
     case and, or, not, `in`, has, any, all, none, contains, starts, ends, with, between, `is`, set
     case one, of, ignoring, `case`, `true`, `false`, now, profile, given, events, expect
 

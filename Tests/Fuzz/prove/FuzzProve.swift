@@ -40,6 +40,10 @@ enum FuzzProve {
             let index = choices.below(first.placements.count)
             var rows = other.placements[choices.below(other.placements.count)].rows
             for row in rows.indices where (rows[row].audience ?? 0) >= first.audiences.count { rows[row].audience = nil }
+            // Split ids are unique across the rule set: the copied rows' splits get ids of their own.
+            for row in rows.indices {
+                if case .split(let id, let variants) = rows[row].destination { rows[row].destination = .split(id: "copied_" + id, variants: variants) }
+            }
             if let everyone = rows.firstIndex(where: { $0.audience == nil }) { rows = Array(rows[...everyone]) }
             second.placements[index].rows = rows
         }

@@ -1,0 +1,72 @@
+import TargetingBase
+
+/// One variant of an experiment: `50% discount`.
+package struct ExperimentVariant: Hashable, Sendable {
+    /// The weight literal (a number).
+    package var weight: Literal
+    /// The variant's name.
+    package var name: Identifier
+    /// The whole variant.
+    package var range: SourceRange
+
+    /// The weight as a whole number (0 when the literal is not one; the checker reports that).
+    package var weightValue: Int {
+        if case .number(let value) = weight.value, value.isFinite, value >= 0, value <= 100 { return Int(value) }
+        return 0
+    }
+}
+
+/// `experiment NAME [by KEY] { WEIGHT% VARIANT … }` (SPEC §11).
+package struct ExperimentDeclaration: Hashable, Sendable {
+    /// The experiment's name.
+    package var name: Identifier
+    /// The attribute whose value is drawn; nil for the default, `profile.id`.
+    package var key: AttributeReference?
+    /// The variants in declaration order.
+    package var variants: [ExperimentVariant]
+    /// The whole declaration.
+    package var range: SourceRange
+}
+
+/// `holdout NAME WEIGHT% [by KEY] [except PLACEMENT, …]` (SPEC §11).
+package struct HoldoutDeclaration: Hashable, Sendable {
+    /// The holdout's name.
+    package var name: Identifier
+    /// The share held out (a number literal).
+    package var weight: Literal
+    /// The attribute whose value is drawn; nil for the default, `profile.id`.
+    package var key: AttributeReference?
+    /// The placements the holdout does not cover.
+    package var excepted: [Identifier]
+    /// The whole declaration.
+    package var range: SourceRange
+
+    /// The weight as a whole number (0 when the literal is not one; the checker reports that).
+    package var weightValue: Int {
+        if case .number(let value) = weight.value, value.isFinite, value >= 0, value <= 100 { return Int(value) }
+        return 0
+    }
+}
+
+/// One arm of an experiment row: `discount -> flow "flow_onb_discount"`.
+package struct ExperimentArm: Hashable, Sendable {
+    /// The variant the arm is for.
+    package var variant: Identifier
+    /// What the variant shows (never a split or an experiment).
+    package var destination: Destination
+    /// The whole arm.
+    package var range: SourceRange
+}
+
+/// A placement row's `EXPERIMENT { VARIANT -> DESTINATION … }`.
+package struct ExperimentDestination: Hashable, Sendable {
+    /// The experiment used.
+    package var experiment: Identifier
+    /// The arms in the order written.
+    package var arms: [ExperimentArm]
+    /// The whole destination.
+    package var range: SourceRange
+
+    /// The arm for the variant named `variant`.
+    package func arm(for variant: String) -> ExperimentArm? { arms.first { $0.variant.text == variant } }
+}

@@ -1,0 +1,76 @@
+import TargetingBase
+
+/// The forms of SPEC §11: experiments, the holdout, experiment rows and `by KEY`.
+///
+/// `by` and `except` are words only in these places, so an attribute or placement may still
+/// be called `by` or `except`.
+extension Parser {
+    /// `experiment NAME [by KEY] { WEIGHT% VARIANT … }`.
+    mutating func parseExperiment() throws -> ExperimentDeclaration {
+        let start = advance().range
+        let name = try parseName("an experiment name")
+        let key = try parseKey()
+        _ = try expect(.leftBrace, "to open the experiment")
+        var variants: [ExperimentVariant] = []
+        while !current.isPunctuation(.rightBrace) {
+            let weight = try parseWeight(what: "a variant weight like `50%` or `}`")
+            let variant = try parseName("a variant name")
+            variants.append(ExperimentVariant(weight: weight, name: variant, range: span(from: weight.range)))
+        }
+        advance()
+        return ExperimentDeclaration(name: name, key: key, variants: variants, range: span(from: start))
+    }
+
+    /// `holdout NAME WEIGHT% [by KEY] [except PLACEMENT, …]`.
+    mutating func parseHoldout() throws -> HoldoutDeclaration {
+        let start = advance().range
+        let name = try parseName("a holdout name")
+        let weight = try parseWeight(what: "a holdout weight like `5%`")
+        let key = try parseKey()
+        var excepted: [Identifier] = []
+        if current.kind == .identifier, current.text == "except" {
+            advance()
+            excepted.append(try parseName("a placement name after `except`"))
+            while current.isPunctuation(.comma) {
+                advance()
+                excepted.append(try parseName("a placement name after `,`"))
+            }
+        }
+        return HoldoutDeclaration(name: name, weight: weight, key: key, excepted: excepted, range: span(from: start))
+    }
+
+    /// An optional `by KEY`.
+    mutating func parseKey() throws -> AttributeReference? {
+        guard current.kind == .identifier, current.text == "by" else { return nil }
+        advance()
+        return try parseAttributeName(context: "after `by`")
+    }
+
+    /// `NUMBER %`, as a number literal spanning the number.
+    mutating func parseWeight(what: String) throws -> Literal {
+        let token = current
+        guard token.kind == .number else { throw ParseFailure(.expected(what, found: token)) }
+        advance()
+        _ = try expect(.percent, "after the weight")
+        return Literal(value: .number(Double(token.text) ?? .infinity), text: token.text, range: token.range)
+    }
+
+    /// `EXPERIMENT { VARIANT -> DESTINATION … }` on a placement row.
+    mutating func parseExperimentArms() throws -> ExperimentDestination {
+        let start = current.range
+        let experiment = try parseName("an experiment name")
+        _ = try expect(.leftBrace, "to open the experiment's variants")
+        var arms: [ExperimentArm] = []
+        while !current.isPunctuation(.rightBrace) {
+            guard current.kind == .identifier else {
+                throw ParseFailure(.expected("a variant name or `}`", found: current))
+            }
+            let variant = try parseName("a variant name")
+            _ = try expect(.arrow, "after the variant name")
+            let destination = try parseDestination(allowSplit: false)
+            arms.append(ExperimentArm(variant: variant, destination: destination, range: span(from: variant.range)))
+        }
+        advance()
+        return ExperimentDestination(experiment: experiment, arms: arms, range: span(from: start))
+    }
+}
