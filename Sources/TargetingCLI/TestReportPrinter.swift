@@ -59,8 +59,11 @@ struct TestReportPrinter {
                 JSONMember(key: "items", value: .array(items)),
                 JSONMember(key: "variants", value: .array(coverage.items.compactMap { item in
                     item.variant.map { variant in
-                        JSONValue.object([
-                            JSONMember(key: "split", value: .string(variant.split)),
+                        var members = [JSONMember(key: "split", value: variant.split.map(JSONValue.string) ?? .null)]
+                        if let experiment = variant.experiment, let name = variant.variant {
+                            members += [JSONMember(key: "experiment", value: .string(experiment)), JSONMember(key: "variant", value: .string(name))]
+                        }
+                        return JSONValue.object(members + [
                             JSONMember(key: "kind", value: variant.kind.map(JSONValue.string) ?? .null),
                             JSONMember(key: "id", value: variant.id.map(JSONValue.string) ?? .null),
                             JSONMember(key: "covered", value: .bool(item.covered)),
@@ -139,12 +142,16 @@ struct TestReportPrinter {
 
     static func json(_ failure: TestFailure) -> JSONValue {
         func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
-        return .object(position(failure.range) + [
+        var members = position(failure.range) + [
             JSONMember(key: "expected", value: .string(failure.expected)),
             JSONMember(key: "actual", value: .string(failure.actual)),
             JSONMember(key: "audience", value: string(failure.audience)),
             JSONMember(key: "split", value: string(failure.split)),
-            JSONMember(key: "reason", value: string(failure.reason)),
-        ])
+        ]
+        // §11's fields, only when an experiment or the holdout decided.
+        if let experimentVariant = failure.experimentVariant { members.append(JSONMember(key: "experiment", value: .string(experimentVariant))) }
+        if let heldOutBy = failure.heldOutBy { members.append(JSONMember(key: "held_out_by", value: .string(heldOutBy))) }
+        members.append(JSONMember(key: "reason", value: string(failure.reason)))
+        return .object(members)
     }
 }

@@ -50,7 +50,7 @@ extension Formatter {
         }
     }
 
-    /// `expect NAME -> DESTINATION`, `expect NAME` or `expect not NAME`.
+    /// `expect NAME -> DESTINATION`, `expect NAME`, `expect not NAME` or `expect [not] held out`.
     private static func layoutExpectation(_ expectation: Expectation, printer: CodePrinter) -> LayoutLine {
         let text: String
         switch expectation {
@@ -60,9 +60,12 @@ extension Formatter {
             case .destination(let destination): outcome = printer.destination(destination)
             case .noMatch: outcome = "no match"
             }
-            text = "expect " + name.text + " -> " + outcome + (expected.audience.map { " from " + $0.text } ?? "")
+            let variant = expected.variant.map { " from \($0.experiment.text).\($0.variant.text)" } ?? ""
+            text = "expect " + name.text + " -> " + outcome + (expected.audience.map { " from " + $0.text } ?? "") + variant
         case .membership(let name, let negated, _):
             text = "expect " + (negated ? "not " : "") + name.text
+        case .heldOut(let negated, _, _):
+            text = "expect " + (negated ? "not " : "") + "held out"
         }
         return LayoutLine(indent: 2, text: text, range: expectation.range)
     }

@@ -77,7 +77,10 @@ package enum SyntaxTreeDump {
             case .noMatch: outcome = "no match"
             }
             return "\(name.text) -> \(outcome)" + (expected.audience.map { " from \($0.text)" } ?? "")
+                + (expected.variant.map { " from variant(\($0.experiment.text), \($0.variant.text))" } ?? "")
         case .membership(let name, let negated, _): return (negated ? "not " : "") + name.text
+        case .heldOut(let negated, _, _): return (negated ? "not " : "") + "held-out"
+
         }
     }
 

@@ -29,6 +29,14 @@ extension Diagnostic {
         Diagnostic(.error, "unknown-placement", "unknown placement `\(name)`", at: range, help: didYouMean(suggestion))
     }
 
+    static func noHoldout(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "no-holdout", "the rules declare no holdout", at: range, help: "declare one with `holdout NAME 5%`")
+    }
+
+    static func experimentNotInPlacement(_ experiment: String, placement: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "experiment-not-in-placement", "no row of placement `\(placement)` uses experiment `\(experiment)`", at: range)
+    }
+
     static func notAPlacement(_ name: String, is kind: String, at range: SourceRange) -> Diagnostic {
         Diagnostic(.error, "wrong-kind", "`\(name)` is \(kind == "audience" ? "an" : "a") \(kind), not a placement", at: range,
                    help: "expect membership without `->`: `expect \(name)`")

@@ -115,6 +115,9 @@ package struct TestChecker {
                                                    suggestion: Suggestion.nearest(to: audience.text, in: names), at: audience.range))
                 }
             }
+            if let variant = expected.variant { check(variant, in: placement) }
+        case .heldOut(_, let words, _):
+            if ruleSet.holdout == nil { report(.noHoldout(at: words)) }
         case .membership:
             if ruleSet.audience(named: name.text) != nil || ruleSet.segment(named: name.text) != nil { return }
             if ruleSet.placement(named: name.text) != nil {
@@ -123,6 +126,29 @@ package struct TestChecker {
             }
             let candidates = ruleSet.audiences.map(\.name.text) + ruleSet.segments.map(\.name.text)
             report(.unknownMember(name.text, suggestion: Suggestion.nearest(to: name.text, in: candidates), at: name.range))
+        }
+    }
+
+    /// `from EXPERIMENT.VARIANT`: an experiment a row of the placement uses, and one of its variants.
+    mutating func check(_ expected: PlacementExpectation.Variant, in placement: PlacementDeclaration) {
+        let name = expected.experiment
+        guard let experiment = ruleSet.experiment(named: name.text) else {
+            let suggestion = Suggestion.nearest(to: name.text, in: ruleSet.experiments.map(\.name.text))
+            report(.unknownExperiment(name.text, suggestion: suggestion, at: name.range))
+            return
+        }
+        let used = placement.rows.contains { row in
+            if case .experiment(let used) = row.destination { return used.experiment.text == name.text }
+            return false
+        }
+        if !used {
+            report(.experimentNotInPlacement(name.text, placement: placement.name.text, at: name.range))
+            return
+        }
+        let variants = experiment.variants.map(\.name.text)
+        if !variants.contains(expected.variant.text) {
+            report(.unknownVariant(expected.variant.text, experiment: name.text,
+                                   suggestion: Suggestion.nearest(to: expected.variant.text, in: variants), at: expected.variant.range))
         }
     }
 

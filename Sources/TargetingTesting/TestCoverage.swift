@@ -13,13 +13,18 @@ package struct TestCoverage: Hashable, Sendable {
             case row
             /// A segment: covered when it was true for some test's profile and false for another's.
             case segment
-            /// A split variant (the holdout included): covered when some `expect` was decided by it.
+            /// A split variant (a `nothing` variant included), or an experiment row's variant:
+            /// covered when some `expect` was decided by it.
             case variant
         }
 
-        /// For a variant: its split and what it shows.
+        /// For a variant: its split (or experiment and variant name) and what it shows.
         package struct Variant: Hashable, Sendable {
-            package var split: String
+            /// The split id, or nil for an experiment's variant.
+            package var split: String?
+            /// The experiment and the variant's name, for an experiment row's variant.
+            package var experiment: String? = nil
+            package var variant: String? = nil
             /// `flow`, `paywall`, or nil for `nothing`.
             package var kind: String?
             package var id: String?
@@ -90,9 +95,15 @@ package struct TestCoverage: Hashable, Sendable {
                     default: shown = (nil, nil)
                     }
                     let weight = variant.bound - (step > 0 ? split.steps[step - 1].bound : 0)
-                    items.append(Item(kind: .variant, name: "\(placement.name) row \(rowIndex + 1): split `\(split.id)` \(weight)% -> " + variant.destination.description,
-                                      range: row.source.range, covered: reached, detail: nil,
-                                      variant: Item.Variant(split: split.id, kind: shown.kind, id: shown.id)))
+                    if let name = variant.variant {
+                        items.append(Item(kind: .variant, name: "\(placement.name) row \(rowIndex + 1): experiment `\(split.id)` \(name) \(weight)% -> " + variant.destination.description,
+                                          range: row.source.range, covered: reached, detail: nil,
+                                          variant: Item.Variant(split: nil, experiment: split.id, variant: name, kind: shown.kind, id: shown.id)))
+                    } else {
+                        items.append(Item(kind: .variant, name: "\(placement.name) row \(rowIndex + 1): split `\(split.id)` \(weight)% -> " + variant.destination.description,
+                                          range: row.source.range, covered: reached, detail: nil,
+                                          variant: Item.Variant(split: split.id, kind: shown.kind, id: shown.id)))
+                    }
                 }
             }
         }

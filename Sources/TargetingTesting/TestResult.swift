@@ -17,15 +17,20 @@ package struct TestFailure: Hashable, Sendable {
     /// Why a membership did not come out as expected, e.g. "segment `adults`: profile.age is 16,
     /// so `profile.age >= 18` is false".
     package var reason: String?
+    /// The holdout that held the profile out of the placement, if one did.
+    package var heldOutBy: String?
+    /// The experiment variant that decided, as `pricing_q4: discount`.
+    package var experimentVariant: String?
 
     /// Creates a failure.
-    package init(range: SourceRange, expected: String, actual: String, audience: String?, split: String?, reason: String?) {
+    package init(range: SourceRange, expected: String, actual: String, audience: String?, split: String?, reason: String?, heldOutBy: String? = nil) {
         self.range = range
         self.expected = expected
         self.actual = actual
         self.audience = audience
         self.split = split
         self.reason = reason
+        self.heldOutBy = heldOutBy
     }
 
     /// The one-line message: `expected X, got Y (audience `a`)`.
@@ -36,6 +41,8 @@ package struct TestFailure: Hashable, Sendable {
         } else if expected.contains(" -> ") {
             text += " (no audience matched)"
         }
+        if let experimentVariant { text += " (experiment \(experimentVariant))" }
+        if let heldOutBy { text += " (held out by \(heldOutBy))" }
         return text
     }
 }

@@ -89,17 +89,27 @@ package struct TestRunner: Sendable {
             case .success(let value): decision = value
             }
             let row = decision.row.map { rowIndex in
-                // A split row also records which variant the draw showed.
+                // A split or experiment row also records which variant the draw showed.
                 let variant = program.placements[index].rows[rowIndex].split?.steps.firstIndex { step in
-                    TestRunner.matches(PlacementExpectation(outcome: .destination(step.destination)), decision)
+                    if let name = step.variant { return name == decision.variant }
+                    return TestRunner.matches(PlacementExpectation(outcome: .destination(step.destination)), decision)
                 }
                 return PlacementRowKey(placement: index, row: rowIndex, variant: variant)
             }
             guard !TestRunner.matches(expected, decision) else { return .success((nil, row)) }
             let actual = (decision.outcome ?? .nothing).description
-            let failure = TestFailure(range: range, expected: expectation.description, actual: actual,
-                                      audience: decision.audience, split: decision.split, reason: nil)
+            var failure = TestFailure(range: range, expected: expectation.description, actual: actual,
+                                      audience: decision.audience, split: decision.split, reason: nil,
+                                      heldOutBy: decision.heldOut ? decision.heldOutBy : nil)
+            if let experiment = decision.experiment, let variant = decision.variant { failure.experimentVariant = "\(experiment): \(variant)" }
             return .success((failure, row))
+        case .heldOut(let negated, _, let range):
+            let heldOut = evaluator.isHeldOut(profileID: profile.id)
+            guard heldOut == negated else { return .success((nil, nil)) }
+            let name = program.holdout?.name ?? "the holdout"
+            let failure = TestFailure(range: range, expected: expectation.description, actual: (heldOut ? "held out by " : "not held out by ") + name,
+                                      audience: nil, split: nil, reason: nil)
+            return .success((failure, nil))
         case .membership(let name, let negated, let range):
             let condition: Condition
             let holds: Bool
@@ -123,9 +133,11 @@ package struct TestRunner: Sendable {
     }
 
     /// Whether a decision is what `expect … -> expected` asks for: `nothing` also covers no
-    /// match, `no match` only that, and `from` names the deciding audience.
+    /// match, `no match` only that, and `from` names the deciding audience or experiment variant.
     static func matches(_ expected: PlacementExpectation, _ decision: Decision) -> Bool {
         if let audience = expected.audience, decision.audience != audience.text { return false }
+        if let variant = expected.variant,
+           decision.experiment != variant.experiment.text || decision.variant != variant.variant.text { return false }
         switch expected.outcome {
         case .noMatch: return decision.audience == nil
         case .destination(let destination):

@@ -75,13 +75,32 @@ package struct PlacementExpectation: Hashable, Sendable {
         case noMatch(SourceRange)
     }
 
+    /// `from EXPERIMENT.VARIANT`: the experiment variant that must decide (SPEC §11).
+    package struct Variant: Hashable, Sendable {
+        /// The experiment.
+        package var experiment: Identifier
+        /// The variant.
+        package var variant: Identifier
+        /// Where `EXPERIMENT.VARIANT` is written.
+        package var range: SourceRange
+
+        package init(experiment: Identifier, variant: Identifier, range: SourceRange) {
+            self.experiment = experiment
+            self.variant = variant
+            self.range = range
+        }
+    }
+
     package var outcome: Outcome
     /// `from AUDIENCE`: the audience whose row must decide (`everyone` for that row).
     package var audience: Identifier?
+    /// `from EXPERIMENT.VARIANT`: the experiment variant whose draw must decide.
+    package var variant: Variant?
 
-    package init(outcome: Outcome, audience: Identifier? = nil) {
+    package init(outcome: Outcome, audience: Identifier? = nil, variant: Variant? = nil) {
         self.outcome = outcome
         self.audience = audience
+        self.variant = variant
     }
 
     /// As written after `->`: `flow "x"`, `nothing from holdouts`, `no match`.
@@ -91,7 +110,7 @@ package struct PlacementExpectation: Hashable, Sendable {
         case .destination(let destination): shown = destination.description
         case .noMatch: shown = "no match"
         }
-        return shown + (audience.map { " from " + $0.text } ?? "")
+        return shown + (audience.map { " from " + $0.text } ?? "") + (variant.map { " from \($0.experiment.text).\($0.variant.text)" } ?? "")
     }
 }
 
@@ -101,18 +120,22 @@ package enum Expectation: Hashable, Sendable {
     case placement(Identifier, PlacementExpectation, SourceRange)
     /// `expect NAME` or `expect not NAME`: audience or segment membership.
     case membership(Identifier, negated: Bool, SourceRange)
+    /// `expect held out` or `expect not held out` (SPEC §11): whether the rule set's holdout
+    /// holds the profile out; the range is that of `held out`.
+    case heldOut(negated: Bool, words: SourceRange, SourceRange)
 
     /// Where the whole line is written.
     package var range: SourceRange {
         switch self {
-        case .placement(_, _, let range), .membership(_, _, let range): range
+        case .placement(_, _, let range), .membership(_, _, let range), .heldOut(_, _, let range): range
         }
     }
 
-    /// The placement, audience or segment named.
+    /// The placement, audience or segment named; for `held out`, the words `held out`.
     package var name: Identifier {
         switch self {
         case .placement(let name, _, _), .membership(let name, _, _): name
+        case .heldOut(_, let words, _): Identifier(text: "held out", range: words)
         }
     }
 
@@ -123,6 +146,8 @@ package enum Expectation: Hashable, Sendable {
             return "\(name.text) -> " + expected.description
         case .membership(let name, let negated, _):
             return (negated ? "not " : "") + name.text
+        case .heldOut(let negated, _, _):
+            return negated ? "not held out" : "held out"
         }
     }
 }

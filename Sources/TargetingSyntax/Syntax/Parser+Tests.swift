@@ -93,6 +93,11 @@ extension Parser {
         let start = advance().range
         var negation: Token?
         if current.isKeyword(.not) { negation = advance() }
+        if current.isIdentifier("held"), peek().isIdentifier("out") {
+            let held = advance().range
+            advance()
+            return .heldOut(negated: negation != nil, words: span(from: held), span(from: start))
+        }
         let name = try parseName("a placement, audience or segment name after `expect`")
         guard current.isPunctuation(.arrow) else {
             return .membership(name, negated: negation != nil, span(from: start))
@@ -115,10 +120,29 @@ extension Parser {
             if current.isKeyword(.everyone) {
                 let everyone = advance()
                 expected.audience = Identifier(text: everyone.text, range: everyone.range)
+            } else if current.kind == .identifier, current.text.contains(".") {
+                expected.variant = try parseExperimentVariant()
             } else {
                 expected.audience = try parseName("an audience name or `everyone` after `from`")
             }
         }
         return .placement(name, expected, span(from: start))
+    }
+
+    /// `EXPERIMENT.VARIANT`, one name token with one dot between two names.
+    mutating func parseExperimentVariant() throws -> PlacementExpectation.Variant {
+        let token = advance()
+        let parts = token.text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw ParseFailure(.invalidName(token.text, at: token.range))
+        }
+        let range = token.range
+        let dot = range.start.offset + parts[0].utf8.count
+        let dotColumn = range.start.column + parts[0].count
+        let experiment = SourceRange(file: range.file, start: range.start,
+                                     end: SourcePosition(offset: dot, line: range.start.line, column: dotColumn))
+        let variant = SourceRange(file: range.file, start: SourcePosition(offset: dot + 1, line: range.start.line, column: dotColumn + 1), end: range.end)
+        return PlacementExpectation.Variant(experiment: Identifier(text: String(parts[0]), range: experiment),
+                                            variant: Identifier(text: String(parts[1]), range: variant), range: range)
     }
 }
