@@ -2,20 +2,26 @@ import TargetingBase
 import TargetingEngine
 import TargetingSyntax
 
-/// `targeting bucket SPLIT --id ID…`: where a split puts each profile id, without computing
-/// MD5 by hand (SPEC §4.5's draw, the same code `resolve` uses).
+/// `targeting bucket NAME --id VALUE…`: where a split, an experiment or the holdout puts each
+/// value of its key, without computing MD5 by hand (SPEC §4.5's and §11's draw, the same code
+/// `resolve` uses).
 enum BucketCommand: Command {
     static let name = "bucket"
-    static let overview = "Show the bucket (0–99) and variant a split gives each profile id"
-    static let usage = "bucket SPLIT --id ID… [--rules PATH] [--format text|json]"
+    static let overview = "Show the bucket (0–99) and variant a split, an experiment or the holdout gives each id"
+    static let usage = "bucket SPLIT|EXPERIMENT|HOLDOUT --id VALUE… [--rules PATH] [--format text|json]"
     static let discussion = """
     ARGUMENTS:
-      SPLIT                       A split id from the rules
+      SPLIT|EXPERIMENT|HOLDOUT    A split id, an experiment name or the holdout's name
 
-    Prints one line per id: the bucket r = md5("SPLIT-ID") as SPEC §4.5 draws it, and the
-    variant it chooses. With --format json each is an object
-    {"split","profile_id","bucket","kind","id"} (kind and id null for `nothing`).
-    Exit status: 0, or 2 for an unknown split or rules with errors.
+    --id gives the value drawn on: the profile id, or the value of the key written after
+    `by` (a customer_user_id for `by profile.customer_user_id`).
+
+    Prints one line per value: the bucket r = md5("NAME-VALUE") as SPEC §4.5 and §11 draw
+    it, and what it chooses. With --format json each is an object:
+      split       {"split","profile_id","bucket","kind","id"} (kind and id null for `nothing`)
+      experiment  {"experiment","key","value","bucket","variant"}
+      holdout     {"holdout","key","value","bucket","held_out"}
+    Exit status: 0, or 2 for an unknown name or rules with errors.
     """
     static let options = [
         CommonOptions.rules, CommonOptions.format,
@@ -30,10 +36,19 @@ enum BucketCommand: Command {
         let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
         guard let rules = loadedRules else { return status }
         let splitID = arguments.positionals[0]
-        let splits = rules.program.placements.flatMap { $0.rows.compactMap(\.split) }
+        let checked = rules.program.ruleSet
+        if let experiment = checked.experiment(named: splitID) {
+            printExperiment(experiment, ids: ids, format: format, io: io)
+            return ExitStatus.success
+        }
+        if let holdout = checked.holdout, holdout.name.text == splitID {
+            printHoldout(holdout, ids: ids, format: format, io: io)
+            return ExitStatus.success
+        }
+        let splits = rules.program.placements.flatMap { $0.rows.compactMap(\.split) }.filter { !$0.isExperiment }
         guard let split = splits.first(where: { $0.id == splitID }) else {
-            let suggestion = Suggestion.nearest(to: splitID, in: splits.map(\.id))
-            io.report(.unknownSplit(splitID, suggestion: suggestion))
+            let names = splits.map(\.id) + checked.experiments.map(\.name.text) + (checked.holdout.map { [$0.name.text] } ?? [])
+            io.report(.unknownSplit(splitID, suggestion: Suggestion.nearest(to: splitID, in: names)))
             return ExitStatus.inputError
         }
         for id in ids {
@@ -60,5 +75,48 @@ enum BucketCommand: Command {
             }
         }
         return ExitStatus.success
+    }
+
+    /// One line per value: its bucket and the experiment's variant.
+    static func printExperiment(_ experiment: ExperimentDeclaration, ids: [String], format: OutputFormat, io: CommandIO) {
+        let key = experiment.key?.displayName ?? "profile.id"
+        let weighted = experiment.variants.map { (weight: $0.weightValue, sortKey: $0.name.text) }
+        for id in ids {
+            let bucket = SplitDraw.bucket(splitID: experiment.name.text, profileID: id)
+            let chosen = experiment.variants[SplitDraw.chooseVariant(splitID: experiment.name.text, profileID: id, variants: weighted)].name.text
+            switch format {
+            case .json:
+                io.out(JSONWriter.write(.object([
+                    JSONMember(key: "experiment", value: .string(experiment.name.text)),
+                    JSONMember(key: "key", value: .string(key)),
+                    JSONMember(key: "value", value: .string(id)),
+                    JSONMember(key: "bucket", value: .number(Double(bucket))),
+                    JSONMember(key: "variant", value: .string(chosen)),
+                ])) + "\n")
+            case .text:
+                io.out("\(id) \(experiment.name.text): bucket \(bucket) -> \(chosen)\n")
+            }
+        }
+    }
+
+    /// One line per value: its bucket and whether the holdout holds it out.
+    static func printHoldout(_ holdout: HoldoutDeclaration, ids: [String], format: OutputFormat, io: CommandIO) {
+        let key = holdout.key?.displayName ?? "profile.id"
+        for id in ids {
+            let bucket = SplitDraw.bucket(splitID: holdout.name.text, profileID: id)
+            let heldOut = bucket < holdout.weightValue
+            switch format {
+            case .json:
+                io.out(JSONWriter.write(.object([
+                    JSONMember(key: "holdout", value: .string(holdout.name.text)),
+                    JSONMember(key: "key", value: .string(key)),
+                    JSONMember(key: "value", value: .string(id)),
+                    JSONMember(key: "bucket", value: .number(Double(bucket))),
+                    JSONMember(key: "held_out", value: .bool(heldOut)),
+                ])) + "\n")
+            case .text:
+                io.out("\(id) \(holdout.name.text): bucket \(bucket) -> " + (heldOut ? "held out (< \(holdout.weightValue))" : "not held out") + "\n")
+            }
+        }
     }
 }

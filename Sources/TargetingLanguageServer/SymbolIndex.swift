@@ -103,6 +103,13 @@ package struct SymbolIndex: Sendable {
                             occurrences.append(Occurrence(kind: .audience, name: audience.text, range: audience.range, isDeclaration: false))
                         }
                         if case .destination(let destination) = expected.outcome { add(destination, declaration: false) }
+                        if let variant = expected.variant {
+                            let experiment = variant.experiment.text
+                            occurrences.append(Occurrence(kind: .experiment, name: experiment, range: variant.experiment.range, isDeclaration: false))
+                            occurrences.append(Occurrence(kind: .variant, name: experiment + "." + variant.variant.text, range: variant.variant.range, isDeclaration: false))
+                        }
+                    case .heldOut:
+                        break
                     case .membership(let name, _, _):
                         occurrences.append(Occurrence(kind: named(name), name: name.text, range: name.range, isDeclaration: false))
                     }

@@ -29,6 +29,12 @@ enum ASTDump {
         case .placement(let placement):
             let rows = placement.rows.map { "\($0.audience.name) -> \(destination($0.destination))" }
             return "placement \(placement.name.text) { \(rows.joined(separator: "; ")) }"
+        case .experiment(let experiment):
+            let variants = experiment.variants.map { "\($0.weight.text)% \($0.name.text)" }
+            return "experiment \(experiment.name.text)" + (experiment.key.map { " by " + reference($0) } ?? "") + " { \(variants.joined(separator: "; ")) }"
+        case .holdout(let holdout):
+            return "holdout \(holdout.name.text) \(holdout.weight.text)%" + (holdout.key.map { " by " + reference($0) } ?? "")
+                + (holdout.excepted.isEmpty ? "" : " except " + holdout.excepted.map(\.text).joined(separator: ", "))
         }
     }
 
@@ -39,7 +45,10 @@ enum ASTDump {
         case .nothing: return "nothing"
         case .split(let split):
             let variants = split.variants.map { "\($0.weight.text)% -> \(ASTDump.destination($0.destination))" }
-            return "split \(quoted(split.id)) { \(variants.joined(separator: "; ")) }"
+            return "split \(quoted(split.id))" + (split.key.map { " by " + reference($0) } ?? "") + " { \(variants.joined(separator: "; ")) }"
+        case .experiment(let row):
+            let arms = row.arms.map { "\($0.variant.text) -> \(ASTDump.destination($0.destination))" }
+            return "\(row.experiment.text) { \(arms.joined(separator: "; ")) }"
         }
     }
 
