@@ -25,11 +25,19 @@ package struct ImpactReport: Sendable {
             entry = decision
             entry.profileID = nil
             entry.row = nil
+            // Whether the JSON form carries §11's keys is the report's choice, not a difference.
+            entry.reportsExperiments = false
             self.view = view
-            if view == .destination, decision.audience != nil {
-                // Only whether a row decided is kept, so every row giving one destination is one.
-                entry.audience = ""
-                entry.split = nil
+            if view == .destination {
+                entry.experiment = nil
+                entry.variant = nil
+                entry.heldOut = false
+                entry.heldOutBy = nil
+                if decision.audience != nil {
+                    // Only whether a row decided is kept, so every row giving one destination is one.
+                    entry.audience = ""
+                    entry.split = nil
+                }
             }
         }
 
@@ -43,6 +51,11 @@ package struct ImpactReport: Sendable {
         package var audience: String? { view == .row ? entry.audience : nil }
         /// The deciding split in the row view.
         package var split: String? { view == .row ? entry.split : nil }
+        /// The deciding experiment and its variant in the row view.
+        package var experiment: String? { view == .row ? entry.experiment : nil }
+        package var variant: String? { view == .row ? entry.variant : nil }
+        /// Whether the holdout held the profiles out, in the row view.
+        package var heldOut: Bool { view == .row && entry.heldOut }
 
         /// In the destination view `flow "x"`, `paywall "y"`, `nothing` or `no match`; in the
         /// row view the text of `resolve --summary`, e.g. `nothing (audience `a`, split `s`)`.
@@ -96,6 +109,9 @@ package struct ImpactReport: Sendable {
     package let examplesPerTransition: Int
     /// What tells decisions apart.
     package let view: View
+    /// Whether either rule set has experiments or a holdout, so the JSON form of a decision
+    /// carries `experiment`, `variant` and `held_out`.
+    package var reportsExperiments = false
     var order: [String] = []
     var status: [String: String] = [:]
     var profiles: [String: Int] = [:]
