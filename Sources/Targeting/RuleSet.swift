@@ -58,10 +58,12 @@ public struct RuleSet: Sendable {
     public var placements: [String] { program.placements.map(\.name) }
 
     /// Which flow or paywall `profile` sees in `placement` at `now`: the first row whose audience
-    /// matches decides.
+    /// matches decides. An experiment row (SPEC §11) sets `Decision.experiment` and `.variant`,
+    /// the same variant in every placement that uses the experiment; a profile the holdout holds
+    /// out sees only the `everyone` row and has `Decision.heldOut`.
     ///
     /// - Throws: `ResolveError` for an unknown placement (naming the nearest one), or when a split
-    ///   must choose a variant for a profile without `id`.
+    ///   or an experiment keyed on `profile.id` must draw for a profile without `id`.
     public func resolve(_ placement: String, for profile: Profile, at now: Date = Date()) throws -> Decision {
         let index = try placementIndex(placement)
         return try program.decide(placement: index, for: profile, now: Self.milliseconds(now)).get()
@@ -69,8 +71,9 @@ public struct RuleSet: Sendable {
 
     /// One decision per placement, in declaration order.
     ///
-    /// A placement whose split cannot choose (the profile has no `id`) gives a decision with the
-    /// matched `audience` and the `split` id but no `outcome`.
+    /// A placement whose split or experiment cannot draw (the profile has no `id`) gives a
+    /// decision with the matched `audience` and the `split` id (or `experiment` name) but no
+    /// `outcome`.
     public func resolveAll(for profile: Profile, at now: Date = Date()) -> [Decision] {
         program.decideAll(for: profile, now: Self.milliseconds(now))
     }

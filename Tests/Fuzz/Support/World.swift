@@ -44,11 +44,47 @@ package indirect enum Expression {
     case group(Expression)
 }
 
+/// Whose value a split, an experiment or the holdout draws on (SPEC §11's `by KEY`).
+package enum DrawKey {
+    /// `profile.id` (written, or the default).
+    case id(written: Bool)
+    /// The attribute of this index in `World.attributes` (a string one).
+    case attribute(Int)
+
+    /// ` by KEY`, or "" for the unwritten default.
+    package var text: String {
+        switch self {
+        case .id(let written): return written ? " by profile.id" : ""
+        case .attribute(let index): return " by " + World.attributes[index].reference
+        }
+    }
+}
+
+/// A generated experiment: `experiment eN [by KEY] { W% vN … }`.
+package struct Experiment {
+    package var name: String
+    package var key: DrawKey
+    package var variants: [(weight: Int, name: String)]
+}
+
+/// The generated holdout: `holdout h W% [by KEY] [except p…]`.
+package struct Holdout {
+    package var weight: Int
+    package var key: DrawKey
+    /// Indices of the placements it does not cover.
+    package var excepted: [Int]
+}
+
 /// A generated placement row.
 package struct Row {
     /// nil for `everyone`.
     package var audience: Int?
-    package enum Destination { case flow(String), nothing, split(id: String, variants: [(weight: Int, flow: String?)]) }
+    package enum Destination {
+        case flow(String), nothing
+        case split(id: String, variants: [(weight: Int, flow: String?)], key: DrawKey)
+        /// A row using experiment `index`, one flow (or nothing) per variant in declaration order.
+        case experiment(Int, arms: [String?])
+    }
     package var destination: Destination
 }
 
@@ -82,6 +118,7 @@ package struct World {
         Attribute(reference: "profile.app_version", kind: .version, source: .builtin("app_version")),
         Attribute(reference: "profile.access_levels", kind: .set, source: .builtin("access_levels")),
         Attribute(reference: "profile.days_since_install", kind: .number, source: .daysSinceInstall),
+        Attribute(reference: "profile.customer_user_id", kind: .string, source: .builtin("customer_user_id")),
         Attribute(reference: "now", kind: .date, source: .now),
     ]
 
@@ -107,6 +144,8 @@ package struct World {
     package var segments: [Expression] = []
     package var audiences: [Expression] = []
     package var placements: [Placement] = []
+    package var experiments: [Experiment] = []
+    package var holdout: Holdout?
     package var segmentNames: [String] { segments.indices.map { "s\($0)" } }
     package var audienceNames: [String] { audiences.indices.map { "a\($0)" } }
 
@@ -119,38 +158,74 @@ package struct World {
         for _ in 0..<choices.within(1...4) {
             world.audiences.append(audienceExpression(&choices, segments: segmentCount, depth: 0))
         }
+        for index in 0..<choices.below(3) {
+            let count = choices.within(2...4)
+            let weights = World.weights(count, &choices)
+            // Names whose order differs from declaration order, and equal weights now and then,
+            // so the draw's sort by weight then name matters.
+            let names = ["vb", "va", "vd", "vc"]
+            world.experiments.append(Experiment(name: "e\(index)", key: drawKey(&choices), variants: weights.enumerated().map { ($0.element, names[$0.offset]) }))
+        }
         var splitNumber = 0
-        for placementIndex in 0..<choices.within(1...3) {
+        let placementCount = choices.within(1...3)
+        for placementIndex in 0..<placementCount {
             var rows: [Row] = []
             for _ in 0..<choices.within(1...4) {
-                rows.append(Row(audience: choices.below(world.audiences.count), destination: destination(&choices, split: &splitNumber)))
+                rows.append(Row(audience: choices.below(world.audiences.count), destination: world.destination(&choices, split: &splitNumber)))
             }
-            if choices.chance(60) { rows.append(Row(audience: nil, destination: destination(&choices, split: &splitNumber))) }
+            if choices.chance(60) { rows.append(Row(audience: nil, destination: world.destination(&choices, split: &splitNumber))) }
             world.placements.append(Placement(name: "p\(placementIndex)", rows: rows))
+        }
+        if choices.chance(30) {
+            let excepted = (0..<placementCount).filter { _ in choices.chance(30) }
+            world.holdout = Holdout(weight: choices.pick([1, 5, 30, 50, 99, 100]), key: drawKey(&choices), excepted: excepted)
         }
         return world
     }
 
-    package static func destination(_ choices: inout FuzzChoices, split: inout Int) -> Row.Destination {
+    /// `profile.id` (mostly), `profile.customer_user_id` or the string attribute `s`.
+    package static func drawKey(_ choices: inout FuzzChoices) -> DrawKey {
         switch choices.below(6) {
+        case 0: return .attribute(attributes.firstIndex { $0.reference == "profile.customer_user_id" }!)
+        case 1: return .attribute(attributes.firstIndex { $0.reference == "s" }!)
+        case 2: return .id(written: true)
+        default: return .id(written: false)
+        }
+    }
+
+    /// `count` whole weights from 1 adding up to 100.
+    package static func weights(_ count: Int, _ choices: inout FuzzChoices) -> [Int] {
+        if choices.chance(20), 100 % count == 0 { return Array(repeating: 100 / count, count: count) }
+        var weights: [Int] = []
+        var left = 100
+        for index in 0..<count {
+            let weight = index == count - 1 ? left : choices.within(1...(left - (count - index - 1)) / 2 + 1)
+            weights.append(weight)
+            left -= weight
+        }
+        return weights
+    }
+
+    package func destination(_ choices: inout FuzzChoices, split: inout Int) -> Row.Destination {
+        let roll = choices.below(7)
+        if roll == 6, !experiments.isEmpty {
+            let index = choices.below(experiments.count)
+            let arms = experiments[index].variants.map { _ -> String? in choices.chance(15) ? nil : choices.pick(["f_a", "f_b", "f_c"]) }
+            return .experiment(index, arms: arms)
+        }
+        switch roll {
         case 0: return .nothing
         case 1:
             split += 1
             let count = choices.within(2...4)
-            var weights: [Int] = []
-            var left = 100
-            for index in 0..<count {
-                let weight = index == count - 1 ? left : choices.within(1...(left - (count - index - 1)) / 2 + 1)
-                weights.append(weight)
-                left -= weight
-            }
+            let weights = World.weights(count, &choices)
             let flows = ["f_a", "f_b", "f_c", "f_d", "f_e"]
             let nothingAt = choices.chance(40) ? choices.below(count) : -1
             let start = choices.below(flows.count)
             let variants = weights.enumerated().map { index, weight in
                 (weight: weight, flow: index == nothingAt ? nil : Optional(flows[(start + index) % flows.count]))
             }
-            return .split(id: "sp\(split)", variants: variants)
+            return .split(id: "sp\(split)", variants: variants, key: choices.chance(25) ? World.drawKey(&choices) : .id(written: false))
         default:
             return .flow(choices.pick(["f_a", "f_b", "f_c"]))
         }
@@ -265,6 +340,15 @@ package struct World {
         ]
         for (index, expression) in segments.enumerated() { lines.append("segment s\(index) = " + World.text(expression)) }
         for (index, expression) in audiences.enumerated() { lines.append("audience a\(index) = " + World.text(expression, audience: true)) }
+        for experiment in experiments {
+            lines.append("experiment \(experiment.name)\(experiment.key.text) {")
+            for variant in experiment.variants { lines.append("  \(variant.weight)% \(variant.name)") }
+            lines.append("}")
+        }
+        if let holdout {
+            let excepted = holdout.excepted.isEmpty ? "" : " except " + holdout.excepted.map { placements[$0].name }.joined(separator: ", ")
+            lines.append("holdout h \(holdout.weight)%\(holdout.key.text)\(excepted)")
+        }
         for placement in placements {
             lines.append("placement \(placement.name) {")
             for row in placement.rows {
@@ -272,9 +356,14 @@ package struct World {
                 switch row.destination {
                 case .nothing: lines.append("  \(name) -> nothing")
                 case .flow(let id): lines.append("  \(name) -> flow \"\(id)\"")
-                case .split(let id, let variants):
-                    lines.append("  \(name) -> split \"\(id)\" {")
+                case .split(let id, let variants, let key):
+                    lines.append("  \(name) -> split \"\(id)\"\(key.text) {")
                     for variant in variants { lines.append("    \(variant.weight)% -> " + (variant.flow.map { "flow \"\($0)\"" } ?? "nothing")) }
+                    lines.append("  }")
+                case .experiment(let index, let arms):
+                    let experiment = experiments[index]
+                    lines.append("  \(name) -> \(experiment.name) {")
+                    for (variant, arm) in zip(experiment.variants, arms) { lines.append("    \(variant.name) -> " + (arm.map { "flow \"\($0)\"" } ?? "nothing")) }
                     lines.append("  }")
                 }
             }

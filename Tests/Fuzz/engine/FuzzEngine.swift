@@ -48,7 +48,8 @@ enum FuzzEngine {
             }
             for (mine, placement) in world.placements.enumerated() {
                 guard let index = program.placementIndex(named: placement.name) else { fuzzFailure("placement `\(placement.name)` missing") }
-                let expected = reference.decide(mine)
+                var expected = reference.decide(mine)
+                if reference.heldOut(mine), expected != "error" { expected += " held-out" }
                 let flat = describe(program.decide(placement: index, for: profile, now: sample.now))
                 var tree = Evaluator(program: program, profile: profile, now: sample.now)
                 let walked = describe(tree.resolve(placement: index, profileID: profile.id))
@@ -63,7 +64,8 @@ enum FuzzEngine {
         switch result {
         case .failure: return "error"
         case .success(let decision):
-            return "\(decision.audience ?? "-") \(decision.outcome?.description ?? "no match") \(decision.split ?? "-")"
+            let variant = decision.experiment.map { "\($0).\(decision.variant ?? "?")" } ?? "-"
+            return "\(decision.audience ?? "-") \(decision.outcome?.description ?? "no match") \(decision.split ?? "-") \(variant) -" + (decision.heldOut ? " held-out" : "")
         }
     }
 }

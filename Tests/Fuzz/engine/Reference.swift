@@ -9,7 +9,9 @@ import TargetingEngine
 /// - no coercion: a stored number never fits a string, `bool` is only the numbers 1 and 0,
 ///   a custom `date` is a number of Unix ms, a `version` must parse;
 /// - sets split on `,` without trimming; `ignoring case` compares lowercase mappings;
-/// - placements: the first matching row decides; splits draw by Adapty's MD5 algorithm.
+/// - placements: the first matching row decides; splits draw by Adapty's MD5 algorithm;
+/// - SPEC §11: experiments and splits draw on their key (a profile without a string value for
+///   a key other than `profile.id` skips the row); a held-out profile sees only `everyone`.
 struct Reference {
     let world: World
     let sample: Sample
@@ -142,38 +144,79 @@ struct Reference {
     func segment(_ index: Int) -> Bool { evaluate(world.segments[index]) }
     func audience(_ index: Int) -> Bool { evaluate(world.audiences[index]) }
 
+    /// What a key gives: the text drawn on, "" for a missing id (an error where a draw must
+    /// decide), nil for another key the profile has no string for.
+    func keyValue(_ key: DrawKey) -> String?? {
+        switch key {
+        case .id: return .some(sample.id)
+        case .attribute(let index):
+            if case .string(let text) = read(index) { return .some(.some(text)) }
+            return .none
+        }
+    }
+
+    /// r in 0..<100 for `"<name>-<value>"`.
+    static func bucket(_ name: String, _ value: String) -> Int {
+        let digest = MD5.digest(Array("\(name)-\(value)".utf8))
+        var number: UInt64 = 0
+        for byte in digest[8..<16] { number = number << 8 | UInt64(byte) }
+        return Int(number % 100)
+    }
+
+    /// Whether the holdout holds the profile out of placement `index`.
+    func heldOut(_ index: Int) -> Bool {
+        guard let holdout = world.holdout, !holdout.excepted.contains(index) else { return false }
+        guard case .some(.some(let value)) = keyValue(holdout.key) else { return false }
+        return Reference.bucket("h", value) < holdout.weight
+    }
+
     /// The decision, in the form `FuzzEngine.describe` prints.
     func decide(_ index: Int) -> String {
         let placement = world.placements[index]
+        let isHeldOut = heldOut(index)
         for row in placement.rows {
             let name: String
             if let audience = row.audience {
-                guard self.audience(audience) else { continue }
+                guard !isHeldOut, self.audience(audience) else { continue }
                 name = "a\(audience)"
             } else {
                 name = "everyone"
             }
+            func flow(_ id: String?) -> String { id.map { "flow \"\($0)\"" } ?? "nothing" }
             switch row.destination {
-            case .nothing: return "\(name) nothing -"
-            case .flow(let id): return "\(name) flow \"\(id)\" -"
-            case .split(let id, let variants):
-                guard let profileID = sample.id else { return "error" }
-                let digest = MD5.digest(Array("\(id)-\(profileID)".utf8))
-                var value: UInt64 = 0
-                for byte in digest[8..<16] { value = value << 8 | UInt64(byte) }
-                var r = Int(value % 100)
+            case .nothing: return "\(name) nothing - - -"
+            case .flow(let id): return "\(name) flow \"\(id)\" - - -"
+            case .split(let id, let variants, let key):
+                guard case .some(let value) = keyValue(key) else { continue }
+                guard let value else { return "error" }
+                var r = Reference.bucket(id, value)
                 let sorted = variants.sorted { a, b in
                     if a.weight != b.weight { return a.weight < b.weight }
                     return Array((a.flow ?? "").utf8).lexicographicallyPrecedes(Array((b.flow ?? "").utf8))
                 }
                 for variant in sorted {
                     r -= variant.weight
-                    if r < 0 { return "\(name) " + (variant.flow.map { "flow \"\($0)\"" } ?? "nothing") + " \(id)" }
+                    if r < 0 { return "\(name) " + flow(variant.flow) + " \(id) - -" }
+                }
+                fatalError("weights do not sum to 100")
+            case .experiment(let experimentIndex, let arms):
+                let experiment = world.experiments[experimentIndex]
+                guard case .some(let value) = keyValue(experiment.key) else { continue }
+                guard let value else { return "error" }
+                var r = Reference.bucket(experiment.name, value)
+                let order = experiment.variants.indices.sorted { a, b in
+                    let x = experiment.variants[a], y = experiment.variants[b]
+                    if x.weight != y.weight { return x.weight < y.weight }
+                    return Array(x.name.utf8).lexicographicallyPrecedes(Array(y.name.utf8))
+                }
+                for variant in order {
+                    r -= experiment.variants[variant].weight
+                    if r < 0 { return "\(name) " + flow(arms[variant]) + " - \(experiment.name).\(experiment.variants[variant].name) -" }
                 }
                 fatalError("weights do not sum to 100")
             }
         }
-        return "- no match -"
+        return "- no match - - -"
     }
 }
 

@@ -42,7 +42,16 @@ enum FuzzProve {
             for row in rows.indices where (rows[row].audience ?? 0) >= first.audiences.count { rows[row].audience = nil }
             // Split ids are unique across the rule set: the copied rows' splits get ids of their own.
             for row in rows.indices {
-                if case .split(let id, let variants) = rows[row].destination { rows[row].destination = .split(id: "copied_" + id, variants: variants) }
+                if case .split(let id, let variants, let key) = rows[row].destination { rows[row].destination = .split(id: "copied_" + id, variants: variants, key: key) }
+                // An experiment row names this world's experiment, with one arm per variant.
+                if case .experiment(let index, let arms) = rows[row].destination {
+                    if index < first.experiments.count {
+                        let count = first.experiments[index].variants.count
+                        rows[row].destination = .experiment(index, arms: (0..<count).map { arms[$0 % arms.count] })
+                    } else {
+                        rows[row].destination = .nothing
+                    }
+                }
             }
             if let everyone = rows.firstIndex(where: { $0.audience == nil }) { rows = Array(rows[...everyone]) }
             second.placements[index].rows = rows
