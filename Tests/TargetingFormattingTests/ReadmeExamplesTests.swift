@@ -11,7 +11,7 @@ final class ReadmeExamplesTests: XCTestCase {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("README.md")
         let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
-        let starts = ["attribute ", "input ", "segment ", "audience ", "placement ", "test \""]
+        let starts = ["attribute ", "input ", "segment ", "audience ", "placement ", "experiment ", "holdout ", "test \""]
         var found: [(line: Int, text: String, path: String)] = []
         var index = 0
         while index < lines.count {
