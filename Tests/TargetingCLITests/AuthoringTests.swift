@@ -173,7 +173,7 @@ final class ExplainBucketTests: TemporaryDirectoryTestCase {
         let result = CLIHarness.run(["resolve", "onboarding_followup", "--profile", profile, "--rules", CLIHarness.rulesPath,
                                      "--now", "2026-11-29T12:00:00Z", "--explain"])
         XCTAssertEqual(result.status, 0, result.err)
-        XCTAssertTrue(result.out.contains("4. sporty_beginners -> split \"sporty_beginners_v1\": decided (bucket 10 -> flow \"flow_sport_start_b\")"), result.out)
+        XCTAssertTrue(result.out.contains("5. sporty_beginners -> split \"sporty_beginners_v1\": decided (bucket 10 -> flow \"flow_sport_start_b\")"), result.out)
     }
 }
 

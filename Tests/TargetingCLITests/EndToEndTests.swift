@@ -109,14 +109,16 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(resolved.status, 0, resolved.err)
         // jane: pro and 36 -> pro_adults. omar: sporty beginner; MD5 bucket of
         // "sporty_beginners_v1-omar" is 38 (Python hashlib) -> flow_sport_start_b. li: "semi_pro" matches
-        // no segment -> everyone. Nobody has an app_version -> outdated_app.
+        // no segment -> everyone. Nobody has an app_version -> outdated_app. Nobody has a
+        // customer_user_id, so none is in `pricing_q4` or `q4_holdout` (the shipped rules have both,
+        // so each line carries `experiment`, `variant` and `held_out`).
         let expected = [
-            #"{"profile_id":"jane","placement":"onboarding_followup","audience":"pro_adults","kind":"flow","id":"flow_pro_v2","split":null}"#,
-            #"{"profile_id":"jane","placement":"main_paywall","audience":"outdated_app","kind":"paywall","id":"pw_update_first","split":null}"#,
-            #"{"profile_id":"omar","placement":"onboarding_followup","audience":"sporty_beginners","kind":"flow","id":"flow_sport_start_b","split":"sporty_beginners_v1"}"#,
-            #"{"profile_id":"omar","placement":"main_paywall","audience":"outdated_app","kind":"paywall","id":"pw_update_first","split":null}"#,
-            #"{"profile_id":"li","placement":"onboarding_followup","audience":"everyone","kind":"flow","id":"flow_default","split":null}"#,
-            #"{"profile_id":"li","placement":"main_paywall","audience":"outdated_app","kind":"paywall","id":"pw_update_first","split":null}"#,
+            #"{"profile_id":"jane","placement":"onboarding_followup","audience":"pro_adults","kind":"flow","id":"flow_pro_v2","split":null,"experiment":null,"variant":null,"held_out":false}"#,
+            #"{"profile_id":"jane","placement":"main_paywall","audience":"outdated_app","kind":"paywall","id":"pw_update_first","split":null,"experiment":null,"variant":null,"held_out":false}"#,
+            #"{"profile_id":"omar","placement":"onboarding_followup","audience":"sporty_beginners","kind":"flow","id":"flow_sport_start_b","split":"sporty_beginners_v1","experiment":null,"variant":null,"held_out":false}"#,
+            #"{"profile_id":"omar","placement":"main_paywall","audience":"outdated_app","kind":"paywall","id":"pw_update_first","split":null,"experiment":null,"variant":null,"held_out":false}"#,
+            #"{"profile_id":"li","placement":"onboarding_followup","audience":"everyone","kind":"flow","id":"flow_default","split":null,"experiment":null,"variant":null,"held_out":false}"#,
+            #"{"profile_id":"li","placement":"main_paywall","audience":"outdated_app","kind":"paywall","id":"pw_update_first","split":null,"experiment":null,"variant":null,"held_out":false}"#,
         ]
         XCTAssertEqual(resolved.outLines.map { CLIHarness.canonical($0) }, expected.map { CLIHarness.canonical($0) })
 

@@ -9,18 +9,21 @@ final class ResolveCommandTests: TemporaryDirectoryTestCase {
         CLIHarness.run(["resolve", "--rules", CLIHarness.rulesPath, "--now", now] + arguments, stdin: stdin)
     }
 
-    /// A `resolve --format json` line as SPEC §6 writes it.
-    private func row(_ profile: String?, _ placement: String, _ audience: String?, _ kind: String?, _ id: String?, split: String? = nil) -> String {
+    /// A `resolve --format json` line as SPEC §6 and §11 write it (the shipped rules have an
+    /// experiment and a holdout, so the line carries `experiment`, `variant` and `held_out`).
+    private func row(_ profile: String?, _ placement: String, _ audience: String?, _ kind: String?, _ id: String?, split: String? = nil,
+                     experiment: String? = nil, variant: String? = nil, heldOut: Bool = false) -> String {
         func quoted(_ text: String?) -> String { text.map { "\"\($0)\"" } ?? "null" }
-        return "{\"profile_id\":\(quoted(profile)),\"placement\":\"\(placement)\",\"audience\":\(quoted(audience)),\"kind\":\(quoted(kind)),\"id\":\(quoted(id)),\"split\":\(quoted(split))}"
+        return "{\"profile_id\":\(quoted(profile)),\"placement\":\"\(placement)\",\"audience\":\(quoted(audience)),\"kind\":\(quoted(kind)),\"id\":\(quoted(id)),\"split\":\(quoted(split))"
+            + ",\"experiment\":\(quoted(experiment)),\"variant\":\(quoted(variant)),\"held_out\":\(heldOut)}"
     }
 
     private func assertRows(_ result: CLIResult, _ expected: [String], file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(result.outLines.map { CLIHarness.canonical($0, file: file, line: line) },
                        expected.map { CLIHarness.canonical($0, file: file, line: line) }, file: file, line: line)
         for output in result.outLines {
-            XCTAssertEqual(CLIHarness.keys(output).map(Set.init), ["profile_id", "placement", "audience", "kind", "id", "split"],
-                           "exactly the six keys: \(output)", file: file, line: line)
+            XCTAssertEqual(CLIHarness.keys(output).map(Set.init), ["profile_id", "placement", "audience", "kind", "id", "split", "experiment", "variant", "held_out"],
+                           "exactly the nine keys: \(output)", file: file, line: line)
         }
     }
 

@@ -263,7 +263,7 @@ final class CompletionTests: XCTestCase {
         for name in try FileManager.default.contentsOfDirectory(atPath: rules.path) where name.hasSuffix(".rules") {
             files["/w/Rules/" + name] = try String(contentsOf: rules.appendingPathComponent(name), encoding: .utf8)
         }
-        XCTAssertEqual(files.count, 3)
+        XCTAssertEqual(files.count, 4)
         // A document is completed against its own rule set: `Rules/`.
         let path = "/w/Rules/edit.rules"
         XCTAssertEqual(labels("segment s = experience == \"|", path: path, files: files), ["beginner", "amateur", "pro"])
