@@ -12,9 +12,9 @@ import TargetingSyntax
 /// kind from the symbol index: attributes `property` (built-in `profile.FIELD`s with
 /// `defaultLibrary`), segments `variable`, audiences `class`, placements `namespace`,
 /// experiments and the holdout `enum`, variants and split ids `enumMember`; a declaration adds
-/// `declaration`. A name written `EXPERIMENT.VARIANT` is two tokens. An attribute's type word is
-/// `type`, an input's screen and element names (however spelled) `event`; any other name the
-/// index does not hold (an unknown name) is `variable`.
+/// `declaration`. An attribute's type word is `type`, an input's screen and element names
+/// (however spelled) `event`; any other name the index does not hold (an unknown name) is
+/// `variable`.
 extension LanguageServer {
     /// The token types of the legend announced by `initialize`; a token's type is its index.
     static let tokenTypes = SemanticTokenType.allCases.map { "\($0)" }
@@ -51,16 +51,6 @@ extension LanguageServer {
         for token in lexer.tokens {
             let start = token.range.start.offset, end = token.range.end.offset
             guard end > start else { continue }
-            if token.kind == .identifier, occurrences[start]?.range.end.offset ?? end < end {
-                // `EXPERIMENT.VARIANT`: one token, a name of the index on each side of the dot.
-                var at = start
-                while let part = occurrences[at], part.range.end.offset <= end {
-                    classified.append((at, part.range.end.offset, SemanticTokenType(part.kind), part.isDeclaration ? SemanticTokenType.declaration : 0))
-                    at = part.range.end.offset + 1
-                }
-                if at < end { classified.append((at, end, .variable, 0)) }
-                continue
-            }
             let occurrence = occurrences[start].flatMap { $0.range.end.offset == end ? $0 : nil }
             var modifiers = occurrence?.isDeclaration == true ? SemanticTokenType.declaration : 0
             let type: SemanticTokenType
