@@ -25,7 +25,8 @@ extension LanguageServer {
             return "unknown experiment `\(name)`"
         }
         var text = LanguageServer.code(LanguageServer.declaration(of: experiment, request))
-        text += "\n\n" + LanguageServer.keyLine(experiment.key, notDrawn: "does not enter the experiment")
+        text += "\n\n" + LanguageServer.keyLine(experiment.key, withoutID: "cannot be drawn: an error for that profile",
+                                                withoutKey: "does not enter the experiment")
         text += "\n\ndeclared at \(LanguageServer.place(experiment.name.range))"
         let uses = LanguageServer.uses(of: name, in: request.analysis.ruleFiles)
         if uses.isEmpty {
@@ -69,7 +70,7 @@ extension LanguageServer {
         }
         guard let holdout = holdouts.first else { return "unknown holdout `\(name)`" }
         var text = LanguageServer.code(LanguageServer.declaration(of: holdout, request))
-        text += "\n\nholds out \(holdout.weight.text)% of profiles; " + LanguageServer.keyLine(holdout.key, notDrawn: "is not held out")
+        text += "\n\nholds out \(holdout.weight.text)% of profiles; " + LanguageServer.keyLine(holdout.key, withoutID: "is not held out", withoutKey: "is not held out")
         let excepted = Set(holdout.excepted.map(\.text))
         let placements = LanguageServer.placementNames(in: files)
         let covered = placements.filter { !excepted.contains($0) }
@@ -130,11 +131,13 @@ extension LanguageServer {
         return names
     }
 
-    /// What the key of a draw is: the one written, or `profile.id`; and what becomes of a
-    /// profile without a value for a key other than `profile.id` (SPEC §11).
-    static func keyLine(_ key: AttributeReference?, notDrawn: String) -> String {
-        guard let key, key.target != .builtin("id") else { return "key `profile.id` (the default): a profile without `id` cannot be drawn" }
-        return "key `\(key.displayName)`: a profile without a string value for it \(notDrawn)"
+    /// What the key of a draw is, the one written or `profile.id`, and what becomes of a
+    /// profile without a value for it (SPEC §11): `withoutID` for `profile.id`, `withoutKey` for
+    /// any other key.
+    static func keyLine(_ key: AttributeReference?, withoutID: String, withoutKey: String) -> String {
+        guard let key else { return "key `profile.id` (the default): a profile without `id` \(withoutID)" }
+        if key.target == .builtin("id") { return "key `profile.id`: a profile without `id` \(withoutID)" }
+        return "key `\(key.displayName)`: a profile without a string value for it \(withoutKey)"
     }
 
     /// An experiment as rules write it, its key spelled as in the source.

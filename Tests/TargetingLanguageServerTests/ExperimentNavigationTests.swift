@@ -112,7 +112,7 @@ final class ExperimentNavigationTests: XCTestCase {
         var harness = harness()
         let text = hoverText(&harness, 20, 14)
         XCTAssertTrue(text.hasPrefix("```targeting\nexperiment copy_test {\n  30% control\n  70% bold\n}\n```"), text)
-        XCTAssertTrue(text.contains("key `profile.id` (the default): a profile without `id` cannot be drawn"), text)
+        XCTAssertTrue(text.contains("key `profile.id` (the default): a profile without `id` cannot be drawn: an error for that profile"), text)
         XCTAssertTrue(text.hasSuffix("used by:\n- placement `onboarding_followup`, row `everyone`"), text)
     }
 
@@ -154,7 +154,7 @@ final class ExperimentNavigationTests: XCTestCase {
         holdout q4_holdout 5% except main_paywall
         ```
 
-        holds out 5% of profiles; key `profile.id` (the default): a profile without `id` cannot be drawn
+        holds out 5% of profiles; key `profile.id` (the default): a profile without `id` is not held out
 
         covers `onboarding_followup`
 
@@ -178,6 +178,8 @@ final class ExperimentNavigationTests: XCTestCase {
         XCTAssertTrue(text.contains("key `plan`: a profile without a string value for it is not held out"), text)
         XCTAssertTrue(text.contains("covers `onboarding_followup`, `main_paywall`"), text)
         XCTAssertFalse(text.contains("except"), text)
+        var written = self.harness(ExperimentNavigationTests.rules.replacingOccurrences(of: "5% except", with: "5% by profile.id except"))
+        XCTAssertTrue(hoverText(&written, 34, 10).contains("key `profile.id`: a profile without `id` is not held out"))
     }
 
     // MARK: - References and definition
