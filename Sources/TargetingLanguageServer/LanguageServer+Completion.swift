@@ -20,7 +20,7 @@ extension LanguageServer {
         for expected in context.expected {
             // A word with a dot can only be an attribute (`profile.age`, `app.theme`).
             if word.contains("."), !context.inString, expected != .attributes(settable: false), expected != .attributes(settable: true),
-               expected != .inputTargets { continue }
+               expected != .inputTargets, expected != .drawKeys { continue }
             items += names.candidates(expected, context: context, word: word)
         }
         var seen: Set<String> = []
@@ -45,7 +45,7 @@ extension LanguageServer {
 struct CompletionCandidate: Hashable, Sendable {
     /// LSP `CompletionItemKind`s used here.
     enum Kind: Int, Hashable, Sendable {
-        case field = 5, variable = 6, `class` = 7, module = 9, property = 10, keyword = 14, enumMember = 20, `operator` = 24
+        case field = 5, variable = 6, `class` = 7, module = 9, property = 10, `enum` = 13, keyword = 14, enumMember = 20, `operator` = 24
     }
 
     /// What the list shows.
@@ -66,6 +66,8 @@ struct CompletionNames {
     var audiences: Set<String> = []
     /// Declared placement names.
     var placements: Set<String> = []
+    /// Declared experiments by name (the first of a name).
+    var experiments: [String: ExperimentDeclaration] = [:]
     /// Declared custom attributes by key.
     var declared: [String: AttributeDeclaration] = [:]
     /// Custom attribute keys used by the rules (declared or not), with where each is used.
@@ -105,7 +107,9 @@ struct CompletionNames {
                     }
                 case .placement(let d):
                     placementRows[d.name.text, default: []] += d.rows.flatMap(\.destination.shown)
-                case .experiment, .holdout:
+                case .experiment(let d):
+                    if experiments[d.name.text] == nil { experiments[d.name.text] = d }
+                case .holdout:
                     break
                 }
             }
@@ -188,8 +192,24 @@ struct CompletionNames {
             }
         case .audiences:
             return audiences.sorted().map { CompletionCandidate(label: $0, kind: .class, detail: "audience", newText: $0) }
-        case .placements:
-            return placements.sorted().map { CompletionCandidate(label: $0, kind: .module, detail: "placement", newText: $0) }
+        case .placements(let listed):
+            return placements.subtracting(listed).sorted().map { CompletionCandidate(label: $0, kind: .module, detail: "placement", newText: $0) }
+        case .experiments:
+            return experiments.keys.sorted().map { name in
+                let variants = experiments[name]?.variants.map(\.name.text).joined(separator: ", ") ?? ""
+                return CompletionCandidate(label: name, kind: .enum, detail: "experiment: \(variants)", newText: name)
+            }
+        case .variants(let name, let given):
+            let variants = experiments[name]?.variants ?? []
+            let untaken = variants.filter { !given.contains($0.name.text) }
+            return (untaken.isEmpty ? variants : untaken).map {
+                CompletionCandidate(label: $0.name.text, kind: .enumMember, detail: "\($0.weight.text)% of `\(name)`", newText: $0.name.text)
+            }
+        case .drawKeys:
+            let builtins = ["id", "customer_user_id"].compactMap { BuiltinField.all[$0] }.map { field in
+                CompletionCandidate(label: "profile." + field.name, kind: .field, detail: describe(.builtin(field.name)), newText: "profile." + field.name)
+            }
+            return builtins + declared.filter { $0.value.type == .string }.keys.sorted().map(customAttribute)
         case .attributes(let settable):
             if word.hasPrefix("profile") {
                 return BuiltinField.all.values.filter { !settable || !$0.isDerived }.sorted { $0.name < $1.name }.map(field)

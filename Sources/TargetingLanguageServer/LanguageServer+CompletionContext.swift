@@ -17,8 +17,15 @@ struct CompletionContext: Sendable {
         case segments
         /// The declared audiences.
         case audiences
-        /// The declared placements.
-        case placements
+        /// The declared placements, but those already listed (in a holdout's `except`).
+        case placements(excluding: Set<String>)
+        /// The declared experiments (after a row's `->`).
+        case experiments
+        /// The variants of an experiment not yet given in the row's block; every one when all are.
+        case variants(of: String, given: Set<String>)
+        /// What a `by` may name: `profile.id`, `profile.customer_user_id` and the declared
+        /// string attributes.
+        case drawKeys
         /// Custom attribute keys and `profile.` fields; `settable` leaves out derived fields.
         case attributes(settable: Bool)
         /// The custom attributes and built-in fields an `input` may write.
@@ -48,7 +55,7 @@ struct CompletionContext: Sendable {
     var expected: [Expected] = []
 
     /// The declaration keywords of a rules file.
-    static let declarationKeywords = ["attribute", "input", "segment", "audience", "placement"]
+    static let declarationKeywords = ["attribute", "input", "segment", "audience", "placement", "experiment", "holdout"]
 
     /// The context at byte `offset` of `source`; nil where nothing can be completed (inside a
     /// comment or a number). `isReference` tells a segment or audience name from an attribute.
@@ -111,7 +118,7 @@ struct CompletionContext: Sendable {
     /// What fits after `tokens` in a rules file, and the name being declared.
     static func inRules(_ tokens: [Token], atLineStart: Bool, isReference: (String) -> Bool) -> ([Expected], String?) {
         let declarationKeywords = CompletionContext.declarationKeywords.map(Expected.keyword)
-        let starts: [Keyword] = [.attribute, .input, .segment, .audience, .placement]
+        let starts: [Keyword] = [.attribute, .input, .segment, .audience, .placement, .experiment, .holdout]
         guard let start = tokens.lastIndex(where: { if case .keyword(let k) = $0.kind { starts.contains(k) } else { false } }) else {
             return (atLineStart || tokens.isEmpty ? declarationKeywords : [], nil)
         }
@@ -138,6 +145,10 @@ struct CompletionContext: Sendable {
             return ([], nil)
         case .keyword(.placement):
             return (placement(rest, declarationKeywords: declarationKeywords), nil)
+        case .keyword(.experiment):
+            return (experiment(rest, atDeclarationStart: atDeclarationStart), nil)
+        case .keyword(.holdout):
+            return (holdout(rest, atDeclarationStart: atDeclarationStart), nil)
         default:
             let declaring = rest[0].kind == .identifier ? rest[0].text : nil
             guard rest.count >= 2 else { return ([.keyword("=")], declaring) }
@@ -149,25 +160,83 @@ struct CompletionContext: Sendable {
     }
 
     /// What fits inside a placement after `rest` (the tokens after `placement`).
+    ///
+    /// Inside the placement's braces a row is written; inside a row's `split "ID" [by KEY] { … }`
+    /// weighted variants, and inside its `EXPERIMENT { … }` the experiment's variants.
     static func placement(_ rest: [Token], declarationKeywords: [Expected]) -> [Expected] {
-        var depth = 0
-        for token in rest {
-            if token.isPunctuation(.leftBrace) { depth += 1 }
-            if token.isPunctuation(.rightBrace) { depth -= 1 }
+        /// An open brace: the placement's, a split's, or an experiment row's (with the variants
+        /// given in it so far).
+        enum Block { case placement, split, experiment(String, given: Set<String>) }
+        var blocks: [Block] = []
+        for (index, token) in rest.enumerated() {
+            if token.isPunctuation(.leftBrace) {
+                if blocks.isEmpty {
+                    blocks.append(.placement)
+                } else if index >= 2, rest[index - 1].kind == .identifier, rest[index - 2].isPunctuation(.arrow) {
+                    blocks.append(.experiment(rest[index - 1].text, given: []))
+                } else {
+                    blocks.append(.split)
+                }
+            } else if token.isPunctuation(.rightBrace) {
+                if !blocks.isEmpty { blocks.removeLast() }
+                if blocks.isEmpty { break }
+            } else if token.isPunctuation(.arrow), index >= 1, rest[index - 1].kind == .identifier,
+                      case .experiment(let name, var given)? = blocks.last, blocks.count == 2 {
+                given.insert(rest[index - 1].text)
+                blocks[blocks.count - 1] = .experiment(name, given: given)
+            }
         }
         guard let last = rest.last else { return [] }
-        if depth <= 0 { return rest.contains { $0.isPunctuation(.leftBrace) } ? declarationKeywords : [] }
+        guard let block = blocks.last else { return rest.contains { $0.isPunctuation(.leftBrace) } ? declarationKeywords : [] }
         let before = rest.count >= 2 ? rest[rest.count - 2] : nil
         let endsDestination = last.isKeyword(.nothing) || last.isPunctuation(.rightBrace)
             || (last.kind == .string && (before?.isKeyword(.flow) == true || before?.isKeyword(.paywall) == true))
         if last.isPunctuation(.arrow) {
-            return ["flow", "paywall", "nothing"].map(Expected.keyword) + (depth == 1 ? [.keyword("split")] : [])
+            guard case .placement = block else { return ["flow", "paywall", "nothing"].map(Expected.keyword) }
+            return ["flow", "paywall", "nothing", "split"].map(Expected.keyword) + [.experiments]
         }
-        if depth == 1 {
+        switch block {
+        case .placement:
             if last.isPunctuation(.leftBrace) || endsDestination { return [.audiences, .keyword("everyone")] }
+            if last.kind == .string, before?.isKeyword(.split) == true { return [.keyword("by"), .keyword("{")] }
+            if last.isIdentifier("by"), before?.kind == .string { return [.drawKeys] }
+            if last.kind == .identifier || last.kind == .quotedName, before?.isIdentifier("by") == true { return [.keyword("{")] }
+            if last.kind == .identifier, before?.isPunctuation(.arrow) == true { return [.keyword("{")] }
             if last.kind == .identifier || last.isKeyword(.everyone) { return [.keyword("->")] }
-        } else if last.isPunctuation(.percent) {
-            return [.keyword("->")]
+        case .split:
+            if last.isPunctuation(.percent) { return [.keyword("->")] }
+        case .experiment(let name, let given):
+            if last.isPunctuation(.leftBrace) || endsDestination { return [.variants(of: name, given: given)] }
+            if last.kind == .identifier { return [.keyword("->")] }
+        }
+        return []
+    }
+
+    /// What fits in `experiment NAME [by KEY] { WEIGHT% VARIANT … }` after `rest` (the tokens
+    /// after `experiment`).
+    static func experiment(_ rest: [Token], atDeclarationStart: [Expected]) -> [Expected] {
+        if let open = rest.firstIndex(where: { $0.isPunctuation(.leftBrace) }) {
+            return rest[open...].contains { $0.isPunctuation(.rightBrace) } ? atDeclarationStart : []
+        }
+        guard let last = rest.last else { return [] }
+        if rest.count == 1, last.kind == .identifier { return [.keyword("by"), .keyword("{")] }
+        if rest.count == 2, last.isIdentifier("by") { return [.drawKeys] }
+        if rest.count == 3, rest[1].isIdentifier("by") { return [.keyword("{")] }
+        return []
+    }
+
+    /// What fits in `holdout NAME WEIGHT% [by KEY] [except PLACEMENT, …]` after `rest` (the
+    /// tokens after `holdout`).
+    static func holdout(_ rest: [Token], atDeclarationStart: [Expected]) -> [Expected] {
+        guard let last = rest.last, rest.count >= 3, rest[2].isPunctuation(.percent) else { return [] }
+        if let except = rest.firstIndex(where: { $0.isIdentifier("except") }), except >= 3 {
+            let listed = Set(rest[(except + 1)...].filter { $0.kind == .identifier }.map(\.text))
+            if last.isIdentifier("except") || last.isPunctuation(.comma) { return [.placements(excluding: listed)] }
+            return atDeclarationStart
+        }
+        if last.isIdentifier("by"), rest.count == 4 { return [.drawKeys] }
+        if rest.count == 3 || (rest.count == 5 && rest[3].isIdentifier("by")) {
+            return (rest.count == 3 ? [.keyword("by")] : []) + [.keyword("except")] + atDeclarationStart
         }
         return []
     }
@@ -241,7 +310,7 @@ struct CompletionContext: Sendable {
             }
             return last.isPunctuation(.leftBrace) || atLineStart ? [.attributes(settable: true)] : []
         }
-        if last.isKeyword(.expect) { return [.placements, .audiences, .segments, .keyword("not")] }
+        if last.isKeyword(.expect) { return [.placements(excluding: []), .audiences, .segments, .keyword("not")] }
         if last.isKeyword(.not), before?.isKeyword(.expect) == true { return [.audiences, .segments] }
         if last.kind == .identifier, before?.isKeyword(.expect) == true, !atLineStart { return [.keyword("->")] }
         if last.isPunctuation(.arrow) { return ["flow", "paywall", "nothing", "no match"].map(Expected.keyword) }

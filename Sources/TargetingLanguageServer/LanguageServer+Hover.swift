@@ -9,7 +9,8 @@ import TargetingSyntax
 /// - an audience in a placement row: also the row's destination;
 /// - an attribute: its type, its allowed values, and where it is declared (or that it is a
 ///   built-in field, or undeclared and typed from its comparisons);
-/// - a placement: its rows; a split: its variants;
+/// - a placement: its rows (and whether the holdout covers it); a split: its variants;
+/// - an experiment, a variant or the holdout: see `describeExperiment` and the rest;
 /// - `now` or `now ± duration`: the instant it means at the current time.
 extension LanguageServer {
     func hover(_ request: DocumentRequest) -> JSONValue {
@@ -32,7 +33,7 @@ extension LanguageServer {
 
     private func describe(_ occurrence: SymbolIndex.Occurrence, _ request: DocumentRequest) -> String? {
         let files = request.analysis.ruleFiles
-        func code(_ text: String) -> String { "```targeting\n\(text)\n```" }
+        func code(_ text: String) -> String { LanguageServer.code(text) }
         switch occurrence.kind {
         case .segment, .audience:
             let keyword = occurrence.kind == .segment ? "segment" : "audience"
@@ -60,7 +61,9 @@ extension LanguageServer {
                 return nil
             }).first else { return "unknown placement `\(occurrence.name)`" }
             let rows = placement.rows.map { "  \($0.audience.name) -> \($0.destination)" }.joined(separator: "\n")
-            return code("placement \(placement.name.text) {\n\(rows)\n}") + "\n\ndeclared at \(LanguageServer.place(placement.name.range))"
+            var text = code("placement \(placement.name.text) {\n\(rows)\n}") + "\n\ndeclared at \(LanguageServer.place(placement.name.range))"
+            if let holdout = LanguageServer.holdoutLine(for: placement.name.text, in: files) { text += "\n\n" + holdout }
+            return text
         case .split:
             for file in files {
                 for case .placement(let placement) in file.declarations {
@@ -72,8 +75,12 @@ extension LanguageServer {
                 }
             }
             return "split `\(occurrence.name)`"
-        case .experiment, .variant, .holdout:
-            return "\(occurrence.kind.rawValue) `\(occurrence.name)`"
+        case .experiment:
+            return describeExperiment(occurrence.name, request)
+        case .variant:
+            return describeVariant(occurrence, request)
+        case .holdout:
+            return describeHoldout(occurrence.name, request)
         }
     }
 

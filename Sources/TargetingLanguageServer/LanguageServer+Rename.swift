@@ -2,14 +2,18 @@ import TargetingBase
 import TargetingProfiles
 import TargetingSyntax
 
-/// `textDocument/prepareRename` and `textDocument/rename` for segments, audiences, placements
-/// and custom attributes: a workspace edit of every occurrence in the rule set, rules and tests
-/// files alike.
+/// `textDocument/prepareRename` and `textDocument/rename` for segments, audiences, placements,
+/// experiments, variants, the holdout and custom attributes: a workspace edit of every
+/// occurrence in the rule set, rules and tests files alike.
 ///
 /// A new name must be a name the language accepts there (not a keyword; a custom attribute key
 /// of SPEC §2, written in backticks when it is not a bare name) and not taken by another of the
-/// same namespace; and the edit is applied to a copy of the workspace first, so a rename that
-/// would add an error is refused.
+/// same namespace: segments, audiences, placements, experiments and the holdout share one; a
+/// variant's is its experiment's variants. The edit is applied to a copy of the workspace first,
+/// so a rename that would add an error is refused.
+///
+/// A variant is renamed in its experiment and in every arm for it of the rows that use that
+/// experiment (never a variant of the same name of another experiment).
 ///
 /// A custom attribute receives the answers of every element whose id is its key, on any
 /// screen no screen-qualified `input` claims, unless an unqualified `input OLD -> …` sends
@@ -30,17 +34,17 @@ extension LanguageServer {
 
     func prepareRename(_ request: DocumentRequest) -> JSONValue {
         guard let occurrence = renamable(request) else { return .null }
-        return .object(["range": request.lines.json(occurrence.range), "placeholder": .string(occurrence.name)])
+        return .object(["range": request.lines.json(occurrence.range), "placeholder": .string(occurrence.writtenName)])
     }
 
     func rename(_ request: DocumentRequest) throws(RequestError) -> RenameEdit {
         guard let occurrence = renamable(request) else {
-            throw RequestError(code: .requestFailed, message: "only segments, audiences, placements and custom attributes can be renamed")
+            throw RequestError(code: .requestFailed, message: "only segments, audiences, placements, experiments, variants, the holdout and custom attributes can be renamed")
         }
         guard let newName = request.params["newName"]?.stringValue, !newName.isEmpty else {
             throw RequestError(code: .invalidParams, message: "rename needs a `newName`")
         }
-        guard newName != occurrence.name else { return RenameEdit(edits: [], warning: nil) }
+        guard newName != occurrence.writtenName else { return RenameEdit(edits: [], warning: nil) }
         try checkName(newName, for: occurrence, request.analysis.symbols)
         let occurrences = request.analysis.symbols.occurrences(of: occurrence.kind, named: occurrence.name)
         var byFile: [String: [(range: Range<Int>, text: String)]] = [:]
@@ -120,9 +124,9 @@ extension LanguageServer {
         guard let offset = request.offset,
               let occurrence = request.analysis.symbols.occurrence(in: request.path, at: offset) else { return nil }
         switch occurrence.kind {
-        case .segment, .audience, .placement: return occurrence
+        case .segment, .audience, .placement, .experiment, .variant, .holdout: return occurrence
         case .attribute: return occurrence.name.hasPrefix("profile.") ? nil : occurrence
-        case .split, .experiment, .variant, .holdout: return nil
+        case .split: return nil
         }
     }
 
@@ -143,10 +147,16 @@ extension LanguageServer {
         guard Keyword.byName[name] == nil else {
             throw RequestError(code: .requestFailed, message: "`\(name)` is a keyword")
         }
-        // Segments and audiences share one namespace in expressions.
-        let kinds: [SymbolIndex.Kind] = occurrence.kind == .placement ? [.placement] : [.segment, .audience]
+        if occurrence.kind == .variant, let experiment = occurrence.experiment {
+            guard symbols.declarations(of: .variant, named: experiment + "." + name).isEmpty else {
+                throw RequestError(code: .requestFailed, message: "experiment `\(experiment)` already has a variant `\(name)`")
+            }
+            return
+        }
+        // Segments, audiences, placements, experiments and the holdout share one namespace.
+        let kinds: [SymbolIndex.Kind] = [.segment, .audience, .placement, .experiment, .holdout]
         for kind in kinds where !symbols.declarations(of: kind, named: name).isEmpty {
-            throw RequestError(code: .requestFailed, message: "a \(kind.rawValue) `\(name)` already exists")
+            throw RequestError(code: .requestFailed, message: "\(kind == .audience || kind == .experiment ? "an" : "a") \(kind.rawValue) `\(name)` already exists")
         }
     }
 

@@ -5,15 +5,16 @@ import TargetingSyntax
 /// `textDocument/semanticTokens/full`: every token and comment of a rules or tests file,
 /// classified, in LSP's relative encoding.
 ///
-/// Keywords (and the words `no match` and `from` of an expectation) are `keyword`; strings
-/// `string`; numbers `number`; dates and durations `regexp`; comments `comment`; operators
-/// (`==`, `->`, `=`, `%`, `-`, …) `operator`, while brackets, braces, parentheses, commas and
-/// colons are left to the editor's grammar. Names take their kind from the symbol index:
-/// attributes `property` (built-in `profile.FIELD`s with `defaultLibrary`), segments
-/// `variable`, audiences `class`, placements `namespace`, split ids `enumMember`; a
-/// declaration adds `declaration`. An attribute's type word is `type`, an input's screen and
-/// element names (however spelled) `event`; any other name the index does not hold (an
-/// unknown name) is `variable`.
+/// Keywords (and the words `no match` and `from` of an expectation, `by` and `except` of
+/// SPEC §11) are `keyword`; strings `string`; numbers `number`; dates and durations `regexp`;
+/// comments `comment`; operators (`==`, `->`, `=`, `%`, `-`, …) `operator`, while brackets,
+/// braces, parentheses, commas and colons are left to the editor's grammar. Names take their
+/// kind from the symbol index: attributes `property` (built-in `profile.FIELD`s with
+/// `defaultLibrary`), segments `variable`, audiences `class`, placements `namespace`,
+/// experiments and the holdout `enum`, variants and split ids `enumMember`; a declaration adds
+/// `declaration`. An attribute's type word is `type`, an input's screen and element names
+/// (however spelled) `event`; any other name the index does not hold (an unknown name) is
+/// `variable`.
 extension LanguageServer {
     /// The token types of the legend announced by `initialize`; a token's type is its index.
     static let tokenTypes = SemanticTokenType.allCases.map { "\($0)" }
@@ -68,6 +69,8 @@ extension LanguageServer {
                     type = .type
                 } else if isTests, token.kind == .identifier, ["no", "match", "from"].contains(token.text) {
                     type = .keyword
+                } else if !isTests, token.kind == .identifier, ["by", "except"].contains(token.text) {
+                    type = .keyword
                 } else {
                     type = .variable
                 }
@@ -116,7 +119,7 @@ extension LanguageServer {
 /// A token type of the semantic tokens legend, named as LSP names it; its raw value is its
 /// index in `LanguageServer.tokenTypes`.
 enum SemanticTokenType: Int, CaseIterable {
-    case keyword, string, number, regexp, comment, `operator`, property, variable, `class`, namespace, enumMember, type, event
+    case keyword, string, number, regexp, comment, `operator`, property, variable, `class`, namespace, enumMember, type, event, `enum`
 
     /// The `declaration` modifier bit.
     static let declaration = 1 << 0
@@ -130,7 +133,8 @@ enum SemanticTokenType: Int, CaseIterable {
         case .segment: .variable
         case .audience: .class
         case .placement: .namespace
-        case .split, .experiment, .variant, .holdout: .enumMember
+        case .experiment, .holdout: .enum
+        case .variant, .split: .enumMember
         }
     }
 }

@@ -7,12 +7,14 @@ import TargetingSyntax
 /// A rules file's outline lists its declarations in file order: attributes (detail: the type),
 /// inputs (named `[SCREEN/]ELEMENT`, detail: `-> TARGET`), segments, audiences, and placements
 /// with a child per row (named by its audience, detail: the destination); a split row holds the
-/// split, which holds its variants. A declaration that failed to parse after its name is listed
+/// split, which holds its variants, and an experiment row its arms (named by variant). An
+/// experiment holds its variants (detail: the weight); the holdout's detail is its weight, key
+/// and `except` list. A declaration that failed to parse after its name is listed
 /// by its name. A tests file's outline has one symbol per `test "NAME"`.
 extension LanguageServer {
     /// LSP `SymbolKind` numbers.
     enum SymbolKind: Int {
-        case namespace = 3, `class` = 5, property = 7, function = 12, variable = 13, number = 16, enumMember = 22, event = 24
+        case namespace = 3, `class` = 5, property = 7, `enum` = 10, function = 12, variable = 13, number = 16, enumMember = 22, event = 24
     }
 
     /// The outline of the document: `DocumentSymbol[]`.
@@ -82,7 +84,7 @@ extension LanguageServer {
             case .segment: .variable
             case .audience: .class
             case .placement: .namespace
-            case .experiment, .holdout: .enumMember
+            case .experiment, .holdout: .enum
             }
             symbols.append(OutlineSymbol(name: unparsed.name, kind: kind, range: unparsed.range, selectionRange: unparsed.range))
         }
@@ -129,16 +131,18 @@ struct OutlineSymbol {
             self.init(name: d.name.text, kind: .namespace, range: d.range, selectionRange: d.name.range)
             children = d.rows.map(OutlineSymbol.init)
         case .experiment(let d):
-            self.init(name: d.name.text, kind: .enumMember, detail: "experiment" + (d.key.map { " by " + $0.displayName } ?? ""),
+            self.init(name: d.name.text, kind: .enum, detail: "experiment" + (d.key.map { " by " + $0.displayName } ?? ""),
                       range: d.range, selectionRange: d.name.range)
             children = d.variants.map { variant in
-                var child = OutlineSymbol(name: variant.name.text, kind: .number, detail: variant.weight.text + "%",
+                var child = OutlineSymbol(name: variant.name.text, kind: .enumMember, detail: variant.weight.text + "%",
                                           range: variant.range, selectionRange: variant.name.range)
                 child.isDeclaration = false
                 return child
             }
         case .holdout(let d):
-            self.init(name: d.name.text, kind: .enumMember, detail: "holdout " + d.weight.text + "%", range: d.range, selectionRange: d.name.range)
+            let detail = "holdout " + d.weight.text + "%" + (d.key.map { " by " + $0.displayName } ?? "")
+                + (d.excepted.isEmpty ? "" : " except " + d.excepted.map(\.text).joined(separator: ", "))
+            self.init(name: d.name.text, kind: .enum, detail: detail, range: d.range, selectionRange: d.name.range)
         }
     }
 

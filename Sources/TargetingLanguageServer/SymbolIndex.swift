@@ -13,8 +13,9 @@ package struct SymbolIndex: Sendable {
     package struct Occurrence: Hashable, Sendable {
         /// What it names.
         package var kind: Kind
-        /// The name: a segment, audience, placement or split name, a custom attribute key, or
-        /// `profile.FIELD` for a built-in field.
+        /// The name: a segment, audience, placement, split, experiment or holdout name,
+        /// `EXPERIMENT.VARIANT` for a variant, a custom attribute key, or `profile.FIELD` for a
+        /// built-in field.
         package var name: String
         /// Where it is written (for an attribute, the whole reference, backticks included).
         package var range: SourceRange
@@ -22,6 +23,18 @@ package struct SymbolIndex: Sendable {
         package var isDeclaration: Bool
         /// How an attribute was spelled (nil for other kinds).
         package var spelling: NameSpelling?
+
+        /// The name as it is written here: a variant's own name, without its experiment's.
+        package var writtenName: String {
+            guard kind == .variant, let dot = name.firstIndex(of: ".") else { return name }
+            return String(name[name.index(after: dot)...])
+        }
+
+        /// The experiment a variant belongs to (nil for other kinds).
+        package var experiment: String? {
+            guard kind == .variant, let dot = name.firstIndex(of: ".") else { return nil }
+            return String(name[..<dot])
+        }
     }
 
     /// Every occurrence, in file and source order.
@@ -103,11 +116,7 @@ package struct SymbolIndex: Sendable {
                             occurrences.append(Occurrence(kind: .audience, name: audience.text, range: audience.range, isDeclaration: false))
                         }
                         if case .destination(let destination) = expected.outcome { add(destination, declaration: false) }
-                        if let variant = expected.variant {
-                            let experiment = variant.experiment.text
-                            occurrences.append(Occurrence(kind: .experiment, name: experiment, range: variant.experiment.range, isDeclaration: false))
-                            occurrences.append(Occurrence(kind: .variant, name: experiment + "." + variant.variant.text, range: variant.variant.range, isDeclaration: false))
-                        }
+                        if let variant = expected.variant { add(experiment: variant.experiment, variants: [variant.variant]) }
                     case .heldOut:
                         break
                     case .membership(let name, _, _):
@@ -146,13 +155,18 @@ package struct SymbolIndex: Sendable {
             occurrences.append(Occurrence(kind: .split, name: split.id, range: split.idRange, isDeclaration: declaration))
             if let key = split.key { add(attribute: key, declaration: false) }
         case .experiment(let row):
-            let name = row.experiment.text
-            occurrences.append(Occurrence(kind: .experiment, name: name, range: row.experiment.range, isDeclaration: false))
-            for arm in row.arms {
-                occurrences.append(Occurrence(kind: .variant, name: name + "." + arm.variant.text, range: arm.variant.range, isDeclaration: false))
-            }
+            add(experiment: row.experiment, variants: row.arms.map(\.variant))
         default:
             break
+        }
+    }
+
+    /// A use of an experiment and of some of its variants: a row's arms, or a test's
+    /// `from EXPERIMENT.VARIANT`.
+    private mutating func add(experiment: Identifier, variants: [Identifier]) {
+        occurrences.append(Occurrence(kind: .experiment, name: experiment.text, range: experiment.range, isDeclaration: false))
+        for variant in variants {
+            occurrences.append(Occurrence(kind: .variant, name: experiment.text + "." + variant.text, range: variant.range, isDeclaration: false))
         }
     }
 

@@ -584,7 +584,94 @@ async def test_workspace_symbols(client: LanguageClient, workspace: Workspace):
     assert declared <= names, f"missing workspace symbols: {sorted(declared - names)}"
 
 
-# ---- 10. lifecycle ----------------------------------------------------------------------
+# ---- 10. experiments (SPEC §11) ---------------------------------------------------------
+
+
+EXPERIMENTS = """experiment pricing_q4 by profile.customer_user_id {
+  50% control
+  50% discount
+}
+
+placement upgrade_screen {
+  pro_adults -> pricing_q4 {
+    control  -> flow "flow_upgrade_a"
+    discount -> flow "flow_upgrade_discount"
+  }
+  everyone -> flow "flow_upgrade_default"
+}
+
+placement checkout {
+  pro_adults -> pricing_q4 {
+    control  -> paywall "pw_standard"
+    discount -> paywall "pw_discount"
+  }
+  everyone -> paywall "pw_standard"
+}
+"""
+
+
+async def open_experiments(client: LanguageClient, workspace: Workspace) -> str:
+    """Opens a new rules file of the rule set with an experiment that two placements use."""
+    uri = workspace.uri("experiments.rules")
+    open_document(client, uri, EXPERIMENTS)
+    await until(lambda: uri in client.diagnostics, "diagnostics for the opened experiments.rules")
+    assert list(client.diagnostics[uri]) == [], "the experiment and its rows check"
+    return uri
+
+
+async def test_hover_experiment_shows_variants_key_and_rows(client: LanguageClient, workspace: Workspace):
+    uri = await open_experiments(client, workspace)
+    use = locate(EXPERIMENTS, "pro_adults -> pricing_q4", "pricing_q4")
+    hover = await request(
+        client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=use.start))
+    )
+    assert hover is not None
+    assert isinstance(hover.contents, types.MarkupContent) and hover.contents.kind == types.MarkupKind.Markdown
+    value = hover.contents.value
+    declaration = EXPERIMENTS.split("\n\n")[0]
+    assert declaration in value, value
+    assert "key `profile.customer_user_id`" in value
+    assert "- placement `upgrade_screen`, row `pro_adults`" in value
+    assert "- placement `checkout`, row `pro_adults`" in value
+    assert hover.range == use
+
+
+async def test_rename_experiment_renames_declaration_and_rows(client: LanguageClient, workspace: Workspace):
+    uri = await open_experiments(client, workspace)
+    declaration = locate(EXPERIMENTS, "experiment pricing_q4", "pricing_q4")
+    prepared = await request(
+        client.text_document_prepare_rename_async(
+            types.PrepareRenameParams(text_document=types.TextDocumentIdentifier(uri=uri), position=declaration.start)
+        )
+    )
+    assert prepared is not None and prepared.range == declaration and prepared.placeholder == "pricing_q4"
+    edit = await request(
+        client.text_document_rename_async(
+            types.RenameParams(text_document=types.TextDocumentIdentifier(uri=uri), position=declaration.start, new_name="pricing_q1")
+        )
+    )
+    assert edit is not None
+    changes: dict[str, list[types.TextEdit]] = dict(edit.changes or {})
+    for document_change in edit.document_changes or []:
+        assert isinstance(document_change, types.TextDocumentEdit)
+        changes.setdefault(document_change.text_document.uri, []).extend(document_change.edits)
+    assert set(changes) == {uri}, "only the experiment's file uses it"
+    uses = word_ranges(EXPERIMENTS, "pricing_q4")
+    assert len(uses) == 3  # the declaration and two rows
+    expected = apply_edits(EXPERIMENTS, [types.TextEdit(range=r, new_text="pricing_q1") for r in uses])
+    assert apply_edits(EXPERIMENTS, list(changes[uri])) == expected
+    assert "pricing_q4" not in expected
+    # A name the rule set already has is refused.
+    with pytest.raises(JsonRpcException) as error:
+        await request(
+            client.text_document_rename_async(
+                types.RenameParams(text_document=types.TextDocumentIdentifier(uri=uri), position=declaration.start, new_name="checkout")
+            )
+        )
+    assert "`checkout` already exists" in error.value.message
+
+
+# ---- 11. lifecycle ----------------------------------------------------------------------
 
 
 async def test_initialize_capabilities(client: LanguageClient):

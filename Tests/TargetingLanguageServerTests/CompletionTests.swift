@@ -107,8 +107,96 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(labels("placement p {\n  pro_users -> split \"s\" {\n    50% -> nothing\n    50% -> flow \"x\"\n  }\n  |"),
                        ["casuals", "pro_users", "everyone"])
         let item = items("placement p {\n  pro_users -> flow \"a\"\n  }\n|").compactMap { $0["label"]?.stringValue }
-        XCTAssertEqual(item, ["attribute", "input", "segment", "audience", "placement"])
+        XCTAssertEqual(item, ["attribute", "input", "segment", "audience", "placement", "experiment", "holdout"])
         XCTAssertEqual(items("placement p {\n  |").first?["kind"]?.intValue, 7)
+    }
+
+    // MARK: - Experiments, keys and the holdout
+
+    /// The base rules with SPEC §11's experiments beside them.
+    static let experiments = ["/w/base.rules": base, "/w/exp.rules": """
+    attribute plan: string
+    attribute tier: number
+    audience new_users = dedicated
+    experiment pricing_q4 by profile.customer_user_id {
+      50% control
+      50% discount
+    }
+    experiment copy_test {
+      30% control
+      70% bold
+    }
+    placement main_paywall {
+      new_users -> pricing_q4 {
+        control  -> paywall "pw_standard"
+        discount -> paywall "pw_discount"
+      }
+      everyone -> paywall "pw_standard"
+    }
+
+    """]
+
+    func testAfterARowsArrowExperimentsAreOfferedBesideTheDestinations() {
+        let found = items("placement p {\n  new_users -> |", files: CompletionTests.experiments)
+        XCTAssertEqual(found.compactMap { $0["label"]?.stringValue }, ["flow", "paywall", "nothing", "split", "copy_test", "pricing_q4"])
+        XCTAssertEqual(item("pricing_q4", in: found)?["kind"]?.intValue, 13)
+        XCTAssertEqual(item("pricing_q4", in: found)?["detail"]?.stringValue, "experiment: control, discount")
+        XCTAssertEqual(edit(item("pricing_q4", in: items("placement p {\n  new_users -> pri|", files: CompletionTests.experiments))), "1:15-18 pricing_q4")
+        // Not inside a split or an experiment's arms.
+        XCTAssertEqual(labels("placement p {\n  new_users -> split \"s\" {\n    50% -> |", files: CompletionTests.experiments), ["flow", "paywall", "nothing"])
+        XCTAssertEqual(labels("placement p {\n  new_users -> pricing_q4 {\n    control -> |", files: CompletionTests.experiments), ["flow", "paywall", "nothing"])
+        XCTAssertEqual(labels("placement p {\n  new_users -> pricing_q4 |", files: CompletionTests.experiments), ["{"])
+    }
+
+    func testInsideAnExperimentRowTheVariantsNotYetGivenAreOffered() {
+        let files = CompletionTests.experiments
+        let found = items("placement p {\n  new_users -> pricing_q4 {\n    |", files: files)
+        XCTAssertEqual(found.compactMap { $0["label"]?.stringValue }, ["control", "discount"])
+        XCTAssertEqual(item("discount", in: found)?["kind"]?.intValue, 20)
+        XCTAssertEqual(item("discount", in: found)?["detail"]?.stringValue, "50% of `pricing_q4`")
+        XCTAssertEqual(labels("placement p {\n  new_users -> pricing_q4 {\n    control -> flow \"a\"\n    |", files: files), ["discount"])
+        XCTAssertEqual(edit(item("discount", in: items("placement p {\n  new_users -> pricing_q4 {\n    control -> nothing\n    dis|", files: files))),
+                       "3:4-7 discount")
+        // Every variant given: all of them again.
+        XCTAssertEqual(labels("placement p {\n  new_users -> pricing_q4 {\n    discount -> nothing\n    control -> flow \"a\"\n    |", files: files),
+                       ["control", "discount"])
+        // Only the row's experiment's variants.
+        XCTAssertEqual(labels("placement p {\n  everyone -> copy_test { control -> nothing |", files: files), ["bold"])
+        XCTAssertEqual(labels("placement p {\n  new_users -> pricing_q4 {\n    control |", files: files), ["->"])
+        // After the experiment's block, the next row.
+        XCTAssertEqual(labels("placement p {\n  pro_users -> pricing_q4 {\n    control -> nothing\n    discount -> nothing\n  }\n  |", files: files),
+                       ["casuals", "new_users", "pro_users", "everyone"])
+        XCTAssertEqual(labels("placement p {\n  new_users -> unknown_exp {\n    |", files: files), [], "an unknown experiment has no variants")
+    }
+
+    func testAfterByTheDrawKeysAreOffered() {
+        let files = CompletionTests.experiments
+        let keys = ["profile.id", "profile.customer_user_id", "experience", "fav-sport", "plan"]
+        let found = items("experiment e by |", files: files)
+        XCTAssertEqual(found.compactMap { $0["label"]?.stringValue }, keys, "declared string attributes; not `tier`, a number")
+        XCTAssertEqual(item("profile.id", in: found)?["kind"]?.intValue, 5)
+        XCTAssertEqual(edit(item("fav-sport", in: found)), "0:16-16 `fav-sport`")
+        XCTAssertEqual(edit(item("profile.customer_user_id", in: items("experiment e by profile.cu|", files: files))), "0:16-26 profile.customer_user_id")
+        XCTAssertEqual(labels("holdout h 5% by |", files: files), keys)
+        XCTAssertEqual(labels("placement p {\n  new_users -> split \"s\" by |", files: files), keys)
+        XCTAssertEqual(labels("placement p {\n  new_users -> split \"s\" |", files: files), ["by", "{"])
+        XCTAssertEqual(labels("placement p {\n  new_users -> split \"s\" by plan |", files: files), ["{"])
+        XCTAssertEqual(labels("experiment e |", files: files), ["by", "{"])
+        XCTAssertEqual(labels("experiment e by plan |", files: files), ["{"])
+        XCTAssertEqual(labels("experiment e {\n  50% a\n  |", files: files), [], "a weight comes next")
+        XCTAssertEqual(labels("experiment e {\n  50% a\n  50% b\n}\n|", files: files).first, "attribute")
+    }
+
+    func testAfterExceptThePlacementsNotListedAreOffered() {
+        let files = CompletionTests.experiments
+        let found = items("holdout h 5% except |", files: files)
+        XCTAssertEqual(found.compactMap { $0["label"]?.stringValue }, ["main_paywall", "onboarding"])
+        XCTAssertEqual(item("onboarding", in: found)?["kind"]?.intValue, 9)
+        XCTAssertEqual(labels("holdout h 5% except onboarding, |", files: files), ["main_paywall"])
+        XCTAssertEqual(labels("holdout h 5% by plan except main_paywall, onb|", files: files), ["onboarding"])
+        XCTAssertEqual(labels("holdout h 5% |", files: files), ["by", "except"])
+        XCTAssertEqual(labels("holdout h 5% by plan |", files: files), ["except"])
+        XCTAssertEqual(labels("holdout h |", files: files), [], "a weight comes next")
     }
 
     // MARK: - Attributes and fields
@@ -183,13 +271,13 @@ final class CompletionTests: XCTestCase {
     // MARK: - Keywords
 
     func testDeclarationKeywordsAtLineStart() {
-        XCTAssertEqual(labels("|"), ["attribute", "input", "segment", "audience", "placement"])
-        XCTAssertEqual(labels("seg|"), ["attribute", "input", "segment", "audience", "placement"])
+        XCTAssertEqual(labels("|"), ["attribute", "input", "segment", "audience", "placement", "experiment", "holdout"])
+        XCTAssertEqual(labels("seg|"), ["attribute", "input", "segment", "audience", "placement", "experiment", "holdout"])
         XCTAssertEqual(edit(item("segment", in: items("seg|"))), "0:0-3 segment")
-        XCTAssertEqual(labels("segment s = pros\n|"), ["and", "or", "attribute", "input", "segment", "audience", "placement"])
+        XCTAssertEqual(labels("segment s = pros\n|"), ["and", "or", "attribute", "input", "segment", "audience", "placement", "experiment", "holdout"])
         XCTAssertEqual(labels("attribute a: |"), ["string", "number", "bool", "date", "version", "set"])
-        XCTAssertEqual(labels("attribute a: string |"), ["one of", "attribute", "input", "segment", "audience", "placement"])
-        XCTAssertEqual(labels("attribute a: set |"), ["of", "attribute", "input", "segment", "audience", "placement"])
+        XCTAssertEqual(labels("attribute a: string |"), ["one of", "attribute", "input", "segment", "audience", "placement", "experiment", "holdout"])
+        XCTAssertEqual(labels("attribute a: set |"), ["of", "attribute", "input", "segment", "audience", "placement", "experiment", "holdout"])
         XCTAssertEqual(labels("attribute |"), ["weekly_hours"])
         XCTAssertEqual(labels("segment s |"), ["="])
         XCTAssertEqual(labels("input scr/hours -> |").prefix(4), ["experience", "fav-sport", "interests", "weekly_hours"])

@@ -130,9 +130,9 @@ final class NavigationTests: XCTestCase {
         }
         XCTAssertEqual(refusal("and", 1, 9), "`and` is a keyword")
         XCTAssertEqual(refusal("fresh", 1, 9), "a segment `fresh` already exists")
-        XCTAssertEqual(refusal("pro_people", 1, 9), "a audience `pro_people` already exists")
+        XCTAssertEqual(refusal("pro_people", 1, 9), "an audience `pro_people` already exists")
         XCTAssertEqual(refusal("2x", 1, 9), "`2x` is not a name: use letters, digits and `_`, starting with a letter or `_`")
-        XCTAssertEqual(refusal("x", 2, 26), "only segments, audiences, placements and custom attributes can be renamed")
+        XCTAssertEqual(refusal("x", 2, 26), "only segments, audiences, placements, experiments, variants, the holdout and custom attributes can be renamed")
         XCTAssertNil(harness.result("textDocument/prepareRename", ServerHarness.at("segments.rules", 2, 26)).flatMap { $0 == .null ? nil : $0 })
     }
 }

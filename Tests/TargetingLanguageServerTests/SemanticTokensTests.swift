@@ -33,7 +33,7 @@ final class SemanticTokensTests: XCTestCase {
         let response = server.request("initialize", .object(["rootUri": .string("file:///w")]))
         let legend = response["result", "capabilities", "semanticTokensProvider", "legend"]
         XCTAssertEqual(legend?["tokenTypes"]?.arrayValue?.compactMap(\.stringValue),
-                       ["keyword", "string", "number", "regexp", "comment", "operator", "property", "variable", "class", "namespace", "enumMember", "type", "event"])
+                       ["keyword", "string", "number", "regexp", "comment", "operator", "property", "variable", "class", "namespace", "enumMember", "type", "event", "enum"])
         XCTAssertEqual(legend?["tokenModifiers"]?.arrayValue?.compactMap(\.stringValue), ["declaration", "defaultLibrary"])
     }
 
@@ -121,6 +121,37 @@ final class SemanticTokensTests: XCTestCase {
             "7:2+6 keyword", "7:9+4 namespace", "7:14+2 operator", "7:17+4 keyword", "7:22+3 string", "7:26+4 keyword", "7:31+3 class",
             "8:2+6 keyword", "8:9+3 keyword", "8:13+4 variable",
         ])
+    }
+
+    func testExperimentsVariantsAndTheHoldoutAreClassified() {
+        let text = """
+            experiment px by profile.customer_user_id {
+              60% a
+              40% b
+            }
+            placement home {
+              everyone -> px {
+                a -> flow "x"
+                b -> nothing
+              }
+            }
+            holdout h 5% by profile.id except home
+
+            """
+        XCTAssertEqual(decoded(data("/w/a.rules", text)), [
+            "0:0+10 keyword", "0:11+2 enum declaration", "0:14+2 keyword", "0:17+24 property defaultLibrary",
+            "1:2+2 number", "1:4+1 operator", "1:6+1 enumMember declaration",
+            "2:2+2 number", "2:4+1 operator", "2:6+1 enumMember declaration",
+            "4:0+9 keyword", "4:10+4 namespace declaration",
+            "5:2+8 keyword", "5:11+2 operator", "5:14+2 enum",
+            "6:4+1 enumMember", "6:6+2 operator", "6:9+4 keyword", "6:14+3 string",
+            "7:4+1 enumMember", "7:6+2 operator", "7:9+7 keyword",
+            "10:0+7 keyword", "10:8+1 enum declaration", "10:10+1 number", "10:11+1 operator", "10:13+2 keyword",
+            "10:16+10 property defaultLibrary", "10:27+6 keyword", "10:34+4 namespace",
+        ])
+        // `by` and `except` are words only there: an attribute named `by` is an attribute.
+        XCTAssertEqual(decoded(data("/w/b.rules", "segment s = by == \"x\"\n")),
+                       ["0:0+7 keyword", "0:8+1 variable declaration", "0:10+1 operator", "0:12+2 property", "0:15+2 operator", "0:18+3 string"])
     }
 
     func testAFileThatDoesNotParseStillGetsItsTokens() {

@@ -73,6 +73,37 @@ final class SymbolsTests: XCTestCase {
         ])
     }
 
+    func testExperimentsHoldTheirVariantsAndExperimentRowsTheirArms() {
+        var server = FeatureTestServer()
+        server.open("/w/a.rules", """
+            experiment px by profile.customer_user_id {
+              60% a
+              40% b
+            }
+            placement home {
+              everyone -> px {
+                a -> flow "x"
+                b -> nothing
+              }
+            }
+            holdout h 5% by profile.id except home
+
+            """)
+        XCTAssertEqual(outline(server.result("textDocument/documentSymbol", path: "/w/a.rules")), [
+            "px 10 [experiment by profile.customer_user_id] 0:0-3:1 0:11-0:13",
+            "  a 22 [60%] 1:2-1:7 1:6-1:7",
+            "  b 22 [40%] 2:2-2:7 2:6-2:7",
+            "home 3 4:0-9:1 4:10-4:14",
+            "  everyone 5 [px] 5:2-8:3 5:2-5:10",
+            #"    a 22 [flow "x"] 6:4-6:17 6:4-6:5"#,
+            "    b 22 [nothing] 7:4-7:16 7:4-7:5",
+            "h 10 [holdout 5% by profile.id except home] 10:0-10:38 10:8-10:9",
+        ])
+        // The experiment and the holdout are declarations of the workspace; variants are not.
+        let response = server.request("workspace/symbol", .object(["query": .string("")]))
+        XCTAssertEqual(found(response["result"]), ["px 10 a.rules 0:0-3:1", "home 3 a.rules 4:0-9:1", "h 10 a.rules 10:0-10:38"])
+    }
+
     func testATestsFileOutlinesOneSymbolPerTest() {
         var server = FeatureTestServer(files: ["/w/a.rules": rules])
         server.open("/w/a.tests", tests)
