@@ -45,7 +45,7 @@ package indirect enum Expression {
 }
 
 /// Whose value a split, an experiment or the holdout draws on (SPEC §11's `by KEY`).
-package enum DrawKey {
+package enum WorldKey {
     /// `profile.id` (written, or the default).
     case id(written: Bool)
     /// The attribute of this index in `World.attributes` (a string one).
@@ -63,14 +63,14 @@ package enum DrawKey {
 /// A generated experiment: `experiment eN [by KEY] { W% vN … }`.
 package struct Experiment {
     package var name: String
-    package var key: DrawKey
+    package var key: WorldKey
     package var variants: [(weight: Int, name: String)]
 }
 
 /// The generated holdout: `holdout h W% [by KEY] [except p…]`.
 package struct Holdout {
     package var weight: Int
-    package var key: DrawKey
+    package var key: WorldKey
     /// Indices of the placements it does not cover.
     package var excepted: [Int]
 }
@@ -81,7 +81,7 @@ package struct Row {
     package var audience: Int?
     package enum Destination {
         case flow(String), nothing
-        case split(id: String, variants: [(weight: Int, flow: String?)], key: DrawKey)
+        case split(id: String, variants: [(weight: Int, flow: String?)], key: WorldKey)
         /// A row using experiment `index`, one flow (or nothing) per variant in declaration order.
         case experiment(Int, arms: [String?])
     }
@@ -184,7 +184,7 @@ package struct World {
     }
 
     /// `profile.id` (mostly), `profile.customer_user_id` or the string attribute `s`.
-    package static func drawKey(_ choices: inout FuzzChoices) -> DrawKey {
+    package static func drawKey(_ choices: inout FuzzChoices) -> WorldKey {
         switch choices.below(6) {
         case 0: return .attribute(attributes.firstIndex { $0.reference == "profile.customer_user_id" }!)
         case 1: return .attribute(attributes.firstIndex { $0.reference == "s" }!)

@@ -146,7 +146,7 @@ struct Reference {
 
     /// What a key gives: the text drawn on, "" for a missing id (an error where a draw must
     /// decide), nil for another key the profile has no string for.
-    func keyValue(_ key: DrawKey) -> String?? {
+    func keyValue(_ key: WorldKey) -> String?? {
         switch key {
         case .id: return .some(sample.id)
         case .attribute(let index):
