@@ -60,3 +60,12 @@ do {
     exit(2)
 }
 for decision in rules.resolveAll(for: profile, at: now) { print(decision) }
+
+// A cross-placement experiment gives one variant everywhere: log it once per screen shown.
+for decision in rules.resolveAll(for: profile, at: now) {
+    if let experiment = decision.experiment, let variant = decision.variant {
+        print("\(decision.placement): experiment \(experiment), variant \(variant)")
+    } else if decision.heldOut {
+        print("\(decision.placement): held out, showing the default")
+    }
+}
