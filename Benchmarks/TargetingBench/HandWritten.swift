@@ -25,9 +25,17 @@ enum HandWritten {
         if case .number(let number)? = profile.customAttributes["reminders"] { wantsReminders = number == 1 }
         var dedicated = false
         if case .number(let number)? = profile.customAttributes["weekly_hours"] { dedicated = number >= 10 }
+        var customerUserID: String?
+        if case .string(let text)? = profile["customer_user_id"] { customerUserID = text }
 
+        // `q4_holdout` (5 % of signed-in users) sees only the `everyone` row.
+        if let customerUserID, SplitDraw.bucket(splitID: "q4_holdout", profileID: customerUserID) < 5 { return "flow_default" }
         if pros && adults { return "flow_pro_v2" }
-        if amateurs && (dedicated || wantsReminders) { return "flow_amateur_plan" }
+        if amateurs && (dedicated || wantsReminders) {
+            // `pricing_q4`: 50 % control, 50 % discount (equal weights: by name, control first).
+            guard let customerUserID else { return "flow_amateur_plan" }
+            return SplitDraw.bucket(splitID: "pricing_q4", profileID: customerUserID) < 50 ? "flow_amateur_plan" : "flow_amateur_plan_discount"
+        }
         if amateurs && !dedicated { return "flow_amateur_casual" }
         if beginners && sporty {
             guard let id = profile.id else { return nil }

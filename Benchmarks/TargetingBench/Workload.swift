@@ -39,7 +39,9 @@ enum Workload {
         let installed = String(format: "2026-11-%02dT%02d:00:00Z", Int.random(in: 1...29, using: &random), Int.random(in: 0...23, using: &random))
         let country = countries.randomElement(using: &random)!
         let version = versions.randomElement(using: &random)!
-        return #"{"id":"u\#(index)","birthday":"\#(birthday)","country":"\#(country)","platform":"ios","app_version":"\#(version)","installed_at":"\#(installed)","custom_attributes":{\#(custom.joined(separator: ","))}}"#
+        // Six in ten have signed in: they are drawn by `pricing_q4` and `q4_holdout`.
+        let signedIn = Int.random(in: 0..<10, using: &random) < 6 ? #""customer_user_id":"c\#(index / 2)","# : ""
+        return #"{"id":"u\#(index)",\#(signedIn)"birthday":"\#(birthday)","country":"\#(country)","platform":"ios","app_version":"\#(version)","installed_at":"\#(installed)","custom_attributes":{\#(custom.joined(separator: ","))}}"#
     }
 
     /// `count` profile lines from `seed`.

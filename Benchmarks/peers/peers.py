@@ -3,8 +3,9 @@ the stdlib loop with orjson, the GrowthBook Python SDK (features with ordered ta
 and an experiment for the split) and JSON Logic (one expression per placement). Each prints
 one line per profile per placement. Usage: peers.py NAME PROFILES.jsonl
 
-GrowthBook hashes its own way, so its split variants differ from Adapty's; the rest of the
-answers match. The orjson loop prints exactly what `targeting resolve --format json` prints."""
+GrowthBook hashes its own way, so its split variants differ from Adapty's; GrowthBook and JSON
+Logic leave out the `pricing_q4` experiment and the `q4_holdout` (they answer as a signed-out
+user would), so they do a little less work than the others. The orjson loop prints exactly what `targeting resolve --format json` prints."""
 import sys
 
 import stdlib_resolve as reference
@@ -37,11 +38,14 @@ def run_orjson(path):
         for line in lines:
             profile = orjson.loads(line)
             custom = profile.get("custom_attributes") or {}
+            held = reference.held_out(profile)
             for name, decide in (("onboarding_followup", lambda: reference.followup(profile, custom)),
-                                 ("main_paywall", lambda: reference.paywall(profile))):
-                audience, kind, ident, split = decide()
+                                 ("main_paywall", lambda: reference.paywall(profile, custom))):
+                audience, kind, ident, split, variant = decide()
                 out.write(orjson.dumps({"profile_id": profile.get("id"), "placement": name, "audience": audience,
-                                        "kind": kind, "id": ident, "split": split}) + b"\n")
+                                        "kind": kind, "id": ident, "split": split,
+                                        "experiment": "pricing_q4" if variant else None, "variant": variant,
+                                        "held_out": held}) + b"\n")
 
 
 def run_growthbook(path):

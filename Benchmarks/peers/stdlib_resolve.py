@@ -42,7 +42,27 @@ def bucket(split, profile_id):
     return int.from_bytes(digest[8:16], "big") % 100
 
 
+def signed_in(profile):
+    cuid = profile.get("customer_user_id")
+    return cuid if isinstance(cuid, str) else None
+
+
+def held_out(profile):
+    cuid = signed_in(profile)
+    return cuid is not None and bucket("q4_holdout", cuid) < 5
+
+
+def pricing(profile):
+    """`pricing_q4`'s variant, or None for a user who has not signed in."""
+    cuid = signed_in(profile)
+    if cuid is None:
+        return None
+    return "control" if bucket("pricing_q4", cuid) < 50 else "discount"
+
+
 def followup(profile, custom):
+    if held_out(profile):
+        return "everyone", "flow", "flow_default", None, None
     experience = custom.get("experience")
     years = age(profile.get("birthday"))
     adults = years is not None and years >= 18
@@ -52,39 +72,54 @@ def followup(profile, custom):
     hours = custom.get("weekly_hours")
     dedicated = isinstance(hours, (int, float)) and hours >= 10
     if experience == "pro" and adults:
-        return "pro_adults", "flow", "flow_pro_v2", None
+        return "pro_adults", "flow", "flow_pro_v2", None, None
     if experience == "amateur" and (dedicated or reminders):
-        return "committed_amateurs", "flow", "flow_amateur_plan", None
+        variant = pricing(profile)
+        if variant == "control":
+            return "committed_amateurs", "flow", "flow_amateur_plan", None, variant
+        if variant == "discount":
+            return "committed_amateurs", "flow", "flow_amateur_plan_discount", None, variant
+        return "committed_amateurs", "flow", "flow_amateur_plan", None, None
     if experience == "amateur" and not dedicated:
-        return "casual_amateurs", "flow", "flow_amateur_casual", None
+        return "casual_amateurs", "flow", "flow_amateur_casual", None, None
     if experience == "beginner" and sporty:
         r = bucket("sporty_beginners_v1", profile["id"])
         if r < 10:
-            return "sporty_beginners", None, None, "sporty_beginners_v1"
-        return "sporty_beginners", "flow", "flow_sport_start_b" if r < 50 else "flow_sport_start_a", "sporty_beginners_v1"
+            return "sporty_beginners", None, None, "sporty_beginners_v1", None
+        return "sporty_beginners", "flow", "flow_sport_start_b" if r < 50 else "flow_sport_start_a", "sporty_beginners_v1", None
     if experience == "beginner":
-        return "other_beginners", "flow", "flow_beginner", None
+        return "other_beginners", "flow", "flow_beginner", None, None
     if "experience" not in custom:
-        return "quiz_skippers", "flow", "flow_quiz_reminder", None
-    return "everyone", "flow", "flow_default", None
+        return "quiz_skippers", "flow", "flow_quiz_reminder", None, None
+    return "everyone", "flow", "flow_default", None, None
 
 
-def paywall(profile):
+def paywall(profile, custom):
+    if held_out(profile):
+        return "everyone", "paywall", "pw_standard", None, None
     levels = profile.get("access_levels")
     if isinstance(levels, list) and "premium" in levels:
-        return "premium_members", None, None, None
+        return "premium_members", None, None, None, None
     v = version(profile.get("app_version"))
     modern = v is not None and v >= (4, 2, 0)
     if not modern:
-        return "outdated_app", "paywall", "pw_update_first", None
+        return "outdated_app", "paywall", "pw_update_first", None, None
+    experience = custom.get("experience")
+    reminders = custom.get("reminders") == 1
+    hours = custom.get("weekly_hours")
+    dedicated = isinstance(hours, (int, float)) and hours >= 10
+    if experience == "amateur" and (dedicated or reminders):
+        variant = pricing(profile)
+        if variant is not None:
+            return "committed_amateurs", "paywall", "pw_standard" if variant == "control" else "pw_discount", None, variant
     days = days_since(profile.get("installed_at"))
     new = days is not None and days <= 7
     country = profile.get("country")
     if country == "US" and new:
-        return "new_us_modern", "paywall", "pw_intro_us", None
+        return "new_us_modern", "paywall", "pw_intro_us", None, None
     if country in EU and new:
-        return "new_eu_modern", "paywall", "pw_intro_eu", None
-    return "everyone", "paywall", "pw_standard", None
+        return "new_eu_modern", "paywall", "pw_intro_eu", None, None
+    return "everyone", "paywall", "pw_standard", None, None
 
 
 def main(path):
@@ -93,10 +128,13 @@ def main(path):
         for line in lines:
             profile = json.loads(line)
             custom = profile.get("custom_attributes") or {}
-            for name, decide in (("onboarding_followup", lambda: followup(profile, custom)), ("main_paywall", lambda: paywall(profile))):
-                audience, kind, ident, split = decide()
+            held = held_out(profile)
+            for name, decide in (("onboarding_followup", lambda: followup(profile, custom)), ("main_paywall", lambda: paywall(profile, custom))):
+                audience, kind, ident, split, variant = decide()
                 out.write(json.dumps({"profile_id": profile.get("id"), "placement": name, "audience": audience,
-                                      "kind": kind, "id": ident, "split": split}, separators=(",", ":"), ensure_ascii=False) + "\n")
+                                      "kind": kind, "id": ident, "split": split,
+                                      "experiment": "pricing_q4" if variant else None, "variant": variant, "held_out": held},
+                                     separators=(",", ":"), ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":
