@@ -26,6 +26,13 @@ package struct ImpactReport: Sendable {
             entry.profileID = nil
             entry.row = nil
             self.view = view
+            if view == .destination {
+                // Only the destination is kept: every variant, and the holdout, giving one is one.
+                entry.experiment = nil
+                entry.variant = nil
+                entry.heldOut = false
+                entry.heldOutBy = nil
+            }
             if view == .destination, decision.audience != nil {
                 // Only whether a row decided is kept, so every row giving one destination is one.
                 entry.audience = ""

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TargetingTestSupport
 @testable import Targeting
 @testable import TargetingEngine
 @testable import TargetingProfiles

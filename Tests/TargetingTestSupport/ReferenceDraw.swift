@@ -4,14 +4,14 @@ import Foundation
 /// text and the spec's words, so the engine's answers are checked against code it does not share.
 ///
 /// The sine table is computed as the RFC defines it (T[i] = floor(2^32 · |sin(i)|)), not copied.
-enum ReferenceDraw {
+package enum ReferenceDraw {
     /// Per-round left-rotation amounts (RFC 1321 §3.4).
     private static let shifts: [UInt32] = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21]
 
     private static let sines: [UInt32] = (1...64).map { UInt32(floor(4_294_967_296 * abs(sin(Double($0))))) }
 
     /// The 16-byte MD5 digest of `message`.
-    static func md5(_ message: [UInt8]) -> [UInt8] {
+    package static func md5(_ message: [UInt8]) -> [UInt8] {
         // Step 1–2: pad with a 1 bit, zeros to 56 mod 64 bytes, then the bit length little-endian.
         var bytes = message
         let bitLength = UInt64(message.count) &* 8
@@ -64,12 +64,12 @@ enum ReferenceDraw {
     }
 
     /// Lower-case hex of a digest.
-    static func hex(_ digest: [UInt8]) -> String {
+    package static func hex(_ digest: [UInt8]) -> String {
         digest.map { String(format: "%02x", $0) }.joined()
     }
 
     /// SPEC §4.5/§11: the last 8 digest bytes of `"<name>-<value>"` as a big-endian UInt64, % 100.
-    static func bucket(_ name: String, _ value: String) -> Int {
+    package static func bucket(_ name: String, _ value: String) -> Int {
         let digest = md5(Array("\(name)-\(value)".utf8))
         var number: UInt64 = 0
         for byte in digest[8..<16] { number = number << 8 | UInt64(byte) }
@@ -78,7 +78,7 @@ enum ReferenceDraw {
 
     /// SPEC §11: variants sorted by weight ascending, ties by name compared as UTF-8 bytes; r is
     /// walked down by each weight, and the variant that takes it below zero is chosen.
-    static func variant(_ name: String, _ value: String, _ variants: [(weight: Int, name: String)]) -> String {
+    package static func variant(_ name: String, _ value: String, _ variants: [(weight: Int, name: String)]) -> String {
         let sorted = variants.sorted { left, right in
             if left.weight != right.weight { return left.weight < right.weight }
             return Array(left.name.utf8).lexicographicallyPrecedes(Array(right.name.utf8))
@@ -92,12 +92,12 @@ enum ReferenceDraw {
     }
 
     /// A small seeded generator (SplitMix64), so random tests are the same on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
+    package struct Generator: RandomNumberGenerator {
+        package var state: UInt64
 
-        init(seed: UInt64) { state = seed }
+        package init(seed: UInt64) { state = seed }
 
-        mutating func next() -> UInt64 {
+        package mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -106,7 +106,7 @@ enum ReferenceDraw {
         }
 
         /// A random string of `count` characters from `alphabet`.
-        mutating func string(_ count: Int, from alphabet: [Character] = Array("abcdefghijklmnopqrstuvwxyz0123456789-")) -> String {
+        package mutating func string(_ count: Int, from alphabet: [Character] = Array("abcdefghijklmnopqrstuvwxyz0123456789-")) -> String {
             String((0..<count).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] })
         }
     }
