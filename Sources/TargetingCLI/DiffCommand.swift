@@ -21,9 +21,9 @@ enum DiffCommand: Command {
     under both rule sets, and reports per placement how many profiles change, a from -> to
     table with counts and example profile ids, each one's size before and after, and
     placements added or removed. --by row (the default) tells decisions apart by audience,
-    destination and split variant, as `resolve --summary` does, so a move between a split's
-    `nothing` and a `nothing` row shows; --by destination merges every row that gives one
-    destination and counts only changes of destination.
+    destination, split or experiment variant and holdout, as `resolve --summary` does, so a
+    move between a split's `nothing` and a `nothing` row shows; --by destination merges every
+    row, variant and holdout that gives one destination and counts only changes of destination.
     With --sql, prints one query instead that evaluates both rule sets over the table where
     the profiles live and returns the from -> to table (a placement added or removed has a
     row per destination, with NULL for the side that lacks it):
@@ -206,8 +206,9 @@ enum DiffCommand: Command {
     }
 
     /// A decision in JSON, or null for no match: in the row view `{"audience","kind","id","split"}`
-    /// (as `resolve --format json` names them), in the destination view `{"kind","id"}`; `kind`
-    /// and `id` are null for `nothing`.
+    /// (as `resolve --format json` names them, with its `experiment`, `variant` and `held_out`
+    /// when either rule set has experiments or a holdout), in the destination view
+    /// `{"kind","id"}`; `kind` and `id` are null for `nothing`.
     static func json(_ shown: ImpactReport.Shown, experiments: Bool) -> JSONValue {
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         guard shown.matched else {

@@ -31,6 +31,8 @@ extension Checker {
                     report(.segmentInPlacement(name.text, at: name.range))
                 } else if placements[name.text] != nil {
                     report(.wrongKindOfName(name.text, is: "placement", expected: "audience", at: name.range))
+                } else if experiments[name.text] != nil {
+                    report(.wrongKindOfName(name.text, is: "experiment", expected: "audience", at: name.range))
                 } else {
                     report(.unknownAudience(name.text, suggestion: audienceNames.nearest(to: name.text), at: name.range))
                 }
@@ -44,6 +46,8 @@ extension Checker {
             report(.wrongKindOfName(reference.text, is: "audience", expected: "segment", at: reference.range))
         } else if placements[reference.text] != nil {
             report(.wrongKindOfName(reference.text, is: "placement", expected: "segment", at: reference.range))
+        } else if experiments[reference.text] != nil {
+            report(.wrongKindOfName(reference.text, is: "experiment", expected: "segment", at: reference.range))
         } else {
             report(.unknownSegment(reference.text, suggestion: segmentNames.nearest(to: reference.text), at: reference.range))
         }

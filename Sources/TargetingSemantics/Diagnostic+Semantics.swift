@@ -79,7 +79,7 @@ extension Diagnostic {
     }
 
     static func wrongKindOfName(_ name: String, is actual: String, expected: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "wrong-kind", "`\(name)` is \(actual == "audience" ? "an" : "a") \(actual), not \(expected == "audience" ? "an" : "a") \(expected)", at: range,
+        Diagnostic(.error, "wrong-kind", "`\(name)` is \(Checker.article(actual)) \(actual), not \(Checker.article(expected)) \(expected)", at: range,
                    help: expected == "segment" ? "segment and audience expressions combine segments" : nil)
     }
 

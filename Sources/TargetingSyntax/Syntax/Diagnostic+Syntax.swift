@@ -53,7 +53,7 @@ extension Diagnostic {
     }
 
     static func expectedDeclaration(found token: Token) -> Diagnostic {
-        Diagnostic(.error, "syntax", "expected a declaration (`attribute`, `input`, `segment`, `audience` or `placement`), found \(token.describedForMessage)", at: token.range)
+        Diagnostic(.error, "syntax", "expected a declaration (`attribute`, `input`, `segment`, `audience`, `placement`, `experiment` or `holdout`), found \(token.describedForMessage)", at: token.range)
     }
 
     static func testInRulesFile(at range: SourceRange) -> Diagnostic {
@@ -87,7 +87,7 @@ extension Diagnostic {
     }
 
     static func nestedSplit(at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "syntax", "a split variant cannot be another split", at: range)
+        Diagnostic(.error, "syntax", "a variant cannot be a split", at: range)
     }
 
     static func numberOutOfRange(at range: SourceRange) -> Diagnostic {
