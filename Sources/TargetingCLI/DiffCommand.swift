@@ -44,7 +44,7 @@ enum DiffCommand: Command {
     rejected profile lines; 3 with --prove when some placement is undecided.
     """
     static let options = [
-        CommonOptions.now, CommonOptions.format,
+        CommonOptions.now, CommonOptions.format, CommonOptions.jobs,
         OptionSpec(names: ["--profiles"], takesValue: true, valueName: "FILE", help: "The profile corpus (JSON Lines)"),
         OptionSpec(names: ["--prove"], takesValue: false, valueName: "", help: "Decide over every profile the rules can tell apart, with witnesses, instead of a corpus"),
         OptionSpec(names: ["--placement"], takesValue: true, valueName: "P", help: "Only this placement"),
@@ -148,50 +148,21 @@ enum DiffCommand: Command {
         for slot in new.slots where !attributes.contains(where: { $0.target == slot.target }) {
             attributes.append((slot.target, slot, false))
         }
-
         guard var reader = JSONLinesReader(path: corpus) else {
             io.report(.cannotRead(corpus))
             return ExitStatus.inputError
         }
+        let jobs = try CommandSupport.jobs(arguments)
+        let comparison = DiffCorpus(old: old, new: new, now: now, shared: shared, removed: removed, added: added, attributes: attributes.map(\.slot))
         var rejected = 0
-        while let (record, read) = reader.nextProfile() {
-            let profile: Profile
-            switch read {
-            case .failure(let rejection):
-                io.report(rejection)
+        comparison.run(&reader, jobs: jobs) { outcome in
+            switch outcome {
+            case .rejected(let diagnostic):
+                io.report(diagnostic)
                 rejected += 1
-                continue
-            case .success(let read): profile = read
-            }
-            var results: [(String, Decision, Decision)] = []
-            var failure: ResolveError?
-            switch (old.decide(placements: shared.map(\.1), for: profile, now: now), new.decide(placements: shared.map(\.2), for: profile, now: now)) {
-            case (.success(let before), .success(let after)):
-                for (position, (name, _, _)) in shared.enumerated() { results.append((name, before[position], after[position])) }
-            case (.failure, _), (_, .failure):
-                // Report the failure the placements meet first, old rules before new.
-                for (_, oldIndex, newIndex) in shared {
-                    if case .failure(let error) = old.decide(placement: oldIndex, for: profile, now: now) { failure = error; break }
-                    if case .failure(let error) = new.decide(placement: newIndex, for: profile, now: now) { failure = error; break }
-                }
-            }
-            if let failure {
-                io.report(.unresolvable(failure, file: record.path, line: record.line))
-                rejected += 1
-                continue
-            }
-            for (name, a, b) in results { report.record(placement: name, profileID: profile.id, old: a, new: b) }
-            // Placements on one side only are sized there (a split that cannot choose counts as its row's audience).
-            if !removed.isEmpty {
-                let decisions = old.decideAll(for: profile, now: now)
-                for (name, index) in removed { report.record(placement: name, profileID: profile.id, old: decisions[index], new: nil) }
-            }
-            if !added.isEmpty {
-                let decisions = new.decideAll(for: profile, now: now)
-                for (name, index) in added { report.record(placement: name, profileID: profile.id, old: nil, new: decisions[index]) }
-            }
-            for index in attributes.indices where !attributes[index].seen {
-                attributes[index].seen = attributes[index].slot.read(from: profile, now: now).isPresent
+            case .compared(let profileID, let decisions, let seen):
+                for (name, before, after) in decisions { report.record(placement: name, profileID: profileID, old: before, new: after) }
+                for index in seen { attributes[index].seen = true }
             }
         }
         let absent = attributes.filter { !$0.seen }.map { target -> String in
