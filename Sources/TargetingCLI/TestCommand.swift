@@ -32,7 +32,7 @@ enum TestCommand: Command {
     coverage below --min-coverage), 2 rules or tests with errors, or an unreadable path.
     """
     static let options = [
-        CommonOptions.rules, CommonOptions.now, CommonOptions.strict, CommonOptions.format,
+        CommonOptions.rules, CommonOptions.now, CommonOptions.strict, CommonOptions.format, CommonOptions.jobs,
         OptionSpec(names: ["--run"], takesValue: true, valueName: "SUBSTRING", help: "Run only tests whose name contains SUBSTRING"),
         OptionSpec(names: ["--coverage"], takesValue: false, valueName: "", help: "Report which rows, split variants and segments the tests cover"),
         OptionSpec(names: ["--min-coverage"], takesValue: true, valueName: "N", help: "Exit 1 when a coverage figure is below N percent"),
@@ -79,7 +79,7 @@ enum TestCommand: Command {
 
         let program = rules.program
         let runner = TestRunner(program: program, defaultNow: now)
-        let results = runner.run(tests.files, filter: arguments.value("--run"))
+        let results = runner.run(tests.files, filter: arguments.value("--run"), jobs: try CommandSupport.jobs(arguments))
         if results.isEmpty {
             io.report(.noTestsRun(filter: arguments.value("--run"), in: roots))
             TestReportPrinter(format: format, io: io).printSummary(passed: 0, failed: 0)

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import TargetingBase
 import TargetingEngine
@@ -27,15 +28,29 @@ package struct TestRunner: Sendable {
         self.interpreter = FlowEventInterpreter(mapping: InputMapping(program.ruleSet), timeZone: TimeZone(identifier: "UTC")!)
     }
 
-    /// Runs every test of `files` whose name contains `filter` (all when nil), in file order.
-    package func run(_ files: [TestFile], filter: String? = nil) -> [TestResult] {
-        var results: [TestResult] = []
+    /// Runs every test of `files` whose name contains `filter` (all when nil), on up to `jobs`
+    /// threads; the results are in file order whatever the number of jobs.
+    package func run(_ files: [TestFile], filter: String? = nil, jobs: Int = 1) -> [TestResult] {
+        var selected: [(TestDeclaration, String)] = []
         for file in files {
             for test in file.tests where filter.map({ test.name.contains($0) }) ?? true {
-                results.append(run(test, in: file.source.path))
+                selected.append((test, file.source.path))
             }
         }
-        return results
+        let used = max(1, min(jobs, selected.count))
+        guard used > 1 else { return selected.map { run($0.0, in: $0.1) } }
+        let tests = selected
+        var results = [TestResult?](repeating: nil, count: tests.count)
+        let runner = self
+        results.withUnsafeMutableBufferPointer { buffer in
+            let slots = ResultSlots(buffer)
+            DispatchQueue.concurrentPerform(iterations: used) { part in
+                for position in (tests.count * part / used)..<(tests.count * (part + 1) / used) {
+                    slots.set(position, runner.run(tests[position].0, in: tests[position].1))
+                }
+            }
+        }
+        return results.map { $0! }
     }
 
     /// Runs one test written in the tests file at `path`.
@@ -148,4 +163,14 @@ package struct TestRunner: Sendable {
             }
         }
     }
+}
+
+/// The results buffer, shared with the threads of one run: each position is written by one
+/// thread only, and the buffer outlives them (`concurrentPerform` returns when all are done).
+private struct ResultSlots: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<TestResult?>
+
+    init(_ buffer: UnsafeMutableBufferPointer<TestResult?>) { self.buffer = buffer }
+
+    func set(_ index: Int, _ result: TestResult) { buffer[index] = result }
 }

@@ -38,3 +38,35 @@ final class DiffJobsTests: TemporaryDirectoryTestCase {
         }
     }
 }
+
+/// `test --jobs N`: the tests run on N threads; results, coverage and exit status are the same.
+final class TestJobsTests: TemporaryDirectoryTestCase {
+    func testEveryJobCountGivesTheSameRun() {
+        // The shipped tests, plus one that fails, so a failure's report is compared too.
+        let extra = directory.write("extra.tests", """
+        test "a failing expectation" {
+          now 2026-11-29T12:00:00Z
+          given {
+            profile.id = "u_fail"
+            experience = "pro"
+          }
+          expect onboarding_followup -> flow "flow_pro_v2"
+        }
+
+        """)
+        func run(_ jobs: String, format: String) -> CLIResult {
+            CLIHarness.run(["test", CLIHarness.rulesPath, extra, "--rules", CLIHarness.rulesPath, "--coverage", "--format", format, "--jobs", jobs])
+        }
+        for format in ["text", "json"] {
+            let one = run("1", format: format)
+            XCTAssertEqual(one.status, 1, one.out)
+            XCTAssertTrue(one.out.contains("u_fail") || one.out.contains("a failing expectation"), one.out)
+            for jobs in ["2", "5"] {
+                let many = run(jobs, format: format)
+                XCTAssertEqual(many.status, one.status)
+                XCTAssertEqual(many.out, one.out, "--jobs \(jobs), \(format)")
+                XCTAssertEqual(many.err, one.err, "--jobs \(jobs), \(format)")
+            }
+        }
+    }
+}
