@@ -65,8 +65,7 @@ public struct RuleSet: Sendable {
     /// - Throws: `ResolveError` for an unknown placement (naming the nearest one), or when a split
     ///   or an experiment keyed on `profile.id` must draw for a profile without `id`.
     public func resolve(_ placement: String, for profile: Profile, at now: Date = Date()) throws -> Decision {
-        let index = try placementIndex(placement)
-        return try program.decide(placement: index, for: profile, now: Self.milliseconds(now)).get()
+        try self.placement(placement).resolve(for: profile, at: now)
     }
 
     /// One decision per placement, in declaration order.
@@ -83,10 +82,7 @@ public struct RuleSet: Sendable {
     ///
     /// - Throws: `ResolveError`, as `resolve` does.
     public func explain(_ placement: String, for profile: Profile, at now: Date = Date()) throws -> Explanation {
-        let index = try placementIndex(placement)
-        var evaluator = Evaluator(program: program, profile: profile, now: Self.milliseconds(now))
-        let decision = try evaluator.resolve(placement: index, profileID: profile.id).get()
-        return evaluator.explain(decision, profile: profile)
+        try self.placement(placement).explain(for: profile, at: now)
     }
 
     func placementIndex(_ name: String) throws(ResolveError) -> Int {

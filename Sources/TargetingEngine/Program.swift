@@ -62,6 +62,7 @@ package struct Program: Sendable {
 
     var slotIndex: [Slot: Int] = [:]
     var segmentIndex: [String: Int] = [:]
+    var placementIndexByName: [String: Int] = [:]
 
     /// Compiles a rule set that checked without errors.
     package init(_ ruleSet: CheckedRules) {
@@ -98,6 +99,7 @@ package struct Program: Sendable {
                 rows.append(Row(audience: audience, source: row, split: plan))
             }
             let covered = holdout?.covers(placement.name.text) ?? false
+            placementIndexByName[placement.name.text] = placements.count
             placements.append(Placement(name: placement.name.text, rows: rows, isCoveredByHoldout: covered))
         }
         flat = FlatCode(self)
@@ -117,7 +119,7 @@ package struct Program: Sendable {
     package var reportsExperiments: Bool { ruleSet.reportsExperiments }
 
     /// The index of the placement named `name`.
-    package func placementIndex(named name: String) -> Int? { placements.firstIndex { $0.name == name } }
+    package func placementIndex(named name: String) -> Int? { placementIndexByName[name] }
 
     /// Segments an expression needs, transitively, each after the segments it uses.
     func dependencyOrder(of expression: Expression) -> [Int] {
