@@ -18,6 +18,37 @@ enum InProcess {
         String(format: "%.0f k/s", Double(count) / seconds / 1000)
     }
 
+    /// The second shape (`SecondShape`): answers checked equal, then both timed; returns a sink.
+    static func secondShape(count: Int) -> Int {
+        let rules = try! RuleSet(source: SecondShape.rules, fileName: "coach.rules")
+        let coach = try! rules.placement("coach_paywall")
+        let profiles = SecondShape.profileLines(count: count, seed: 20_261_202).map { try! Profile(jsonData: Data($0.utf8)) }
+        let nowMs = Int64(now.timeIntervalSince1970 * 1000)
+        var mismatches = 0
+        for profile in profiles where try! coach.resolve(for: profile, at: now).paywallID != SecondShape.coachPaywall(profile, now: nowMs) {
+            mismatches += 1
+        }
+        guard mismatches == 0 else {
+            print("in-process: \(mismatches) of \(count) coach_paywall answers differ from the hand-written function")
+            exit(1)
+        }
+        var sink = 0
+        var engineSeconds = Double.infinity
+        var handSeconds = Double.infinity
+        for _ in 0..<3 {
+            engineSeconds = min(engineSeconds, time {
+                for profile in profiles {
+                    if let decision = try? coach.resolve(for: profile, at: now) { sink &+= decision.row ?? 0 }
+                }
+            })
+            handSeconds = min(handSeconds, time {
+                for profile in profiles { sink &+= SecondShape.coachPaywall(profile, now: nowMs).utf8.count }
+            })
+        }
+        print("| in process: `placement.resolve` (6 rows: one of, set, between, bool, age, country, platform) | \(rate(count, engineSeconds)) | hand-written Swift: \(rate(count, handSeconds)) | \(String(format: "%.2f×", handSeconds / engineSeconds)) |")
+        return sink
+    }
+
     static func run(rulesDirectory: String, count: Int) {
         let rules: RuleSet
         do {
@@ -43,19 +74,21 @@ enum InProcess {
         }
 
         var sink = 0
+        let followUp = try! rules.placement("onboarding_followup")
         var engineSeconds = Double.infinity
         var handSeconds = Double.infinity
         for _ in 0..<3 {
             engineSeconds = min(engineSeconds, time {
                 for profile in profiles {
-                    if let decision = try? rules.resolve("onboarding_followup", for: profile, at: now) { sink &+= decision.row ?? 0 }
+                    if let decision = try? followUp.resolve(for: profile, at: now) { sink &+= decision.row ?? 0 }
                 }
             })
             handSeconds = min(handSeconds, time {
                 for profile in profiles { sink &+= HandWritten.onboardingFollowup(profile, now: nowMs)?.utf8.count ?? 0 }
             })
         }
-        print("| in process: `rules.resolve` (onboarding_followup) | \(rate(count, engineSeconds)) | hand-written Swift: \(rate(count, handSeconds)) | \(String(format: "%.2f×", handSeconds / engineSeconds)) |")
+        print("| in process: `placement.resolve` (onboarding_followup) | \(rate(count, engineSeconds)) | hand-written Swift: \(rate(count, handSeconds)) | \(String(format: "%.2f×", handSeconds / engineSeconds)) |")
+        sink &+= secondShape(count: count)
 
         if ProcessInfo.processInfo.environment["BENCH_SKIP_LARGE"] != nil { return }
         // A generated large rule set: every placement per profile.
