@@ -113,10 +113,15 @@ extension OverlapReport {
         }
         out += "\nrows (does some profile reach the row?):\n"
         for row in rows {
-            let verdict: String
+            var verdict: String
             switch row.reachable {
             case true?: verdict = "reachable, e.g. " + (row.witness.map(JSONWriter.write) ?? "")
-            case false?: verdict = "unreachable: every profile it matches is taken by the rows above, or it matches none"
+            case false?:
+                verdict = "unreachable: every profile it matches is taken by the rows above, or it matches none"
+                var also: [String] = []
+                if let key = row.key { also.append("a profile without a string `\(key)` does not enter it") }
+                if let holdout, row.audience != "everyone" { also.append("the profiles `\(holdout)` holds out see only `everyone`") }
+                if !also.isEmpty { verdict += " (" + also.joined(separator: "; ") + ")" }
             case nil: verdict = "undecided (the search ran out of budget)"
             }
             out += "  \(row.row). \(row.audience) -> \(row.destination): \(verdict)\n"

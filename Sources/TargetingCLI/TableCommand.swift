@@ -114,10 +114,16 @@ extension DecisionTable {
         out += (headers.indices.map { pad(headers[$0], widths[$0]) } + ["-> destinations"]).joined(separator: "  ") + "\n"
         for (row, values) in zip(rows, cells) {
             var line = (values.indices.map { pad(values[$0], widths[$0]) } + ["-> " + destinationText(row, code: false)]).joined(separator: "  ")
-            if !row.dependsOn.isEmpty { line += "  (depends on " + row.dependsOn.map { $0.hasPrefix("split ") ? $0 : "`\($0)`" }.joined(separator: ", ") + ")" }
+            if !row.dependsOn.isEmpty { line += "  (depends on " + row.dependsOn.map(Self.dependency).joined(separator: ", ") + ")" }
             out += line + "\n"
         }
         return out
+    }
+
+    /// One entry of `depends on`: a comparison in backticks; a draw (`split `s``,
+    /// `experiment `e``, `holdout `h``) or a key (`key `k``) as written.
+    static func dependency(_ text: String) -> String {
+        ["split ", "experiment ", "holdout ", "key "].contains { text.hasPrefix($0) && text.hasSuffix("`") } ? text : "`\(text)`"
     }
 
     var markdown: String {
@@ -125,7 +131,7 @@ extension DecisionTable {
         out += "|" + String(repeating: "---|", count: by.count + 2) + "\n"
         for row in rows {
             let values = zip(by, row.when).map { shown($1, of: $0, code: true) }
-            let depends = row.dependsOn.map { $0.hasPrefix("split ") ? $0 : "`\($0)`" }.joined(separator: ", ")
+            let depends = row.dependsOn.map(Self.dependency).joined(separator: ", ")
             out += "| " + (values + [destinationText(row, code: true), depends]).map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
         }
         return out

@@ -29,6 +29,10 @@ enum ASTDump {
         case .placement(let placement):
             let rows = placement.rows.map { "\($0.audience.name) -> \(destination($0.destination))" }
             return "placement \(placement.name.text) { \(rows.joined(separator: "; ")) }"
+        case .experiment(let experiment):
+            return "experiment \(experiment.name.text) { \(experiment.variants.map { "\($0.weight.text)% \($0.name.text)" }.joined(separator: "; ")) }"
+        case .holdout(let holdout):
+            return "holdout \(holdout.name.text) \(holdout.weight.text)%"
         }
     }
 
@@ -40,6 +44,8 @@ enum ASTDump {
         case .split(let split):
             let variants = split.variants.map { "\($0.weight.text)% -> \(ASTDump.destination($0.destination))" }
             return "split \(quoted(split.id)) { \(variants.joined(separator: "; ")) }"
+        case .experiment(let experiment):
+            return "\(experiment.experiment.text) { \(experiment.arms.map { "\($0.variant.text) -> \(ASTDump.destination($0.destination))" }.joined(separator: "; ")) }"
         }
     }
 
