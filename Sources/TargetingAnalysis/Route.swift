@@ -28,15 +28,18 @@ struct Route {
 
     /// Every way placement `index` of `program` can decide, what users see first: each row
     /// (each variant of a split or experiment row, with `variants`) and no match when the
-    /// placement can miss, for profiles the holdout does not hold out (no key, then drawn and
-    /// not held); then, in a covered placement, what held-out profiles see. Routes whose draws
+    /// placement can miss, for profiles the holdout does not hold out (drawn and not held, or
+    /// without its key); then, in a covered placement, what held-out profiles see. Routes whose draws
     /// no bucket meets (not held out by a 100 % holdout) are left out.
     static func routes(_ program: Program, placement index: Int, variants: Bool = true) -> [Route] {
         let placement = program.placements[index]
         let rows = placement.rows
         var states: [Holdout] = [.uncovered]
         if placement.isCoveredByHoldout, let holdout = program.holdout {
-            states = [.keyAbsent] + (holdout.weight < 100 ? [.notHeld] : [])
+            // Witnesses name an id where they can (a profile without one comes last, as in
+            // `ExampleProfile.witnesses`); a missing custom key makes the simpler profile.
+            let drawn: [Holdout] = holdout.weight < 100 ? [.notHeld] : []
+            states = holdout.key == .profileID ? drawn + [.keyAbsent] : [.keyAbsent] + drawn
         }
         var routes: [Route] = []
         func add(row: Int?, state: Holdout) {
