@@ -17,9 +17,11 @@ enum OverlapCommand: Command {
     use (not `everyone`): whether some profile matches both, with such a profile. For each
     row: whether some profile reaches it (its audience matches and no row above does, so a
     row covered by the union of the rows above is unreachable), with a profile that `resolve`
-    sends to it. Every example is checked by the evaluator before it is printed; a "no" is a
-    search over every profile the rules can tell apart at --now. An answer the search could
-    not settle within its budget is printed as undecided, never as a "no".
+    sends to it. A row drawing on a key other than `profile.id` takes only profiles with a
+    string value for it, and profiles the holdout holds out reach only `everyone`. Every
+    example is checked by the evaluator before it is printed; a "no" is a search over every
+    profile the rules can tell apart at --now. An answer the search could not settle within
+    its budget is printed as undecided, never as a "no".
 
     With --format json: {"placement","now","pairs":[{"a","b","overlap","witness"}],
     "rows":[{"row","audience","reachable","witness"}]}; `overlap` and `reachable` are null

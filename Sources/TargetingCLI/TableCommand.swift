@@ -15,10 +15,12 @@ enum TableCommand: Command {
     For every combination of the --by attributes (default: every declared `one of` string and
     `bool` attribute the placement reads; `set of` attributes and built-in enumerations such
     as profile.platform when named), exactly the destinations some profile with those values
-    can reach, over every other input (ages, dates, the split bucket) at --now. Each value
+    can reach, over every other input (ages, dates, the split, experiment and holdout
+    buckets) at --now; an attribute that keys a draw gives each value its own bucket. Each value
     domain is the declared values plus "not set"; a set's domain is every subset. Rows merge
     combinations with the same destinations, and every combination lies in exactly one row.
-    Where several destinations are possible the row says what else decides.
+    Where several destinations are possible the row says what else decides: comparisons,
+    `split`, `experiment` or `holdout` draws, and the `key` a draw needs.
     With --format json: {"placement","now","by":[...],"rows":[{"when":{ATTR:[values, null
     for not set]},"destinations":[{"kind","id"} or null for no match],"depends_on":[...]}]}.
     --format markdown prints a table for a pull request.
