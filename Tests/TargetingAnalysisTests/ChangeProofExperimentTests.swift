@@ -168,4 +168,38 @@ final class ChangeProofExperimentTests: XCTestCase {
     func testTheSameExperimentIsEquivalent() throws {
         XCTAssertEqual(try prove(Self.rules, Self.rules).placements.map(\.status), [.equivalent, .equivalent])
     }
+
+    // MARK: - Keys the rules pin
+
+    private let testers = """
+    segment qa = profile.customer_user_id in ["qa1", "qa2"]
+    audience testers = qa
+    experiment pricing_q4 by profile.customer_user_id {
+      50% control
+      50% discount
+    }
+    placement onboarding_followup {
+      testers -> pricing_q4 {
+        control  -> flow "flow_onb_a"
+        discount -> flow "flow_onb_discount"
+      }
+      everyone -> flow "flow_default"
+    }
+
+    """
+
+    func testAPinnedKeyIsDecidedByTheBucketsOfItsValues() throws {
+        let before = try program(testers, file: #filePath, line: #line)
+        let plan = try XCTUnwrap(before.placements[0].rows[0].split)
+        let buckets = ["qa1", "qa2"].map { SplitDraw.bucket(splitID: plan.id, profileID: $0) }
+        // Both testers draw `discount` (buckets 96 and 64): a 40/60 split leaves them there, so
+        // nobody moves although some buckets do.
+        XCTAssertEqual(buckets, [96, 64])
+        let shifted = testers.replacingOccurrences(of: "50% control\n  50% discount", with: "40% control\n  60% discount")
+        XCTAssertEqual(try moves(testers, shifted), [])
+        // A 70/30 split (drawn `discount` first, buckets 0–29) moves both to `control`, and
+        // nobody the other way.
+        let flipped = testers.replacingOccurrences(of: "50% control\n  50% discount", with: "70% control\n  30% discount")
+        XCTAssertEqual(try moves(testers, flipped), [#"flow "flow_onb_discount" (pricing_q4: discount) -> flow "flow_onb_a" (pricing_q4: control)"#])
+    }
 }
