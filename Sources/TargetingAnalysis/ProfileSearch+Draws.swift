@@ -69,8 +69,9 @@ extension ProfileSearch {
                 attempts += 1
                 let candidate = family(number)
                 if needs.allSatisfy({ $0.holds(candidate) }), keeps(candidate) { return candidate }
-                // A family whose first values all change some comparison is not worth walking.
-                if number < 16, !kept { kept = keeps(candidate) }
+                // A family whose first new values all change some comparison is not worth
+                // walking (the rules pin the key to the chosen value).
+                if number < 16, !kept, candidate != chosen { kept = keeps(candidate) }
                 if number == 15, !kept { break }
             }
         }
