@@ -1,5 +1,7 @@
+import TargetingBase
 import TargetingEngine
 import TargetingProfiles
+import TargetingSyntax
 
 /// Every segment and audience of one or more compiled programs as one shared graph of `and`,
 /// `or`, `not` and comparison nodes.
@@ -45,10 +47,28 @@ struct ConditionGraph {
     private(set) var programAudienceNodes: [[Int]] = []
     /// The node of each audience of the first program.
     var audienceNodes: [Int] { programAudienceNodes[0] }
+    /// The nodes of each placement's rows, per program.
+    private(set) var programPlacements: [[PlacementNodes]] = []
+    /// Per program: the node "the profile has a value for the holdout's key", when there is a holdout.
+    private(set) var programHoldoutKeys: [Int?] = []
+    /// The attribute each key node reads, by node: the comparisons the graph adds for SPEC §11's
+    /// `by KEY` rather than taking them from a condition.
+    private(set) var keyTargets: [Int: AttributeReference.Target] = [:]
     /// A node that is always true (the `everyone` row).
     private(set) var trueNode = 0
     /// Parents of each node, once per use (a child used twice by one parent is listed twice).
     private(set) var parents: [[Int]] = []
+
+    /// The rows of one placement as the search sees them.
+    struct PlacementNodes {
+        /// Per row: the node that holds when the row takes the profile: its audience matches
+        /// and, for a draw on a key other than `profile.id`, the profile has a string value for
+        /// the key (one without does not enter, SPEC §11).
+        var rows: [Int]
+        /// Per row with a split or experiment: the node "the profile has a value for its key"
+        /// (`profile.id` included, which a draw needs); nil for other rows.
+        var keys: [Int?]
+    }
 
     private var atomIndex: [AtomKey: Int] = [:]
     private var variableIndex: [FieldKey: Int] = [:]
@@ -72,6 +92,26 @@ struct ConditionGraph {
                 segmentNodes[segment] = build(program.segments[segment].condition, program)
             }
             programAudienceNodes.append(program.audiences.map { build($0.condition, program) })
+            programPlacements.append(program.placements.map { placement in
+                var nodes = PlacementNodes(rows: [], keys: [])
+                for row in placement.rows {
+                    let audience = row.audience.map { programAudienceNodes[programAudienceNodes.count - 1][$0] } ?? trueNode
+                    guard let plan = row.split else {
+                        nodes.rows.append(audience)
+                        nodes.keys.append(nil)
+                        continue
+                    }
+                    let key = keyNode(plan.key, program)
+                    nodes.keys.append(key)
+                    if case .profileID = plan.key {
+                        nodes.rows.append(audience)
+                    } else {
+                        nodes.rows.append(audience == trueNode ? key : add(.and([audience, key])))
+                    }
+                }
+                return nodes
+            })
+            programHoldoutKeys.append(program.holdout.map { keyNode($0.key, program) })
         }
         segmentNodes = []
         parents = Array(repeating: [], count: nodes.count)
@@ -157,17 +197,40 @@ struct ConditionGraph {
         }
     }
 
+    /// The slot a draw key reads: `profile.id` as a string, or the key's slot.
+    static func slot(of key: DrawKey, in program: Program) -> Slot {
+        switch key {
+        case .profileID: Slot(target: .builtin("id"), type: .string)
+        case .slot(let index): program.slots[index]
+        }
+    }
+
+    /// The node "the profile has a string value for `key`": `starts with ""` on the key's
+    /// string slot, which holds exactly for a string (SPEC §11: any other value does not enter).
+    private mutating func keyNode(_ key: DrawKey, _ program: Program) -> Int {
+        let slot = ConditionGraph.slot(of: key, in: program)
+        let position = SourcePosition(offset: 0, line: 1, column: 1)
+        let range = SourceRange(file: "", start: position, end: position)
+        let reference = AttributeReference(target: slot.target, spelling: .bare, range: range)
+        let source = Comparison(subject: .attribute(reference), op: .startsWith, operatorRange: range,
+                                operands: [Literal(value: .string(""), text: "\"\"", range: range)], list: nil, ignoringCaseRange: nil, range: range)
+        let node = atom(slot: slot, CompiledTest(slot: 0, kind: .startsWith("", fold: false), negated: false, source: source), program)
+        keyTargets[node] = slot.target
+        return node
+    }
+
     private mutating func atom(_ test: CompiledTest, _ program: Program) -> Int {
-        let key = AtomKey(slot: test.slot < 0 ? nil : program.slots[test.slot], kind: test.kind, negated: test.negated)
+        atom(slot: test.slot < 0 ? nil : program.slots[test.slot], test, program)
+    }
+
+    /// The atom of `test` reading `slot` (nil: `now`).
+    private mutating func atom(slot: Slot?, _ test: CompiledTest, _ program: Program) -> Int {
+        let key = AtomKey(slot: slot, kind: test.kind, negated: test.negated)
         if let known = atomIndex[key] { return atoms[known].node }
         let id = atoms.count
         let node = add(.atom(id))
         atomIndex[key] = id
-        if test.slot < 0 {
-            atoms.append(Atom(slot: nil, test: test, node: node, variable: nil, local: clockAtoms.count))
-            clockAtoms.append(id)
-        } else {
-            let slot = program.slots[test.slot]
+        if let slot {
             let field = FieldKey(slot.target)
             let variable: Int
             if let known = variableIndex[field] {
@@ -185,6 +248,9 @@ struct ConditionGraph {
             atoms.append(Atom(slot: slot, test: test, node: node, variable: variable, local: variables[variable].atoms.count))
             variables[variable].atoms.append(id)
             if !variables[variable].slots.contains(slot) { variables[variable].slots.append(slot) }
+        } else {
+            atoms.append(Atom(slot: nil, test: test, node: node, variable: nil, local: clockAtoms.count))
+            clockAtoms.append(id)
         }
         return node
     }

@@ -61,7 +61,10 @@ extension DecisionTable {
     package static func build(_ program: Program, placement index: Int, by names: [String]?, now: Int64) -> Result<DecisionTable, DecisionTableError> {
         let graph = ConditionGraph(program)
         let placement = program.placements[index]
-        let read = readVariables(graph, nodes: placement.rows.compactMap { $0.audience.map { graph.audienceNodes[$0] } })
+        let nodes = graph.programPlacements[0][index]
+        var readNodes = nodes.rows + nodes.keys.compactMap { $0 }
+        if placement.isCoveredByHoldout, let key = graph.programHoldoutKeys[0] { readNodes.append(key) }
+        let read = readVariables(graph, nodes: readNodes)
         var attributes: [Attribute] = []
         if let names {
             for name in names {
@@ -83,7 +86,8 @@ extension DecisionTable {
             return .failure(DecisionTableError(message: "--by gives \(combinations) combinations; a table holds at most \(maxCombinations): name fewer attributes with --by"))
         }
         var search = ProfileSearch(graph: graph, now: now)
-        let routes = ChangeProof.routes(of: placement)
+        let routes = Route.routes(program, placement: index)
+        let pinned = Set(attributes.map(\.field))
         var cells: [(combination: [Int], seen: [Outcome?], unsettled: [Outcome?], depends: [String])] = []
         for number in 0..<combinations {
             var combination: [Int] = []
@@ -93,32 +97,47 @@ extension DecisionTable {
                 rest /= attribute.domain.count
             }
             let values = zip(attributes, combination).map { ($0.field, $0.domain[$1]) }
-            var seen: [Outcome?] = [], unsettled: [Outcome?] = [], reachedRows: [Int] = [], splits: [String] = []
+            var seen: [Outcome?] = [], unsettled: [Outcome?] = [], reachedRows: [Int] = [], draws: [String] = []
             guard let fixed = fixedAtoms(values, graph: graph, now: now) else {
                 // Never expected (each value is storable alone); said as unsettled, not guessed.
-                cells.append((combination, [], routes.map(\.seen).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }, []))
+                cells.append((combination, [], routes.map(\.seen.outcome).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }, []))
                 continue
             }
-            for route in routes where !seen.contains(route.seen) {
-                let goals = ChangeProof.goals(route, rows: placement.rows, audienceNodes: graph.audienceNodes, trueNode: graph.trueNode)
-                if case .impossible = search.solve(goals, concreteOnly: false, fixed: fixed) { continue }
-                guard case .found(let found) = search.solve(goals, concreteOnly: true, fixed: fixed),
-                      let chosen = search.values(of: found),
-                      reaches(route, values: chosen.filter { chosen in !values.contains { $0.0 == chosen.0 } } + values.map { ($0.0, $0.1.map(ExampleValue.json) ?? .missing) },
-                              program: program, placement: index, now: now) else {
-                    if !unsettled.contains(route.seen) { unsettled.append(route.seen) }
-                    continue
+            let extra = values.map { ($0.0, $0.1.map(ExampleValue.json) ?? .missing) }
+            for route in routes where !seen.contains(route.seen.outcome) {
+                let needs = route.draws(program, placement: index)
+                // A draw on a key the combination fixes is decided by the value: one bucket.
+                guard needs.allSatisfy({ need in
+                    guard let value = values.first(where: { $0.0 == need.field }) else { return true }
+                    guard case .string(let text)? = value.1 else { return false }
+                    return need.holds(text)
+                }) else { continue }
+                let answer = search.settle(route.goals(program, placement: index, graph: graph), draws: needs, pinned: pinned,
+                                           fixed: fixed, extra: extra) { profile, now in
+                    guard case .success(let decision) = program.decide(placement: index, for: profile, now: now) else { return false }
+                    return route.isTaken(by: decision)
                 }
-                seen.append(route.seen)
-                unsettled.removeAll { $0 == route.seen }
-                if let row = route.row, !reachedRows.contains(row) { reachedRows.append(row) }
-                if let split = route.split?.plan.id, !splits.contains(split) { splits.append(split) }
+                switch answer {
+                case .impossible: continue
+                case .open:
+                    if !unsettled.contains(route.seen.outcome) { unsettled.append(route.seen.outcome) }
+                case .found:
+                    seen.append(route.seen.outcome)
+                    unsettled.removeAll { $0 == route.seen.outcome }
+                    if let row = route.row, !reachedRows.contains(row) { reachedRows.append(row) }
+                    if let row = route.row, let plan = placement.rows[row].split {
+                        let draw = (plan.isExperiment ? "experiment" : "split") + " `\(plan.id)`"
+                        if !draws.contains(draw) { draws.append(draw) }
+                    }
+                    if route.holdout == .heldOut, let holdout = program.holdout, !draws.contains("holdout `\(holdout.name)`") {
+                        draws.append("holdout `\(holdout.name)`")
+                    }
+                }
             }
-            let ordered = routes.map(\.seen).reduce(into: [Outcome?]()) { if seen.contains($1), !$0.contains($1) { $0.append($1) } }
+            let ordered = routes.map(\.seen.outcome).reduce(into: [Outcome?]()) { if seen.contains($1), !$0.contains($1) { $0.append($1) } }
             var depends: [String] = []
             if ordered.count > 1 {
-                depends = dependencies(placement: placement, rows: reachedRows, graph: graph, excluding: Set(attributes.map(\.field)), fixed: fixed)
-                    + splits.map { "split `\($0)`" }
+                depends = dependencies(rows: reachedRows, nodes: nodes, graph: graph, excluding: pinned, fixed: fixed) + draws
             }
             cells.append((combination, ordered, unsettled, depends))
         }
@@ -194,24 +213,11 @@ extension DecisionTable {
         try? ProfileReader.read(ExampleProfile.json(values)).get()
     }
 
-    /// Whether a profile with `values` (and an id that draws the route's split variant) is
-    /// decided by `route`, as the evaluator says.
-    static func reaches(_ route: ChangeProof.Route, values: [(FieldKey, ExampleValue)], program: Program, placement: Int, now: Int64) -> Bool {
-        let ids = ChangeProof.witnessIDs(route, ChangeProof.Route(row: nil, split: nil, seen: nil))
-        for json in ExampleProfile.witnesses(values, ids: ids) {
-            guard case .success(let profile) = ProfileReader.read(json),
-                  case .success(let decision) = program.decide(placement: placement, for: profile, now: now),
-                  decision.row == route.row, decision.outcome == route.seen else { continue }
-            return true
-        }
-        return false
-    }
-
     /// The comparisons of the rows reached (and the rows above them) that the fixed
     /// attributes leave open: what else decides between the destinations. Nodes are
     /// evaluated three-valued with the fixed comparisons known, and only open nodes are
     /// followed down.
-    static func dependencies(placement: Program.Placement, rows reached: [Int], graph: ConditionGraph,
+    static func dependencies(rows reached: [Int], nodes placement: ConditionGraph.PlacementNodes, graph: ConditionGraph,
                              excluding: Set<FieldKey>, fixed: [(node: Int, holds: Bool)]) -> [String] {
         guard let last = reached.max() else { return [] }
         // Children have smaller ids than their parents, so one pass upwards evaluates all.
@@ -228,7 +234,8 @@ extension DecisionTable {
             case .atom: break
             }
         }
-        let nodes = placement.rows[...last].compactMap { $0.audience.map { graph.audienceNodes[$0] } }
+        // A row's node holds its audience and, for a draw on a key, whether the profile has the key.
+        let nodes = Array(placement.rows[...last])
         var seen = Set<Int>(), texts: [String] = []
         var stack = Array(nodes.reversed())
         while let node = stack.popLast() {
@@ -237,7 +244,7 @@ extension DecisionTable {
             case .atom(let id):
                 let atom = graph.atoms[id]
                 if let variable = atom.variable, excluding.contains(graph.variables[variable].field) { continue }
-                let text = atom.test.source.text()
+                let text = graph.keyTargets[node].map { "key `\(FieldKey($0).displayName)`" } ?? atom.test.source.text()
                 if !texts.contains(text) { texts.append(text) }
             case .and(let children), .or(let children): stack += children.reversed()
             case .not(let child): stack.append(child)

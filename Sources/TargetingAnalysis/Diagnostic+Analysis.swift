@@ -19,8 +19,29 @@ extension Diagnostic {
                    help: "its conditions contradict each other")
     }
 
-    static func placementFallsThrough(_ placement: String, example: String, now: String?, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.warning, "placement-falls-through", "some profiles match no row of `\(placement)`, e.g. \(example)", at: range,
-                   help: now.map { "with `now` at \($0); add an `everyone` row to decide for them" } ?? "add an `everyone` row to decide for them")
+    /// A row whose draw's key no profile that reaches it has: one without does not enter (or,
+    /// for `profile.id`, is an error).
+    static func keylessRow(_ row: String, key: String, draw: String, isProfileID: Bool, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.warning, "unreachable-row", "row `\(row)` can never decide: no profile that reaches it has a string value for `\(key)`, the key of \(draw)",
+                   at: range, help: isProfileID ? "a profile without an `id` cannot be drawn: it is an error for it"
+                       : "a profile without one does not enter the \(draw.hasPrefix("split") ? "split" : "experiment"); the rows below decide for it")
+    }
+
+    /// A row of a placement that a 100 % holdout covers: held-out profiles see only `everyone`.
+    static func heldOutRow(_ row: String, holdout: String, onlyWithoutID: Bool, at range: SourceRange) -> Diagnostic {
+        let message = onlyWithoutID
+            ? "row `\(row)` can never decide for a profile with an `id`: every one that reaches it is held out by `\(holdout)`"
+            : "row `\(row)` can never decide: every profile that reaches it is held out by `\(holdout)`"
+        return Diagnostic(.warning, "unreachable-row", message, at: range,
+                          help: "a 100% holdout leaves the profiles it holds out only an `everyone` row"
+                              + (onlyWithoutID ? "; only a profile without an `id`, which is never drawn, reaches this row" : ""))
+    }
+
+    static func placementFallsThrough(_ placement: String, example: String, now: String?, heldOutBy holdout: String? = nil,
+                                      reason: String? = nil, at range: SourceRange) -> Diagnostic {
+        let help = reason ?? "add an `everyone` row to decide for them"
+        return Diagnostic(.warning, "placement-falls-through",
+                          "some profiles match no row of `\(placement)`" + (holdout.map { " (held out by `\($0)`)" } ?? "") + ", e.g. \(example)", at: range,
+                          help: now.map { "with `now` at \($0); " + help } ?? help)
     }
 }

@@ -44,15 +44,11 @@ enum ExampleProfile {
         }
     }
 
-    /// Whether the profile `json` reads without error and, at `now`, matches no row of the
-    /// placement at `placement`.
-    static func fallsThrough(_ json: JSONValue, program: Program, placement: Int, now: Int64) -> Bool {
-        guard case .success(let profile) = ProfileReader.read(json) else { return false }
-        var evaluator = Evaluator(program: program, profile: profile, now: now)
-        for row in program.placements[placement].rows {
-            guard let audience = row.audience else { return false }
-            if evaluator.audienceMatches(audience) { return false }
-        }
-        return true
+    /// Whether the profile `json` reads without error and, at `now`, resolves to no match in
+    /// the placement at `placement`, held out or not as `heldOut` says.
+    static func fallsThrough(_ json: JSONValue, program: Program, placement: Int, now: Int64, heldOut: Bool = false) -> Bool {
+        guard case .success(let profile) = ProfileReader.read(json),
+              case .success(let decision) = program.decide(placement: placement, for: profile, now: now) else { return false }
+        return decision.row == nil && decision.heldOut == heldOut
     }
 }

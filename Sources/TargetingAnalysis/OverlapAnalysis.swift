@@ -33,6 +33,9 @@ package struct OverlapReport: Sendable {
         package var reachable: Bool?
         /// A profile that `resolve` sends to this row, when `reachable` is true.
         package var witness: JSONValue?
+        /// The key of the row's split or experiment when it is not `profile.id`: profiles
+        /// without a string value for it do not enter the row (SPEC §11).
+        package var key: String?
     }
 
     package var placement: String
@@ -40,6 +43,9 @@ package struct OverlapReport: Sendable {
     package var now: Int64
     package var pairs: [Pair]
     package var rows: [Row]
+    /// The holdout that covers the placement, if any: the profiles it holds out reach only
+    /// `everyone` (SPEC §11).
+    package var holdout: String?
 
     /// Whether some answer is undecided.
     package var hasUndecided: Bool {
@@ -72,7 +78,8 @@ extension OverlapReport {
         }
 
         let rows = placement.rows.indices.map { reachability(program, placement: index, row: $0, search: &search, now: now) }
-        return OverlapReport(placement: placement.name, now: now, pairs: pairs, rows: rows)
+        return OverlapReport(placement: placement.name, now: now, pairs: pairs, rows: rows,
+                             holdout: placement.isCoveredByHoldout ? program.holdout?.name : nil)
     }
 
     /// Whether some profile is decided by row `position` of the placement at `index` (the
@@ -85,15 +92,24 @@ extension OverlapReport {
     static func reachability(_ program: Program, placement index: Int, row position: Int, search: inout ProfileSearch, now: Int64) -> Row {
         let rows = program.placements[index].rows
         var report = Row(row: position + 1, audience: rows[position].source.audience.name,
-                         destination: rows[position].source.destination.description, reachable: nil, witness: nil)
-        let route = ChangeProof.Route(row: position, split: nil, seen: nil)
-        let goals = ChangeProof.goals(route, rows: rows, audienceNodes: search.graph.audienceNodes, trueNode: search.graph.trueNode)
-        let answer = search.answer(goals) { profile in
-            guard case .success(let decision) = program.decide(placement: index, for: profile, now: now) else { return false }
-            return decision.row == position
+                         destination: rows[position].source.destination.description, reachable: false, witness: nil)
+        if let plan = rows[position].split, case .slot(let slot) = plan.key { report.key = FieldKey(program.slots[slot].target).displayName }
+        // Reachable through any variant, held out or not: the first route settled with a witness.
+        for route in Route.routes(program, placement: index, variants: false) where route.row == position {
+            let goals = route.goals(program, placement: index, graph: search.graph)
+            let answer = search.settle(goals, draws: route.draws(program, placement: index)) { profile, now in
+                guard case .success(let decision) = program.decide(placement: index, for: profile, now: now) else { return false }
+                return route.isTaken(by: decision)
+            }
+            switch answer {
+            case .impossible: continue
+            case .found(let witness):
+                report.reachable = true
+                report.witness = witness
+                return report
+            case .open: report.reachable = nil
+            }
         }
-        report.reachable = answer.holds
-        report.witness = answer.witness
         return report
     }
 }

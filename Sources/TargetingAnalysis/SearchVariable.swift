@@ -19,6 +19,16 @@ enum FieldKey: Hashable, Comparable {
     }
 }
 
+extension FieldKey {
+    /// The field as rules name it: `profile.id`, or the custom key.
+    var displayName: String {
+        switch self {
+        case .builtin(let name): "profile." + name
+        case .custom(let key): key
+        }
+    }
+}
+
 /// One unknown of the search: a stored field and every comparison that reads it.
 struct SearchVariable {
     /// The field.

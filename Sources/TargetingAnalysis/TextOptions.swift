@@ -35,7 +35,8 @@ enum TextOptions {
         for text in classes {
             for variant in CaseVariants.of(String(decoding: text, as: UTF8.self)) { builder.offer(.json(.string(variant))) }
         }
-        for pattern in patterns {
+        // An empty pattern holds for every string; its literal, "", is no example worth showing.
+        for pattern in patterns where !pattern.literal.isEmpty {
             builder.offer(string(pattern.literal))
             if pattern.fold { builder.offer(.json(.string(pattern.text.uppercased()))) }
         }

@@ -12,20 +12,12 @@ extension ChangeProof {
                     JSONMember(key: "placement", value: .string(placement.name)),
                     JSONMember(key: "status", value: .string(placement.status.rawValue)),
                     JSONMember(key: "transitions", value: .array(placement.transitions.map { move in
-                        .object([
-                            JSONMember(key: "from", value: Self.json(move.from)),
-                            JSONMember(key: "to", value: Self.json(move.to)),
-                            JSONMember(key: "witness", value: move.witness),
-                        ])
+                        .object(moveMembers(move.before, move.after) + [JSONMember(key: "witness", value: move.witness)])
                     })),
                 ]
                 if placement.status == .undecided {
                     members.append(JSONMember(key: "unsettled", value: .array(placement.unsettled.map { open in
-                        .object([
-                            JSONMember(key: "from", value: Self.json(open.from)),
-                            JSONMember(key: "to", value: Self.json(open.to)),
-                            JSONMember(key: "reason", value: .string(open.reason)),
-                        ])
+                        .object(moveMembers(open.before, open.after) + [JSONMember(key: "reason", value: .string(open.reason))])
                     })))
                 }
                 return .object(members)
@@ -33,10 +25,26 @@ extension ChangeProof {
         ])
     }
 
+    /// `from` and `to` as destinations; with experiments or a holdout in either rule set also
+    /// `from_experiment`, `from_variant`, `from_held_out` and the same for `to` (SPEC §11's
+    /// `experiment`, `variant` and `held_out` of `resolve`).
+    func moveMembers(_ before: Seen, _ after: Seen) -> [JSONMember] {
+        var members = [JSONMember(key: "from", value: Self.json(before.outcome)), JSONMember(key: "to", value: Self.json(after.outcome))]
+        guard reportsExperiments else { return members }
+        for (side, seen) in [("from", before), ("to", after)] {
+            members += [
+                JSONMember(key: side + "_experiment", value: seen.experiment.map(JSONValue.string) ?? .null),
+                JSONMember(key: side + "_variant", value: seen.variant.map(JSONValue.string) ?? .null),
+                JSONMember(key: side + "_held_out", value: .bool(seen.heldOutBy != nil)),
+            ]
+        }
+        return members
+    }
+
     /// A destination as `diff --format json` writes it: `{"kind","id"}`, both null for
     /// nothing; null for no match.
-    static func json(_ seen: Seen) -> JSONValue {
-        guard let outcome = seen else { return .null }
+    static func json(_ outcome: Outcome?) -> JSONValue {
+        guard let outcome else { return .null }
         return .object([
             JSONMember(key: "kind", value: outcome.kind.map(JSONValue.string) ?? .null),
             JSONMember(key: "id", value: outcome.id.map(JSONValue.string) ?? .null),
@@ -56,14 +64,24 @@ extension ChangeProof {
             }
             out += "\n"
             for move in placement.transitions {
-                out += "  \(Self.text(move.from)) -> \(Self.text(move.to)): \(JSONWriter.write(move.witness))\n"
+                out += "  \(Self.text(move.before)) -> \(Self.text(move.after)): \(JSONWriter.write(move.witness))\n"
             }
             for open in placement.unsettled {
-                out += "  not settled: \(Self.text(open.from)) -> \(Self.text(open.to)) (\(open.reason))\n"
+                out += "  not settled: \(Self.text(open.before)) -> \(Self.text(open.after)) (\(open.reason))\n"
             }
         }
         return out
     }
 
-    static func text(_ seen: Seen) -> String { seen.map(\.description) ?? "no match" }
+    /// A destination as text: `flow "x"`, `nothing` or `no match`.
+    static func text(_ outcome: Outcome?) -> String { outcome.map(\.description) ?? "no match" }
+
+    /// What a decision shows as text: the destination, then `(experiment e: v)` and `(held out
+    /// by h)` as `resolve` writes them.
+    static func text(_ seen: Seen) -> String {
+        var text = text(seen.outcome)
+        if let experiment = seen.experiment, let variant = seen.variant { text += " (experiment \(experiment): \(variant))" }
+        if let holdout = seen.heldOutBy { text += " (held out by \(holdout))" }
+        return text
+    }
 }

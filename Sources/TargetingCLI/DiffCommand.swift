@@ -39,7 +39,10 @@ enum DiffCommand: Command {
     as its destination; renamed audiences and segments change nothing. JSON: {"now",
     "placements":[{"placement","status","transitions":[{"from","to","witness"}]}]}, with
     `from`/`to` {"kind","id"} (both null for nothing) or null for no match, and
-    "unsettled":[{"from","to","reason"}] on an undecided placement.
+    "unsettled":[{"from","to","reason"}] on an undecided placement. An experiment's variant
+    and the holdout count as well: a move between two variants, or into or out of the
+    holdout, is a change; with experiments or a holdout in either rule set each move also
+    has "from_experiment", "from_variant", "from_held_out" and the same for `to`.
     Exit status: 0, or 1 with --fail-on-change when anything changed; 2 on load errors or
     rejected profile lines; 3 with --prove when some placement is undecided.
     """

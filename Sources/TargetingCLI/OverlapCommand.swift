@@ -17,9 +17,11 @@ enum OverlapCommand: Command {
     use (not `everyone`): whether some profile matches both, with such a profile. For each
     row: whether some profile reaches it (its audience matches and no row above does, so a
     row covered by the union of the rows above is unreachable), with a profile that `resolve`
-    sends to it. Every example is checked by the evaluator before it is printed; a "no" is a
-    search over every profile the rules can tell apart at --now. An answer the search could
-    not settle within its budget is printed as undecided, never as a "no".
+    sends to it. A row drawing on a key other than `profile.id` takes only profiles with a
+    string value for it, and profiles the holdout holds out reach only `everyone`. Every
+    example is checked by the evaluator before it is printed; a "no" is a search over every
+    profile the rules can tell apart at --now. An answer the search could not settle within
+    its budget is printed as undecided, never as a "no".
 
     With --format json: {"placement","now","pairs":[{"a","b","overlap","witness"}],
     "rows":[{"row","audience","reachable","witness"}]}; `overlap` and `reachable` are null
@@ -113,10 +115,15 @@ extension OverlapReport {
         }
         out += "\nrows (does some profile reach the row?):\n"
         for row in rows {
-            let verdict: String
+            var verdict: String
             switch row.reachable {
             case true?: verdict = "reachable, e.g. " + (row.witness.map(JSONWriter.write) ?? "")
-            case false?: verdict = "unreachable: every profile it matches is taken by the rows above, or it matches none"
+            case false?:
+                verdict = "unreachable: every profile it matches is taken by the rows above, or it matches none"
+                var also: [String] = []
+                if let key = row.key { also.append("a profile without a string `\(key)` does not enter it") }
+                if let holdout, row.audience != "everyone" { also.append("the profiles `\(holdout)` holds out see only `everyone`") }
+                if !also.isEmpty { verdict += " (" + also.joined(separator: "; ") + ")" }
             case nil: verdict = "undecided (the search ran out of budget)"
             }
             out += "  \(row.row). \(row.audience) -> \(row.destination): \(verdict)\n"

@@ -15,10 +15,12 @@ enum TableCommand: Command {
     For every combination of the --by attributes (default: every declared `one of` string and
     `bool` attribute the placement reads; `set of` attributes and built-in enumerations such
     as profile.platform when named), exactly the destinations some profile with those values
-    can reach, over every other input (ages, dates, the split bucket) at --now. Each value
+    can reach, over every other input (ages, dates, the split, experiment and holdout
+    buckets) at --now; an attribute that keys a draw gives each value its own bucket. Each value
     domain is the declared values plus "not set"; a set's domain is every subset. Rows merge
     combinations with the same destinations, and every combination lies in exactly one row.
-    Where several destinations are possible the row says what else decides.
+    Where several destinations are possible the row says what else decides: comparisons,
+    `split`, `experiment` or `holdout` draws, and the `key` a draw needs.
     With --format json: {"placement","now","by":[...],"rows":[{"when":{ATTR:[values, null
     for not set]},"destinations":[{"kind","id"} or null for no match],"depends_on":[...]}]}.
     --format markdown prints a table for a pull request.
@@ -114,10 +116,16 @@ extension DecisionTable {
         out += (headers.indices.map { pad(headers[$0], widths[$0]) } + ["-> destinations"]).joined(separator: "  ") + "\n"
         for (row, values) in zip(rows, cells) {
             var line = (values.indices.map { pad(values[$0], widths[$0]) } + ["-> " + destinationText(row, code: false)]).joined(separator: "  ")
-            if !row.dependsOn.isEmpty { line += "  (depends on " + row.dependsOn.map { $0.hasPrefix("split ") ? $0 : "`\($0)`" }.joined(separator: ", ") + ")" }
+            if !row.dependsOn.isEmpty { line += "  (depends on " + row.dependsOn.map(Self.dependency).joined(separator: ", ") + ")" }
             out += line + "\n"
         }
         return out
+    }
+
+    /// One entry of `depends on`: a comparison in backticks; a draw (`split `s``,
+    /// `experiment `e``, `holdout `h``) or a key (`key `k``) as written.
+    static func dependency(_ text: String) -> String {
+        ["split ", "experiment ", "holdout ", "key "].contains { text.hasPrefix($0) && text.hasSuffix("`") } ? text : "`\(text)`"
     }
 
     var markdown: String {
@@ -125,7 +133,7 @@ extension DecisionTable {
         out += "|" + String(repeating: "---|", count: by.count + 2) + "\n"
         for row in rows {
             let values = zip(by, row.when).map { shown($1, of: $0, code: true) }
-            let depends = row.dependsOn.map { $0.hasPrefix("split ") ? $0 : "`\($0)`" }.joined(separator: ", ")
+            let depends = row.dependsOn.map(Self.dependency).joined(separator: ", ")
             out += "| " + (values + [destinationText(row, code: true), depends]).map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
         }
         return out

@@ -70,6 +70,14 @@ package struct CompiledTest: Hashable, Sendable {
     package var negated: Bool
     /// The comparison it came from (for explanations).
     package var source: Comparison
+
+    /// Creates a compiled test (the analysis builds the key tests of SPEC §11 with it).
+    package init(slot: Int, kind: Kind, negated: Bool, source: Comparison) {
+        self.slot = slot
+        self.kind = kind
+        self.negated = negated
+        self.source = source
+    }
 }
 
 /// A compiled boolean condition over slots and segments (by index).

@@ -226,4 +226,37 @@ final class CheckCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(result.status, 1, result.err)
         XCTAssertTrue(result.err.contains("\(path):1:"), result.err)
     }
+
+    func testAFullHoldoutAndAKeylessExperimentRowAreWarnedAbout() {
+        let path = directory.write("h.rules", """
+        segment recent = profile.installed_at >= now - 30d
+        segment no_cuid = profile.customer_user_id is not set
+        audience new_users = recent
+        audience anon = no_cuid
+        experiment pricing_q4 by profile.customer_user_id {
+          50% control
+          50% discount
+        }
+        placement onboarding {
+          anon -> pricing_q4 {
+            control -> flow "a"
+            discount -> flow "b"
+          }
+          everyone -> flow "d"
+        }
+        placement main_paywall {
+          new_users -> paywall "pw_new"
+          everyone -> paywall "pw_standard"
+        }
+        holdout q4_holdout 100% except onboarding
+
+        """)
+        let result = CLIHarness.run(["check", path])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(summary(result.outLines.last)?.warnings, 2, result.out)
+        XCTAssertTrue(result.err.contains("\(path):10:3: warning: row `anon` can never decide: no profile that reaches it has a string value for `profile.customer_user_id`, the key of experiment `pricing_q4`"), result.err)
+        XCTAssertTrue(result.err.contains("\(path):17:3: warning: row `new_users` can never decide for a profile with an `id`: every one that reaches it is held out by `q4_holdout`"), result.err)
+        let json = CLIHarness.run(["check", path, "--format", "json"])
+        XCTAssertEqual(json.outLines.filter { $0.contains(#""code":"unreachable-row""#) }.count, 2, json.out)
+    }
 }

@@ -109,4 +109,66 @@ final class DiffProveCommandTests: TemporaryDirectoryTestCase {
         let broken = directory.write("broken.rules", "audience a = nope\n")
         XCTAssertEqual(CLIHarness.run(["diff", old, broken, "--prove", "--now", now]).status, 2)
     }
+
+    private let experimentRules = """
+    segment recent = profile.installed_at >= now - 30d
+    audience new_users = recent
+    experiment pricing_q4 by profile.customer_user_id {
+      50% control
+      50% discount
+    }
+    placement onboarding {
+      new_users -> pricing_q4 {
+        control -> flow "flow_a"
+        discount -> flow "flow_discount"
+      }
+      everyone -> flow "flow_default"
+    }
+
+    """
+
+    func testAnAddedHoldoutNamesVariantsAndTheHoldoutAndResolvesAsReported() throws {
+        let old = directory.write("old.rules", experimentRules), new = directory.write("new.rules", experimentRules + "holdout q4_holdout 5%\n")
+        let text = CLIHarness.run(["diff", old, new, "--prove", "--now", now])
+        XCTAssertEqual(text.status, 0, text.err)
+        XCTAssertTrue(text.outLines.contains("onboarding: changed (3 kinds of move)"), text.out)
+        XCTAssertTrue(text.outLines.contains { $0.hasPrefix(#"  flow "flow_a" (experiment pricing_q4: control) -> flow "flow_default" (held out by q4_holdout): {"id":"#) }, text.out)
+        XCTAssertTrue(text.outLines.contains { $0.hasPrefix(#"  flow "flow_default" -> flow "flow_default" (held out by q4_holdout): {"id":"#) }, text.out)
+
+        let result = CLIHarness.run(["diff", old, new, "--prove", "--now", now, "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.err)
+        let json = try XCTUnwrap(try? JSONParser.parse(Array(result.out.utf8)).get())
+        let moves = try XCTUnwrap(json["placements"]?.arrayValue?.first?["transitions"]?.arrayValue)
+        XCTAssertEqual(moves.count, 3)
+        XCTAssertEqual(moves[0].objectMembers?.map(\.key), ["from", "to", "from_experiment", "from_variant", "from_held_out",
+                                                            "to_experiment", "to_variant", "to_held_out", "witness"])
+        XCTAssertEqual(moves[0]["from_experiment"], .string("pricing_q4"))
+        XCTAssertEqual(moves[0]["from_variant"], .string("control"))
+        XCTAssertEqual(moves[0]["from_held_out"], .bool(false))
+        XCTAssertEqual(moves[0]["to_experiment"], .null)
+        XCTAssertEqual(moves[0]["to_held_out"], .bool(true))
+        // `resolve` shows each witness what the move says.
+        for move in moves {
+            let witness = JSONWriter.write(try XCTUnwrap(move["witness"]))
+            let before = CLIHarness.run(["resolve", "onboarding", "--rules", old, "--profile", "-", "--now", now, "--format", "json"], stdin: witness)
+            let after = CLIHarness.run(["resolve", "onboarding", "--rules", new, "--profile", "-", "--now", now, "--format", "json"], stdin: witness)
+            let from = try XCTUnwrap(try? JSONParser.parse(Array(before.out.utf8)).get(), before.err)
+            let to = try XCTUnwrap(try? JSONParser.parse(Array(after.out.utf8)).get(), after.err)
+            for (decision, side) in [(from, "from"), (to, "to")] {
+                XCTAssertEqual(decision["kind"], move[side]?["kind"], witness)
+                XCTAssertEqual(decision["id"], move[side]?["id"], witness)
+                XCTAssertEqual(decision["experiment"], move[side + "_experiment"], witness)
+                XCTAssertEqual(decision["variant"], move[side + "_variant"], witness)
+                XCTAssertEqual(decision["held_out"], move[side + "_held_out"], witness)
+            }
+        }
+    }
+
+    func testRulesWithoutExperimentsKeepTheirJSONShape() throws {
+        let old = directory.write("old.rules", oldRules), new = directory.write("new.rules", newRules)
+        let result = CLIHarness.run(["diff", old, new, "--prove", "--now", now, "--format", "json", "--placement", "followup"])
+        let json = try XCTUnwrap(try? JSONParser.parse(Array(result.out.utf8)).get())
+        let moves = try XCTUnwrap(json["placements"]?.arrayValue?.first?["transitions"]?.arrayValue)
+        XCTAssertEqual(moves.first?.objectMembers?.map(\.key), ["from", "to", "witness"])
+    }
 }

@@ -83,4 +83,29 @@ final class OverlapCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.out.contains("USAGE: targeting overlap PLACEMENT"), help.out)
     }
+
+    func testAKeyedRowAndTheHoldoutInTheText() {
+        let path = directory.write("k.rules", """
+        segment with_cuid = profile.customer_user_id is set
+        audience known = with_cuid
+        experiment e by profile.customer_user_id {
+          50% a
+          50% b
+        }
+        placement p {
+          known -> flow "k"
+          known -> e {
+            a -> flow "fa"
+            b -> flow "fb"
+          }
+          everyone -> flow "d"
+        }
+        holdout h 5%
+
+        """)
+        let result = CLIHarness.run(["overlap", "p", "--rules", path, "--now", "2026-11-30T12:00:00Z"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.outLines.contains(#"  2. known -> e: unreachable: every profile it matches is taken by the rows above, or it matches none (a profile without a string `profile.customer_user_id` does not enter it; the profiles `h` holds out see only `everyone`)"#), result.out)
+        XCTAssertTrue(result.outLines.contains { $0.hasPrefix(#"  3. everyone -> flow "d": reachable, e.g. {"id":"#) }, result.out)
+    }
 }

@@ -40,4 +40,28 @@ final class TableCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(CLIHarness.run(["table", "onboarding_followup", "--rules", CLIHarness.rulesPath, "--format", "html"]).status, 64)
         XCTAssertEqual(CLIHarness.run(["table", "nope", "--rules", CLIHarness.rulesPath, "--now", now]).status, 2)
     }
+
+    func testAnExperimentRowDependsOnTheKeyAndTheExperiment() {
+        let path = directory.write("e.rules", """
+        attribute tier: string one of ["gold", "silver"]
+        segment tiered = tier is set
+        audience t = tiered
+        experiment e by profile.customer_user_id {
+          50% a
+          50% b
+        }
+        placement p {
+          t -> e {
+            a -> flow "fa"
+            b -> flow "fb"
+          }
+          everyone -> flow "d"
+        }
+
+        """)
+        let result = CLIHarness.run(["table", "p", "--rules", path, "--now", now])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.outLines.contains(#"gold | silver  -> flow "fa" | flow "fb" | flow "d"  (depends on key `profile.customer_user_id`, experiment `e`)"#), result.out)
+        XCTAssertTrue(result.outLines.contains(#"not set        -> flow "d""#), result.out)
+    }
 }

@@ -1,0 +1,121 @@
+import TargetingEngine
+import TargetingProfiles
+
+/// One way a placement can decide for a profile: a row (one variant of a split or experiment
+/// row), or no match, with what the holdout does to the profile. Its goals (rows that must or
+/// must not take the profile, keys that must be there or not) go to the search; its draws
+/// (the variant's bucket, the holdout's) are checked apart and met by the witness's key values.
+struct Route {
+    /// How the rule set's holdout treats the profiles of a route (SPEC §11).
+    enum Holdout: Hashable {
+        /// The placement is not covered, or there is no holdout.
+        case uncovered
+        /// The profile has no value for the holdout's key: it is not held out.
+        case keyAbsent
+        /// Drawn, and not held out.
+        case notHeld
+        /// Drawn and held out: only an `everyone` row can decide.
+        case heldOut
+    }
+
+    /// The deciding row, nil for no match.
+    var row: Int?
+    /// For a row with a split or experiment: the variant's step in draw order; nil for a row
+    /// without one, or for any variant.
+    var step: Int?
+    var holdout: Holdout
+    var seen: ChangeProof.Seen
+
+    /// Every way placement `index` of `program` can decide, what users see first: each row
+    /// (each variant of a split or experiment row, with `variants`) and no match when the
+    /// placement can miss, for profiles the holdout does not hold out (drawn and not held, or
+    /// without its key); then, in a covered placement, what held-out profiles see. Routes whose draws
+    /// no bucket meets (not held out by a 100 % holdout) are left out.
+    static func routes(_ program: Program, placement index: Int, variants: Bool = true) -> [Route] {
+        let placement = program.placements[index]
+        let rows = placement.rows
+        var states: [Holdout] = [.uncovered]
+        if placement.isCoveredByHoldout, let holdout = program.holdout {
+            // Witnesses name an id where they can (a profile without one comes last, as in
+            // `ExampleProfile.witnesses`); a missing custom key makes the simpler profile.
+            let drawn: [Holdout] = holdout.weight < 100 ? [.notHeld] : []
+            states = holdout.key == .profileID ? drawn + [.keyAbsent] : [.keyAbsent] + drawn
+        }
+        var routes: [Route] = []
+        func add(row: Int?, state: Holdout) {
+            let heldOutBy = state == .heldOut ? program.holdout?.name : nil
+            guard let row else {
+                routes.append(Route(row: nil, step: nil, holdout: state, seen: ChangeProof.Seen(outcome: nil, heldOutBy: heldOutBy)))
+                return
+            }
+            if let plan = rows[row].split, variants {
+                for (step, variant) in plan.steps.enumerated() {
+                    let seen = ChangeProof.Seen(outcome: Outcome(variant.destination) ?? .nothing, experiment: plan.isExperiment ? plan.id : nil,
+                                                variant: variant.variant, heldOutBy: heldOutBy)
+                    routes.append(Route(row: row, step: step, holdout: state, seen: seen))
+                }
+            } else {
+                routes.append(Route(row: row, step: nil, holdout: state, seen: ChangeProof.Seen(outcome: Outcome(rows[row].source.destination), heldOutBy: heldOutBy)))
+            }
+        }
+        let canMiss = program.canMiss(placement: index)
+        for state in states {
+            for row in rows.indices { add(row: row, state: state) }
+            if canMiss { add(row: nil, state: state) }
+        }
+        if placement.isCoveredByHoldout {
+            if let last = rows.indices.last, rows[last].audience == nil { add(row: last, state: .heldOut) }
+            if canMiss { add(row: nil, state: .heldOut) }
+        }
+        return routes.filter { DrawNeed.areFeasible($0.draws(program, placement: index)) }
+    }
+
+    /// The goals under which the route decides in placement `index` of program number
+    /// `programIndex` of `graph`: its row takes the profile (with a value for the row's key)
+    /// and no row above it that the profile reaches does; no row for no match; the holdout's
+    /// key present or absent as the route says. A held-out profile reaches `everyone` only.
+    func goals(_ program: Program, placement index: Int, graph: ConditionGraph, programIndex: Int = 0) -> [Goal] {
+        let nodes = graph.programPlacements[programIndex][index]
+        let rows = program.placements[index].rows
+        var goals: [Goal] = []
+        for above in 0..<(row ?? rows.count) where holdout != .heldOut || rows[above].audience == nil {
+            goals.append(Goal(node: nodes.rows[above], value: false))
+        }
+        if let row {
+            goals.append(Goal(node: nodes.rows[row], value: true))
+            if let key = nodes.keys[row] { goals.append(Goal(node: key, value: true)) }
+        }
+        if let key = graph.programHoldoutKeys[programIndex] {
+            switch holdout {
+            case .uncovered: break
+            case .keyAbsent: goals.append(Goal(node: key, value: false))
+            case .notHeld, .heldOut: goals.append(Goal(node: key, value: true))
+            }
+        }
+        return goals
+    }
+
+    /// The draws the route needs in placement `index` of `program`: the variant's bucket, and
+    /// the holdout's bucket below or from its weight.
+    func draws(_ program: Program, placement index: Int) -> [DrawNeed] {
+        var needs: [DrawNeed] = []
+        if let row, let step, let plan = program.placements[index].rows[row].split {
+            needs.append(DrawNeed(name: plan.id, field: DrawNeed.field(of: plan.key, in: program), buckets: DrawNeed.buckets(of: plan, step: step)))
+        }
+        if let holdout = program.holdout {
+            let field = DrawNeed.field(of: holdout.key, in: program)
+            switch self.holdout {
+            case .uncovered, .keyAbsent: break
+            case .notHeld: needs.append(DrawNeed(name: holdout.name, field: field, buckets: min(holdout.weight, 100)..<100))
+            case .heldOut: needs.append(DrawNeed(name: holdout.name, field: field, buckets: 0..<max(0, min(holdout.weight, 100))))
+            }
+        }
+        return needs
+    }
+
+    /// Whether `decision` is the route's: the same row and holdout, and the same variant.
+    func isTaken(by decision: Decision) -> Bool {
+        guard decision.row == row, decision.heldOut == (holdout == .heldOut) else { return false }
+        return step == nil || ChangeProof.Seen(decision) == seen
+    }
+}
