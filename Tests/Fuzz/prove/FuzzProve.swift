@@ -8,7 +8,8 @@ import TargetingFuzzSupport
 /// `diff --prove` under fuzzing: two random valid rule sets over the same attributes (the
 /// second usually a copy of the first with one placement regenerated), proved against each
 /// other. Every witness must read as a profile with an `id` and move exactly as reported under
-/// both rule sets; a placement proved `equivalent` must move none of a few random profiles.
+/// both rule sets, variant and holdout included; a placement proved `equivalent` must move none
+/// of a few random profiles.
 @main
 enum FuzzProve {
     static func main() {
@@ -68,18 +69,19 @@ enum FuzzProve {
                 guard case .success(let profile) = ProfileReader.read(move.witness), profile.id != nil else {
                     fuzzFailure("witness does not read as a profile with an id: \(text)\n\(context())")
                 }
-                let from = try? old.decide(placement: before, for: profile, now: now).get().outcome
-                let to = try? new.decide(placement: after, for: profile, now: now).get().outcome
-                if from != move.from || to != move.to || move.from == move.to {
-                    fuzzFailure("placement `\(placement.name)`: witness \(text) moves \(String(describing: from)) -> \(String(describing: to)), reported \(String(describing: move.from)) -> \(String(describing: move.to))\n\(context())")
+                // What the witness sees, variant and holdout included (SPEC §11).
+                let from = (try? old.decide(placement: before, for: profile, now: now).get()).map(ChangeProof.Seen.init)
+                let to = (try? new.decide(placement: after, for: profile, now: now).get()).map(ChangeProof.Seen.init)
+                if from != move.before || to != move.after || move.before == move.after {
+                    fuzzFailure("placement `\(placement.name)`: witness \(text) moves \(String(describing: from)) -> \(String(describing: to)), reported \(String(describing: move.before)) -> \(String(describing: move.after))\n\(context())")
                 }
             }
             guard placement.status == .equivalent else { continue }
             for _ in 0..<4 {
                 let sample = first.profile(&choices)
                 guard case .success(let profile) = ProfileReader.read(Array(sample.json.utf8)), profile.id != nil else { continue }
-                let from = try? old.decide(placement: before, for: profile, now: now).get().outcome
-                let to = try? new.decide(placement: after, for: profile, now: now).get().outcome
+                let from = (try? old.decide(placement: before, for: profile, now: now).get()).map(ChangeProof.Seen.init)
+                let to = (try? new.decide(placement: after, for: profile, now: now).get()).map(ChangeProof.Seen.init)
                 if from != to {
                     fuzzFailure("placement `\(placement.name)` proved equivalent, but \(sample.json) moves \(String(describing: from)) -> \(String(describing: to))\n\(context())")
                 }
