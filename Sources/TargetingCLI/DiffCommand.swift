@@ -139,6 +139,7 @@ enum DiffCommand: Command {
             return ExitStatus.success
         }
         var report = ImpactReport(oldPlacements: oldNames, newPlacements: newNames, examplesPerTransition: examples, view: view)
+        report.reportsExperiments = old.reportsExperiments || new.reportsExperiments
         let shared = oldNames.filter { newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!, new.placementIndex(named: $0)!) }
         let removed = oldNames.filter { !newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!) }
         let added = newNames.filter { !oldNames.contains($0) }.map { ($0, new.placementIndex(named: $0)!) }
@@ -205,14 +206,20 @@ enum DiffCommand: Command {
     }
 
     /// A decision in JSON, or null for no match: in the row view `{"audience","kind","id","split"}`
-    /// (as `resolve --format json` names them), in the destination view `{"kind","id"}`; `kind`
-    /// and `id` are null for `nothing`.
-    static func json(_ shown: ImpactReport.Shown) -> JSONValue {
+    /// (as `resolve --format json` names them), with `"experiment","variant","held_out"` when
+    /// `experiments` (a rule set has experiments or a holdout), in the destination view
+    /// `{"kind","id"}`; `kind` and `id` are null for `nothing`.
+    static func json(_ shown: ImpactReport.Shown, experiments: Bool = false) -> JSONValue {
         guard shown.matched else { return .null }
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         let destination = [JSONMember(key: "kind", value: text(shown.kind)), JSONMember(key: "id", value: text(shown.id))]
         guard shown.view == .row else { return .object(destination) }
-        return .object([JSONMember(key: "audience", value: text(shown.audience))] + destination + [JSONMember(key: "split", value: text(shown.split))])
+        var members = [JSONMember(key: "audience", value: text(shown.audience))] + destination + [JSONMember(key: "split", value: text(shown.split))]
+        if experiments {
+            members += [JSONMember(key: "experiment", value: text(shown.experiment)), JSONMember(key: "variant", value: text(shown.variant)),
+                        JSONMember(key: "held_out", value: .bool(shown.heldOut))]
+        }
+        return .object(members)
     }
 
     static func printReport(_ report: ImpactReport, now: Int64, absentAttributes: [String], format: OutputFormat, io: CommandIO) {
@@ -227,15 +234,15 @@ enum DiffCommand: Command {
                     JSONMember(key: "changed", value: .number(Double(impact.changed))),
                     JSONMember(key: "transitions", value: .array(impact.transitions.map { transition in
                         .object([
-                            JSONMember(key: "from", value: json(transition.from)),
-                            JSONMember(key: "to", value: json(transition.to)),
+                            JSONMember(key: "from", value: json(transition.from, experiments: report.reportsExperiments)),
+                            JSONMember(key: "to", value: json(transition.to, experiments: report.reportsExperiments)),
                             JSONMember(key: "count", value: .number(Double(transition.count))),
                             JSONMember(key: "examples", value: .array(transition.examples.map(JSONValue.string))),
                         ])
                     })),
                     JSONMember(key: "sizes", value: .array(impact.sizes.map { size in
                         .object([
-                            JSONMember(key: "destination", value: json(size.shown)),
+                            JSONMember(key: "destination", value: json(size.shown, experiments: report.reportsExperiments)),
                             JSONMember(key: "before", value: .number(Double(size.before))),
                             JSONMember(key: "after", value: .number(Double(size.after))),
                             JSONMember(key: "share_before", value: .number(CommandSupport.share(size.before, of: impact.profiles))),

@@ -25,11 +25,19 @@ package struct ImpactReport: Sendable {
             entry = decision
             entry.profileID = nil
             entry.row = nil
+            // Which keys `resolve --format json` prints is not part of the decision.
+            entry.reportsExperiments = false
             self.view = view
-            if view == .destination, decision.audience != nil {
-                // Only whether a row decided is kept, so every row giving one destination is one.
-                entry.audience = ""
-                entry.split = nil
+            if view == .destination {
+                if decision.audience != nil {
+                    // Only whether a row decided is kept, so every row giving one destination is one.
+                    entry.audience = ""
+                    entry.split = nil
+                }
+                entry.experiment = nil
+                entry.variant = nil
+                entry.heldOut = false
+                entry.heldOutBy = nil
             }
         }
 
@@ -43,6 +51,12 @@ package struct ImpactReport: Sendable {
         package var audience: String? { view == .row ? entry.audience : nil }
         /// The deciding split in the row view.
         package var split: String? { view == .row ? entry.split : nil }
+        /// The deciding experiment in the row view (SPEC §11).
+        package var experiment: String? { view == .row ? entry.experiment : nil }
+        /// The experiment's variant in the row view.
+        package var variant: String? { view == .row ? entry.variant : nil }
+        /// Whether the holdout held the profile out, in the row view.
+        package var heldOut: Bool { view == .row && entry.heldOut }
 
         /// In the destination view `flow "x"`, `paywall "y"`, `nothing` or `no match`; in the
         /// row view the text of `resolve --summary`, e.g. `nothing (audience `a`, split `s`)`.
@@ -96,6 +110,9 @@ package struct ImpactReport: Sendable {
     package let examplesPerTransition: Int
     /// What tells decisions apart.
     package let view: View
+    /// Whether either rule set has experiments or a holdout, so decisions in the row view are
+    /// shown with `experiment`, `variant` and `held_out` as `resolve --format json` shows them.
+    package var reportsExperiments = false
     var order: [String] = []
     var status: [String: String] = [:]
     var profiles: [String: Int] = [:]
