@@ -29,6 +29,12 @@ enum ASTDump {
         case .placement(let placement):
             let rows = placement.rows.map { "\($0.audience.name) -> \(destination($0.destination))" }
             return "placement \(placement.name.text) { \(rows.joined(separator: "; ")) }"
+        case .experiment(let experiment):
+            let variants = experiment.variants.map { "\($0.weight.text)% \($0.name.text)" }
+            return "experiment \(experiment.name.text)\(experiment.key.map { " by " + reference($0) } ?? "") { \(variants.joined(separator: "; ")) }"
+        case .holdout(let holdout):
+            let excepted = holdout.excepted.isEmpty ? "" : " except " + holdout.excepted.map(\.text).joined(separator: ", ")
+            return "holdout \(holdout.name.text) \(holdout.weight.text)%\(holdout.key.map { " by " + reference($0) } ?? "")\(excepted)"
         }
     }
 
@@ -40,6 +46,9 @@ enum ASTDump {
         case .split(let split):
             let variants = split.variants.map { "\($0.weight.text)% -> \(ASTDump.destination($0.destination))" }
             return "split \(quoted(split.id)) { \(variants.joined(separator: "; ")) }"
+        case .experiment(let experiment):
+            let arms = experiment.arms.map { "\($0.variant.text) -> \(ASTDump.destination($0.destination))" }
+            return "\(experiment.experiment.text) { \(arms.joined(separator: "; ")) }"
         }
     }
 
