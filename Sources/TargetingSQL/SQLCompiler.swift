@@ -10,7 +10,7 @@ import TargetingProfiles
 /// split`, then `experiment, variant, held_out` when the rule set has experiments or a holdout.
 /// It is compiled from the `Program` — its slots, its segments in dependency order and its
 /// compiled tests — and reads every slot as `Slot.read` does (SQL columns `s<N>_…`), evaluates
-/// segments as `g<N>` and audiences as `a<N>`, then picks the first matching row.
+/// segments as `seg_NAME` and audiences as `aud_NAME`, then picks the first matching row.
 ///
 /// What does not depend on the placement is computed once per profile, in common table
 /// expressions that every placement's chain starts from: the profile id, the value of each
@@ -108,6 +108,7 @@ package struct SQLCompiler {
         var slots: [Int: Bool] = [:]
     }
 
+    /// The segments and slots `placement`'s audiences need.
     func needs(_ placement: Program.Placement) -> PlacementNeeds {
         var needs = PlacementNeeds()
         var seen: Set<Int> = []
@@ -141,6 +142,7 @@ package struct SQLCompiler {
         var ctes: [String] = []
         var previous = "t0"
 
+        /// Adds `t<N>`: the previous expression's columns and `columns`, each under its comment.
         mutating func add(_ columns: [(name: String, expression: String)], comments: [String?] = []) {
             let name = "t\(ctes.count)"
             let list = columns.enumerated().map { index, column in
@@ -152,6 +154,8 @@ package struct SQLCompiler {
         }
     }
 
+    /// The shared columns, then each placement's chain from them; the placements' rows one
+    /// after the other.
     func compile(_ placements: [Program.Placement]) -> String {
         let needed = placements.map(needs)
         // PostgreSQL would otherwise inline each stage into the next, repeating expressions.
