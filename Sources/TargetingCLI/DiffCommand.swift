@@ -180,16 +180,12 @@ enum DiffCommand: Command {
     }
 
     /// A decision in JSON, or null for no match: in the row view `{"audience","kind","id","split"}`
-    /// (as `resolve --format json` names them, with its `experiment`, `variant` and `held_out`
-    /// when either rule set has experiments or a holdout), in the destination view
+    /// (as `resolve --format json` names them), with `"experiment","variant","held_out"` when
+    /// `experiments` (a rule set has experiments or a holdout), in the destination view
     /// `{"kind","id"}`; `kind` and `id` are null for `nothing`.
-    static func json(_ shown: ImpactReport.Shown, experiments: Bool) -> JSONValue {
+    static func json(_ shown: ImpactReport.Shown, experiments: Bool = false) -> JSONValue {
+        guard shown.matched else { return .null }
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-        guard shown.matched else {
-            // A held-out profile that no row took is still told apart from one that was not held out.
-            guard experiments, shown.heldOut else { return .null }
-            return .object([JSONMember(key: "audience", value: .null), JSONMember(key: "held_out", value: .bool(true))])
-        }
         let destination = [JSONMember(key: "kind", value: text(shown.kind)), JSONMember(key: "id", value: text(shown.id))]
         guard shown.view == .row else { return .object(destination) }
         var members = [JSONMember(key: "audience", value: text(shown.audience))] + destination + [JSONMember(key: "split", value: text(shown.split))]

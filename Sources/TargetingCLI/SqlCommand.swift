@@ -15,9 +15,10 @@ enum SqlCommand: Command {
     The query reads a table `profiles` (--table) with one column `profile` (--column; jsonb in
     PostgreSQL, a JSON string in Spark SQL) and returns, for every row, the columns of `resolve --format json`:
       profile_id, placement, audience, kind, id, split
+    and, when the rules declare an experiment or a holdout, experiment, variant, held_out.
     The time of evaluation (--now) is written into the query, and named in a leading comment.
     --summary counts inside the engine instead, as `resolve --summary` does: one row per
-      placement, audience, kind, id, split the placement can give, with profiles (0 where none
+      placement, audience, kind, id, split (and experiment, variant, held_out) the placement can give, with profiles (0 where none
       takes it) and share (percent, rounded down to one decimal)
     --no-jit (PostgreSQL) puts `SET jit = off;` before the query: JIT-compiling a query this
       size takes PostgreSQL longer than running it
@@ -59,9 +60,7 @@ enum SqlCommand: Command {
         for name in names where CommandSupport.placementIndex(named: name, in: program, io: io) == nil {
             return ExitStatus.inputError
         }
-        var query = SQLCompiler.union(names.map {
-            SQLCompiler.compile(placement: $0, program: program, now: now, dialect: dialect, table: table, column: column)
-        })
+        var query = SQLCompiler.compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column)
         if arguments.has("--summary") {
             let entries = names.flatMap { program.possibleDecisions(placement: program.placementIndex(named: $0)!) }
             query = SQLCompiler.summary(of: query, entries: entries, dialect: dialect)

@@ -15,20 +15,23 @@ extension SQLCompiler {
     /// With `byRow` (`diff --by row`), a decision is also told apart by its audience and split, as
     /// `resolve --summary` tells them apart, and the columns are `placement, from_audience,
     /// from_kind, from_id, from_split, from_matched, to_audience, to_kind, to_id, to_split,
-    /// to_matched, profiles, examples`; the audience is null for no match.
+    /// to_matched, profiles, examples`; the audience is null for no match. When either rule set
+    /// has experiments or a holdout (SPEC §11), the experiment, the variant and whether the
+    /// profile was held out tell decisions apart too: `from_experiment, from_variant,
+    /// from_held_out` follow `from_split`, and likewise for `to_`.
     ///
     /// Each side is grouped by the profile value first (a profile decides the same way wherever
     /// it appears), so identical profiles are counted once per copy and never multiplied by the join.
     package static func diff(old: Program, new: Program, placements: [String], removed: [String] = [], added: [String] = [],
                              now: Int64, dialect: SQLDialect, table: String = "profiles", column: String = "profile",
                              byRow: Bool = false) -> String {
+        let experiments = byRow && (old.reportsExperiments || new.reportsExperiments)
         func side(_ program: Program, _ names: [String]) -> String {
-            union(names.map {
-                compile(placement: $0, program: program, now: now, dialect: dialect, table: table, column: column, includeProfile: true)
-            })
+            compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column,
+                    includeProfile: true, experimentColumns: experiments)
         }
         // What tells two decisions apart, in the order of the columns.
-        let parts = byRow ? ["audience", "kind", "id", "split"] : ["kind", "id"]
+        let parts = byRow ? ["audience", "kind", "id", "split"] + (experiments ? ["experiment", "variant", "held_out"] : []) : ["kind", "id"]
         func grouped(_ query: String) -> String {
             let list = parts.joined(separator: ", ")
             return """
@@ -47,7 +50,7 @@ extension SQLCompiler {
         let none = "CAST(NULL AS \(dialect.textType))", unknown = "CAST(NULL AS BOOLEAN)"
         let columns = ["placement"] + parts.map { "from_" + $0 } + ["from_matched"] + parts.map { "to_" + $0 } + ["to_matched", "profiles", "examples"]
         func decision(_ alias: String) -> [String] { parts.map { "\(alias).\($0)" } + ["\(alias).matched"] }
-        let absent = parts.map { _ in none } + [unknown]
+        let absent = parts.map { $0 == "held_out" ? unknown : none } + [unknown]
         func named(_ values: [String]) -> String {
             zip(values, columns).map { value, name in value.hasSuffix(".\(name)") ? value : "\(value) AS \(name)" }.joined(separator: ", ")
         }

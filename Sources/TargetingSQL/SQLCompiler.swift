@@ -2,19 +2,30 @@ import TargetingEngine
 import TargetingSyntax
 import TargetingProfiles
 
-/// Compiles a placement into one SQL `SELECT` (SPEC §7).
+/// Compiles placements into one SQL `SELECT` (SPEC §7, §11).
 ///
 /// The query reads a table `profiles` with one column `profile` holding SPEC §2 profile objects
-/// (`jsonb` in PostgreSQL, a JSON string in Spark SQL) and returns, for every row, the columns
-/// of `targeting resolve --format json`: `profile_id, placement, audience, kind, id, split`.
+/// (`jsonb` in PostgreSQL, a JSON string in Spark SQL) and returns, for every row and placement,
+/// the columns of `targeting resolve --format json`: `profile_id, placement, audience, kind, id,
+/// split`, then `experiment, variant, held_out` when the rule set has experiments or a holdout.
 /// It is compiled from the `Program` — its slots, its segments in dependency order and its
 /// compiled tests — and reads every slot as `Slot.read` does (SQL columns `s<N>_…`), evaluates
-/// segments as `g<N>` and audiences as `a<N>`, then picks the first matching row.
+/// segments as `seg_NAME` and audiences as `aud_NAME`, then picks the first matching row.
 ///
-/// A profile whose deciding row is a split but which has no string `id` cannot be split:
-/// `resolve` rejects its line, while a query cannot reject a row, so for such a profile the
-/// query's `kind`, `id` and `split` are meaningless (`split` holds the split id, `kind` and
-/// `id` the last variant in draw order). Callers that need exact agreement filter these
+/// What does not depend on the placement is computed once per profile, in common table
+/// expressions that every placement's chain starts from: the profile id, the value of each
+/// `by KEY` (`k<N>_v`, read as `Slot.read` reads a string), the holdout's draw (`in_holdout`)
+/// and each experiment's bucket (`exp_NAME`, NULL when the profile has no value for the key),
+/// so that `--all` draws each experiment once per profile for all its placements.
+///
+/// A row keyed on an attribute other than `profile.id` matches only a profile with a string
+/// value for the key (later rows decide for the others); in a placement the holdout covers, a
+/// held-out profile skips every row but `everyone`.
+///
+/// A profile whose deciding row is a split or an experiment keyed on `profile.id` but which has
+/// no string `id` cannot be drawn: `resolve` rejects its line, while a query cannot reject a row,
+/// so for such a profile the query's `kind`, `id`, `split`, `experiment` and `variant` are
+/// meaningless (the last variant in draw order). Callers that need exact agreement filter these
 /// profiles out (the agreement test does).
 ///
 /// Custom-attribute values read by Spark SQL are typed by the first character of the value in
@@ -26,9 +37,24 @@ package struct SQLCompiler {
     /// With `includeProfile`, each row also carries the `profile` it was computed from.
     package static func compile(placement: String, program: Program, now: Int64, dialect: SQLDialect,
                                 table: String = "profiles", column: String = "profile", includeProfile: Bool = false) -> String {
-        guard let index = program.placementIndex(named: placement) else { return "" }
-        return SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column,
-                           includeProfile: includeProfile).compile(program.placements[index])
+        compile(placements: [placement], program: program, now: now, dialect: dialect, table: table, column: column,
+                includeProfile: includeProfile)
+    }
+
+    /// The query for the placements named `placements`, in that order, as one statement whose
+    /// rows are each placement's rows one after the other (`sql --all`); an empty string when
+    /// a name is not a placement of the program or none is given.
+    /// `experimentColumns` adds `experiment`, `variant` and `held_out` (default: when the rule
+    /// set reports them, as `resolve --format json` does).
+    package static func compile(placements: [String], program: Program, now: Int64, dialect: SQLDialect,
+                                table: String = "profiles", column: String = "profile", includeProfile: Bool = false,
+                                experimentColumns: Bool? = nil) -> String {
+        let indices = placements.compactMap(program.placementIndex(named:))
+        guard !indices.isEmpty, indices.count == placements.count else { return "" }
+        var compiler = SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column,
+                                   includeProfile: includeProfile)
+        compiler.experimentColumns = experimentColumns ?? program.reportsExperiments
+        return compiler.compile(indices.map { program.placements[$0] })
     }
 
     let program: Program
@@ -37,6 +63,13 @@ package struct SQLCompiler {
     var sourceTable = "profiles"
     var sourceColumn = "profile"
     var includeProfile = false
+    var experimentColumns = false
+
+    /// The column prefix of the shared reading of key slot `index`: `k<N>_`.
+    static func keyPrefix(_ index: Int) -> String { "k\(index)_" }
+
+    /// The shared column saying whether the holdout holds the profile out.
+    static let holdoutColumn = "in_holdout"
 
     /// Column names for segments and audiences: `seg_NAME`, `aud_NAME` (characters other than
     /// letters, digits and `_` become `_`; a name equal to an earlier one ignoring case — as
@@ -67,23 +100,28 @@ package struct SQLCompiler {
         return text.replacingNewlines
     }
 
-    func compile(_ placement: Program.Placement) -> String {
-        let audiences = placement.rows.compactMap(\.audience)
+    /// What one placement needs: its segments (dependencies first) with their levels, and the
+    /// slots its tests read with whether a test folds case.
+    struct PlacementNeeds {
         var segments: [Int] = []
+        var level: [Int: Int] = [:]
+        var slots: [Int: Bool] = [:]
+    }
+
+    /// The segments and slots `placement`'s audiences need.
+    func needs(_ placement: Program.Placement) -> PlacementNeeds {
+        var needs = PlacementNeeds()
         var seen: Set<Int> = []
-        for audience in audiences {
+        for audience in placement.rows.compactMap(\.audience) {
             for segment in program.audiences[audience].segmentOrder where seen.insert(segment).inserted {
-                segments.append(segment)
+                needs.segments.append(segment)
             }
         }
         // Segment levels: a segment comes one level after every segment it uses.
-        var level: [Int: Int] = [:]
-        for segment in segments {
-            let uses = program.children(segment).compactMap { level[$0] }
-            level[segment] = (uses.max() ?? 0) + 1
+        for segment in needs.segments {
+            let uses = program.children(segment).compactMap { needs.level[$0] }
+            needs.level[segment] = (uses.max() ?? 0) + 1
         }
-        // Slots the tests read, and whether any test folds case.
-        var slots: [Int: Bool] = [:]
         func collect(_ condition: Condition) {
             switch condition {
             case .and(let items), .or(let items): items.forEach(collect)
@@ -91,33 +129,63 @@ package struct SQLCompiler {
             case .segment: break
             case .test(let test):
                 guard test.slot >= 0 else { return }
-                slots[test.slot] = (slots[test.slot] ?? false) || test.kind.folds
+                needs.slots[test.slot] = (needs.slots[test.slot] ?? false) || test.kind.folds
             }
         }
-        for segment in segments { collect(program.segments[segment].condition) }
+        for segment in needs.segments { collect(program.segments[segment].condition) }
+        return needs
+    }
 
-        var stages = SQLStages()
-        let reader = SQLSlotReader(dialect: dialect, now: now)
-        for slot in slots.keys.sorted() {
-            reader.read(program.slots[slot], index: slot, folded: slots[slot] ?? false, into: &stages)
-        }
-        let segmentColumns = SQLCompiler.columnNames(prefix: "seg_", program.ruleSet.segments.map(\.name.text))
-        let audienceColumns = SQLCompiler.columnNames(prefix: "aud_", program.ruleSet.audiences.map(\.name.text))
-        let conditions = SQLConditionCompiler(dialect: dialect, now: now, segmentColumn: { segmentColumns[$0] })
-
+    /// The common table expressions of a query, each `SELECT *` of the one before plus columns.
+    struct Chain {
+        let materialized: String
         var ctes: [String] = []
         var previous = "t0"
+
+        /// Adds `t<N>`: the previous expression's columns and `columns`, each under its comment.
+        mutating func add(_ columns: [(name: String, expression: String)], comments: [String?] = []) {
+            let name = "t\(ctes.count)"
+            let list = columns.enumerated().map { index, column in
+                let comment = index < comments.count ? comments[index].map { "    -- \($0)\n" } ?? "" : ""
+                return comment + "    \(column.expression) AS \(column.name)"
+            }.joined(separator: ",\n")
+            ctes.append("\(name) AS\(materialized) (\n  SELECT *,\n\(list)\n  FROM \(previous)\n)")
+            previous = name
+        }
+    }
+
+    /// The shared columns, then each placement's chain from them; the placements' rows one
+    /// after the other.
+    func compile(_ placements: [Program.Placement]) -> String {
+        let needed = placements.map(needs)
         // PostgreSQL would otherwise inline each stage into the next, repeating expressions.
+        var chain = Chain(materialized: dialect == .postgres ? " MATERIALIZED" : "")
+        let shared = SQLSharedDraws(program: program, placements: placements)
+        var read: [Int] = []
+        for slot in needed.flatMap({ $0.slots.keys }).sorted() + shared.keySlots where !read.contains(slot) { read.append(slot) }
+        chain.ctes.append(source(reading: read))
+        shared.addColumns(to: &chain, dialect: dialect, now: now)
+        let base = chain.previous
+        let selects = zip(placements, needed).map { placement, needs in
+            chain.previous = base
+            return compile(placement, needs: needs, shared: shared, into: &chain)
+        }
+        return "WITH\n" + chain.ctes.joined(separator: ",\n") + "\n" + selects.joined(separator: "UNION ALL\n")
+    }
+
+    /// The first common table expression, `t0`: the profile and its id (in Spark SQL also the
+    /// parsed profile with the top-level fields that the slots `slots` read).
+    func source(reading slots: [Int]) -> String {
         let materialized = dialect == .postgres ? " MATERIALIZED" : ""
         let source = sourceTable == "profiles" && sourceColumn == "profile" ? "profiles" : "(SELECT \(sourceColumn) AS profile FROM \(sourceTable)) AS source"
         switch dialect {
         case .postgres:
             let profileID = "CASE WHEN jsonb_typeof(profile -> 'id') = 'string' THEN profile ->> 'id' END"
-            ctes.append("t0 AS\(materialized) (\n  SELECT profile, \(profileID) AS profile_id\n  FROM \(source)\n)")
+            return "t0 AS\(materialized) (\n  SELECT profile, \(profileID) AS profile_id\n  FROM \(source)\n)"
         case .spark:
             // The profile is parsed once, with exactly the top-level fields the query reads.
             var fields = ["id"]
-            for slot in slots.keys.sorted() {
+            for slot in slots {
                 let field: String
                 switch program.slots[slot].target {
                 case .custom: field = "custom_attributes"
@@ -128,47 +196,62 @@ package struct SQLCompiler {
             let id = SparkParse.field("id")
             var columns = ["profile", SparkParse.profile, "CASE WHEN \(SparkParse.isString(id)) THEN \(SparkParse.unmarked(id)) END AS profile_id"]
             if fields.contains("custom_attributes") { columns.append("\(SparkParse.customAttributesMap) AS \(SparkParse.customAttributes)") }
-            ctes.append("t0 AS (\n  SELECT \(columns.joined(separator: ",\n    "))\n  FROM (SELECT profile, \(SparkParse.parsed("profile", fields: fields, dialect: dialect)) AS \(SparkParse.profile) FROM \(source)) AS parsed\n)")
+            return "t0 AS (\n  SELECT \(columns.joined(separator: ",\n    "))\n  FROM (SELECT profile, \(SparkParse.parsed("profile", fields: fields, dialect: dialect)) AS \(SparkParse.profile) FROM \(source)) AS parsed\n)"
         }
-        func addCTE(_ columns: [(name: String, expression: String)], comments: [String?] = []) {
-            let name = "t\(ctes.count)"
-            let list = columns.enumerated().map { index, column in
-                let comment = index < comments.count ? comments[index].map { "    -- \($0)\n" } ?? "" : ""
-                return comment + "    \(column.expression) AS \(column.name)"
-            }.joined(separator: ",\n")
-            ctes.append("\(name) AS\(materialized) (\n  SELECT *,\n\(list)\n  FROM \(previous)\n)")
-            previous = name
+    }
+
+    /// One placement's chain, added to `chain` after the shared columns; returns its `SELECT`.
+    func compile(_ placement: Program.Placement, needs: PlacementNeeds, shared: SQLSharedDraws, into chain: inout Chain) -> String {
+        var stages = SQLStages()
+        let reader = SQLSlotReader(dialect: dialect, now: now)
+        for slot in needs.slots.keys.sorted() {
+            reader.read(program.slots[slot], index: slot, folded: needs.slots[slot] ?? false, into: &stages)
         }
-        for stage in stages.ordered { addCTE(stage) }
+        let segmentColumns = SQLCompiler.columnNames(prefix: "seg_", program.ruleSet.segments.map(\.name.text))
+        let audienceColumns = SQLCompiler.columnNames(prefix: "aud_", program.ruleSet.audiences.map(\.name.text))
+        let conditions = SQLConditionCompiler(dialect: dialect, now: now, segmentColumn: { segmentColumns[$0] })
+
+        for stage in stages.ordered { chain.add(stage) }
         // Grouped in one pass (in `segments` order within a level): a chain of segments has as
         // many levels as segments.
         var atLevel: [Int: [Int]] = [:]
-        for segment in segments { atLevel[level[segment] ?? 0, default: []].append(segment) }
+        for segment in needs.segments { atLevel[needs.level[segment] ?? 0, default: []].append(segment) }
         for depth in atLevel.keys.sorted() {
             let atDepth = atLevel[depth] ?? []
-            addCTE(atDepth.map { (name: segmentColumns[$0], expression: conditions.compile(program.segments[$0].condition)) },
-                   comments: atDepth.map { SQLCompiler.origin(program.ruleSet.segments[$0]) })
+            chain.add(atDepth.map { (name: segmentColumns[$0], expression: conditions.compile(program.segments[$0].condition)) },
+                      comments: atDepth.map { SQLCompiler.origin(program.ruleSet.segments[$0]) })
         }
-        let used = Set(audiences).sorted()
+        let used = Set(placement.rows.compactMap(\.audience)).sorted()
         if !used.isEmpty {
-            addCTE(used.map { (name: audienceColumns[$0], expression: conditions.compile(program.audiences[$0].condition)) },
-                   comments: used.map { SQLCompiler.origin(program.ruleSet.audiences[$0]) })
+            chain.add(used.map { (name: audienceColumns[$0], expression: conditions.compile(program.audiences[$0].condition)) },
+                      comments: used.map { SQLCompiler.origin(program.ruleSet.audiences[$0]) })
         }
 
-        // The deciding row, then the bucket of each split row.
+        // The deciding row: its audience matches, the holdout does not hold the profile out of
+        // it, and the profile has a value for its draw's key. Then the bucket of each split row;
+        // an experiment row's bucket is the shared one.
         var rowCases: [String] = []
         for (number, row) in placement.rows.enumerated() {
-            rowCases.append("WHEN \(row.audience.map { audienceColumns[$0] } ?? "TRUE") THEN \(number)")
+            var terms: [String] = []
+            if let audience = row.audience {
+                terms.append(audienceColumns[audience])
+                if placement.isCoveredByHoldout { terms.append("NOT \(SQLCompiler.holdoutColumn)") }
+            }
+            if let key = row.split?.key, key.slot != nil { terms.append("\(key.sqlValue) IS NOT NULL") }
+            rowCases.append("WHEN \(terms.isEmpty ? "TRUE" : terms.joined(separator: " AND ")) THEN \(number)")
         }
         let decided = rowCases.isEmpty ? "CAST(NULL AS INT)" : "CASE " + rowCases.joined(separator: " ") + " END"
-        var decidedColumns: [(name: String, expression: String)] = [(name: "r", expression: decided)]
+        chain.add([(name: "r", expression: decided)])
+        var buckets: [(name: String, expression: String)] = []
         for (number, row) in placement.rows.enumerated() {
-            if let split = row.split {
-                decidedColumns.append((name: "b\(number)", expression: "CASE WHEN r = \(number) THEN \(split.sqlBucket(profileID: "profile_id", dialect: dialect)) END"))
+            if let split = row.split, !split.isExperiment {
+                buckets.append((name: "b\(number)", expression: "CASE WHEN r = \(number) THEN \(split.sqlBucket(keyValue: split.key.sqlValue, dialect: dialect)) END"))
             }
         }
-        addCTE([decidedColumns[0]])
-        if decidedColumns.count > 1 { addCTE(Array(decidedColumns.dropFirst())) }
+        if !buckets.isEmpty { chain.add(buckets) }
+        func bucket(_ number: Int, _ plan: SplitPlan) -> String {
+            plan.isExperiment ? shared.bucketColumn(plan.id) : "b\(number)"
+        }
 
         let null = "CAST(NULL AS \(dialect.textType))"
         func column(_ value: (Int, Program.Row) -> String) -> String {
@@ -189,24 +272,35 @@ package struct SQLCompiler {
             }
         }
         func pick(_ number: Int, _ row: Program.Row, _ value: (Destination) -> String) -> String {
-            guard let split = row.split else { return value(row.source.destination) }
-            return split.sqlChoose(bucket: "b\(number)", value)
+            guard let plan = row.split else { return value(row.source.destination) }
+            return plan.sqlChoose(bucket: bucket(number, plan)) { value($0.destination) }
         }
         let audience = column { dialect.string($1.source.audience.name) }
         let kindColumn = column { pick($0, $1, kind) }
         let idColumn = column { pick($0, $1, id) }
-        let splitColumn = column { _, row in row.split.map { dialect.string($0.id) } ?? null }
-        let select = """
-        SELECT\(includeProfile ? "\n  profile," : "")
-          profile_id,
-          \(dialect.string(placement.name)) AS placement,
-          \(audience) AS audience,
-          \(kindColumn) AS kind,
-          \(idColumn) AS id,
-          \(splitColumn) AS split
-        FROM \(previous)
-        """
-        return "WITH\n" + ctes.joined(separator: ",\n") + "\n" + select + "\n"
+        let splitColumn = column { _, row in row.split.flatMap { $0.isExperiment ? nil : dialect.string($0.id) } ?? null }
+        var columns = [
+            "profile_id",
+            "\(dialect.string(placement.name)) AS placement",
+            "\(audience) AS audience",
+            "\(kindColumn) AS kind",
+            "\(idColumn) AS id",
+            "\(splitColumn) AS split",
+        ]
+        if experimentColumns {
+            let experiment = column { _, row in row.split.flatMap { $0.isExperiment ? dialect.string($0.id) : nil } ?? null }
+            let variant = column { number, row in
+                guard let plan = row.split, plan.isExperiment else { return null }
+                return plan.sqlChoose(bucket: bucket(number, plan)) { $0.variant.map(dialect.string) ?? null }
+            }
+            columns += [
+                "\(experiment) AS experiment",
+                "\(variant) AS variant",
+                "\(placement.isCoveredByHoldout && shared.holdout != nil ? SQLCompiler.holdoutColumn : "FALSE") AS held_out",
+            ]
+        }
+        if includeProfile { columns.insert("profile", at: 0) }
+        return "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \(chain.previous)\n"
     }
 }
 

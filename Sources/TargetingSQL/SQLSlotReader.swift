@@ -10,8 +10,9 @@ struct SQLSlotReader {
     let now: Int64
 
     /// Adds the columns of slot `index` to `stages`; `folded` adds `s<N>_f`, the lowercase view.
-    func read(_ slot: Slot, index: Int, folded: Bool, into stages: inout SQLStages) {
-        let c = "s\(index)_"
+    /// `prefix` names the columns instead of `s<N>_` (the shared key columns, `k<N>_`).
+    func read(_ slot: Slot, index: Int, folded: Bool, prefix: String? = nil, into stages: inout SQLStages) {
+        let c = prefix ?? "s\(index)_"
         let type = slot.type
         switch slot.target {
         case .custom(let key):

@@ -1,19 +1,39 @@
 import TargetingEngine
 import TargetingSyntax
 
-/// A split compiled to SQL: the bucket of SPEC §4.5 and the variants in the plan's draw order.
+/// A split or an experiment row compiled to SQL: the bucket of SPEC §4.5 and §11, and the
+/// variants in the plan's draw order.
 extension SplitPlan {
-    /// The bucket of `profileID` (a text column) for this split, 0..<100.
-    func sqlBucket(profileID: String, dialect: SQLDialect) -> String {
-        dialect.bucket(dialect.concat([dialect.string(id + "-"), profileID]))
+    /// The bucket, 0..<100, of the text column `keyValue` (the profile id or the key's value)
+    /// for this split or experiment; NULL when `keyValue` is NULL.
+    func sqlBucket(keyValue: String, dialect: SQLDialect) -> String {
+        dialect.bucket(dialect.concat([dialect.string(id + "-"), keyValue]))
     }
 
-    /// A SQL value that picks, by `bucket`, the variant's value from `value(destination)`.
+    /// A SQL value that picks, by `bucket`, the value `value(step)` of the variant drawn.
     /// The walk of SPEC §4.5 (subtract each weight from r; the first that takes r below 0
     /// wins) chooses the first variant whose running total of weights exceeds r.
-    func sqlChoose(bucket: String, _ value: (Destination) -> String) -> String {
+    func sqlChoose(bucket: String, _ value: (Step) -> String) -> String {
         guard let last = steps.last else { return "NULL" }
-        let cases = steps.dropLast().map { "WHEN \(bucket) < \($0.bound) THEN \(value($0.destination))" }
-        return "CASE " + (cases + ["ELSE \(value(last.destination))"]).joined(separator: " ") + " END"
+        let cases = steps.dropLast().map { "WHEN \(bucket) < \($0.bound) THEN \(value($0))" }
+        return "CASE " + (cases + ["ELSE \(value(last))"]).joined(separator: " ") + " END"
+    }
+}
+
+extension DrawKey {
+    /// The text column holding this key's value for a profile (NULL when the profile has none):
+    /// `profile_id`, or the string view of the key's slot read into the shared columns
+    /// (`k<N>_v`, see `SQLCompiler`).
+    var sqlValue: String {
+        switch self {
+        case .profileID: "profile_id"
+        case .slot(let index): SQLCompiler.keyPrefix(index) + "v"
+        }
+    }
+
+    /// The slot this key reads, unless it is the profile id.
+    var slot: Int? {
+        if case .slot(let index) = self { return index }
+        return nil
     }
 }

@@ -5,9 +5,12 @@ Generates profiles deterministically (messy data included), loads them into a te
 `profiles(profile jsonb)` on a running PostgreSQL server through psql, and for every placement
 of each rule set compares the query's rows with `resolve --format json`, per profile id.
 
-A profile without `id` whose deciding row is a split is rejected by `resolve` (its line is
-reported on stderr); a query cannot reject a row, so such profiles are left out of the table
-for that placement. Python 3 standard library only; starts no server.
+A profile without `id` whose deciding row is a split or an experiment keyed on `profile.id` is
+rejected by `resolve` (its line is reported on stderr); a query cannot reject a row, so such
+profiles are left out of the table for that placement. Rule sets with experiments or a holdout
+(SPEC §11) compare `experiment`, `variant` and `held_out` too, and run as `sql --all` as well,
+where the placements share each profile's draws. Python 3 standard library only; starts no
+server.
 """
 
 import argparse
@@ -70,17 +73,24 @@ GENDERS = ["f", "m", "o", "F", None]
 EMAILS = ["A@GMAIL.COM", "x@gmail.com", "y@yahoo.com", 5, None, "@gmail.com"]
 NAMES = ["john", "Jürgen", "jane", "İlker", "Ĵ", "Ann", None, ["j"]]
 DEVICES = ["iPhone Pro", "pro", "iPad Pro Max", None, "PRO"]
+ACCOUNTS = ["a%d" % number for number in range(40)] + [" a1 ", "\u00a0a2\u3000", ["a3"], ["a", "b"], [" "], "", "  ", 7, 0,
+                                                 True, False, None, "~a4", "A1"]
+# Built-in strings are not trimmed: " c1" and "" are values of their own.
+CUSTOMER_IDS = ["c%d" % number for number in range(40)] + [" c1", "", "C1", 5, True, None, ["c1"], {"c": 1}, "~c2"]
 CUSTOM = {
     "level": STRINGS, "nick": NICKS, "score": NUMBERS, "opted_in": BOOLS, "goal_date": DATES, "sdk": VERSIONS,
     "tags": SETS, "odd-key": STRINGS + NUMBERS, "flag": BOOLS, "visits": NUMBERS, "experience": STRINGS,
     "interests": SETS, "reminders": BOOLS, "weekly_hours": NUMBERS,
+    # A `by KEY` of SPEC §11: strings (trimmed, arrays joined) draw; a number, a boolean, an
+    # empty or blank text and null do not enter.
+    "account": ACCOUNTS,
 }
 BUILTIN = {
     "birthday": BIRTHDAYS, "installed_at": INSTANTS, "created_at": INSTANTS, "last_seen_at": INSTANTS,
     "subscription_expires_at": INSTANTS + ["2026-11-29T13:00:00Z"] * 3, "app_version": VERSIONS, "os_version": VERSIONS,
     "install_app_version": VERSIONS, "access_levels": ACCESS, "total_revenue_usd": REVENUE, "country": COUNTRIES,
     "platform": PLATFORMS, "gender": GENDERS, "email": EMAILS, "first_name": NAMES, "device": DEVICES,
-    "customer_user_id": ["c1", None, 5],
+    "customer_user_id": CUSTOMER_IDS,
 }
 SPACES = ["", "", "", " ", "\t", "\u00a0", "\u2003"]
 
@@ -116,6 +126,14 @@ EDGE_LINES = [
     r'{"id":"e26","birthday":"2025-02-30","installed_at":"garbage","custom_attributes":{"tags":[" a","b\u3000"],"level":["\u00a0low"," "]}}',
     r'{"id":"e27","birthday":19900101,"installed_at":1796040000000,"custom_attributes":{"tags":["\u00a0 "],"interests":[" music","sports"]}}',
     r'{"id":"e28","birthday":"1990-06-15","installed_at":null,"custom_attributes":{"tags":[" ' + "a" * 24 + '","' + "b" * 24 + ' "]}}',
+    # Keys of SPEC §11's draws: escaped, marked, trimmed, joined, empty, mistyped.
+    r'{"id":"e29","customer_user_id":"\u0063\u0031","installed_at":"2026-11-28T00:00:00Z","custom_attributes":{"account":"\u0061\u0031","level":"low"}}',
+    r'{"id":"e30","customer_user_id":"~c1","installed_at":"2026-11-28T00:00:00Z","custom_attributes":{"account":"~a1","level":"mid","nick":"~n"}}',
+    r'{"id":"e31","customer_user_id":"","installed_at":"2026-11-28T00:00:00Z","custom_attributes":{"account":[" a1","b "],"level":"LOW"}}',
+    r'{"id":"e32","customer_user_id":12,"installed_at":"2026-11-28T00:00:00Z","custom_attributes":{"account":12,"level":"low","nick":true}}',
+    r'{"id":"e33","customer_user_id":null,"custom_attributes":{"account":"\u3000","score":5,"nick":["x"]}}',
+    r'{"customer_user_id":"c1","installed_at":"2026-11-28T00:00:00Z","custom_attributes":{"account":"a1","level":"low","nick":"n"}}',
+    r'{"id":"e34","customer_user_id":"c1 ","custom_attributes":{"account":"a\"1","score":9,"nick":"o\u0027b"}}',
 ]
 # Values that the string literals of Tests/SQL/injection.rules match (and near misses that a
 # literal read as a LIKE pattern or regular expression would match), under ids holding the
@@ -227,8 +245,18 @@ def placements(binary, rules):
     return names
 
 
+EXPERIMENT_KEYS = ("experiment", "variant", "held_out")
+
+
 def key(row):
-    return (row["audience"], row["kind"], row["id"], row["split"])
+    """What a row decides: resolve's keys after `placement`; SPEC §11's only where the row has them."""
+    return (row["audience"], row["kind"], row["id"], row["split"]) + tuple(row[name] for name in EXPERIMENT_KEYS if name in row)
+
+
+def cannot_draw(message):
+    """Whether `resolve` rejected a line because a split or experiment keyed on `profile.id` met a
+    profile without `id`."""
+    return "cannot choose a variant" in message or "cannot draw a variant" in message
 
 
 def expected_rows(args, rules, placement, lines, workdir):
@@ -241,7 +269,7 @@ def expected_rows(args, rules, placement, lines, workdir):
     rejected = set()
     for line in resolved.stderr.splitlines():
         prefix = source + ":"
-        if line.startswith(prefix) and "cannot choose a variant" in line:
+        if line.startswith(prefix) and cannot_draw(line):
             rejected.add(int(line[len(prefix):].split(":")[0]) - 1)
         elif line.strip():
             sys.exit("error: resolve failed: " + line)
@@ -320,7 +348,7 @@ def check(args, rules, placement, lines, workdir):
 
 
 def summary_key(row):
-    return (row["placement"], row["audience"], row["kind"], row["id"], row["split"])
+    return (row["placement"],) + key(row)
 
 
 def resolvable(args, rule_sets, lines, workdir, name):
@@ -422,13 +450,32 @@ placement only_new {
 """
 
 
-DIFF_PARTS = {"row": ("audience", "kind", "id", "split"), "destination": ("kind", "id")}
+ONLY_OLD_EXPERIMENTS = """
+placement only_old {
+  new_users -> pricing_q4 {
+    control  -> flow "o_c"
+    discount -> flow "o_d"
+  }
+  lows_a -> nothing
+}
+"""
+ONLY_NEW_EXPERIMENTS = """
+placement only_new {
+  scored_a -> onboarding_ab {
+    short -> flow "n_s"
+    long  -> flow "n_l"
+    skip  -> nothing
+  }
+  everyone -> split "only_new_split" by account {
+    30% -> flow "a"
+    70% -> nothing
+  }
+}
+"""
 
 
-def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row"):
-    """`diff OLD NEW --sql` against `diff OLD NEW --profiles` over the profiles neither rule set
-    rejects, both `--by view`: the same transitions with the same counts, and the same sizes for
-    the placement only the old rules have and the one only the new rules have."""
+def rules_pair(workdir):
+    """`Rules/` and a changed copy (see `changed_rules`), each with a placement of its own."""
     old = os.path.join(workdir, "old-rules")
     shutil.copytree(os.path.join(ROOT, "Rules"), old, dirs_exist_ok=True)
     with open(os.path.join(old, "only_old.rules"), "w", encoding="utf-8") as handle:
@@ -436,51 +483,97 @@ def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row"):
     new = changed_rules(workdir)
     with open(os.path.join(new, "only_new.rules"), "w", encoding="utf-8") as handle:
         handle.write(ONLY_NEW)
+    return old, new
+
+
+def experiments_pair(workdir):
+    """`experiments.rules` and a copy whose experiment weights and holdout weight moved, so that
+    profiles change variant (also between two variants of one destination, which only `--by row`
+    tells apart) and enter or leave the holdout; each with a placement of its own."""
+    with open(os.path.join(HERE, "experiments.rules"), encoding="utf-8") as handle:
+        text = handle.read()
+    changed = (text.replace("50% control\n  50% discount", "60% control\n  40% discount")
+               .replace("10% a\n  90% b", "50% a\n  50% b").replace("holdout q4_holdout 20%", "holdout q4_holdout 25%"))
+    if changed.count("60% control") != 1 or "50% a" not in changed or "25%" not in changed:
+        sys.exit("error: experiments.rules no longer has the weights the diff test moves")
+    pair = []
+    for name, rules, extra in (("old-experiments", text, ONLY_OLD_EXPERIMENTS), ("new-experiments", changed, ONLY_NEW_EXPERIMENTS)):
+        directory = os.path.join(workdir, name)
+        os.makedirs(directory, exist_ok=True)
+        for file, content in (("experiments.rules", rules), ("only.rules", extra)):
+            with open(os.path.join(directory, file), "w", encoding="utf-8") as handle:
+                handle.write(content)
+        pair.append(directory)
+    return tuple(pair)
+
+
+DIFF_PARTS = {"row": ("audience", "kind", "id", "split"), "destination": ("kind", "id")}
+DIFF_PAIRS = {"Rules -> changed rules": (rules_pair, False), "experiments.rules -> changed": (experiments_pair, True)}
+
+
+def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row", pair="Rules -> changed rules"):
+    """`diff OLD NEW --sql` against `diff OLD NEW --profiles` over the profiles neither rule set
+    rejects, both `--by view`: the same transitions with the same counts, and the same sizes for
+    the placement only the old rules have and the one only the new rules have.
+
+    With rule sets of SPEC §11, decisions by row also carry `experiment`, `variant` and
+    `held_out`; `diff` shows no match as null, so a held-out no match and another are compared
+    as one there (their counts added on both sides)."""
+    make, experiments = DIFF_PAIRS[pair]
+    old, new = make(workdir)
     source, kept, rejected, _ = resolvable(args, [old, new], lines, workdir, "diff.jsonl")
     report = run([args.bin, "diff", old, new, "--profiles", source, "--now", NOW, "--format", "json", "--by", view])
     if report.returncode != 0:
         sys.exit("error: diff failed: " + report.stderr)
-    parts = DIFF_PARTS[view]
+    parts = DIFF_PARTS[view] + (EXPERIMENT_KEYS if experiments and view == "row" else ())
 
     def shown(value):
         if value is not None and sorted(value) != sorted(parts):
             sys.exit("error: diff --by %s gives a decision with keys %s" % (view, sorted(value)))
         return tuple(None for _ in parts) + (False,) if value is None else tuple(value[part] for part in parts) + (True,)
 
-    expected = {}
+    expected = collections.Counter()
     absent = tuple(None for _ in parts) + (None,)
     for placement in json.loads(report.stdout)["placements"]:
         for transition in placement["transitions"]:
-            expected[(placement["placement"],) + shown(transition["from"]) + shown(transition["to"])] = transition["count"]
+            expected[(placement["placement"],) + shown(transition["from"]) + shown(transition["to"])] += transition["count"]
         for size in placement["sizes"] if placement["status"] in ("added", "removed") else []:
             if placement["status"] == "removed" and size["before"]:
-                expected[(placement["placement"],) + shown(size["destination"]) + absent] = size["before"]
+                expected[(placement["placement"],) + shown(size["destination"]) + absent] += size["before"]
             elif placement["status"] == "added" and size["after"]:
-                expected[(placement["placement"],) + absent + shown(size["destination"])] = size["after"]
+                expected[(placement["placement"],) + absent + shown(size["destination"])] += size["after"]
     matched_from, matched_to = len(parts) + 1, 2 * len(parts) + 2
     if not any(entry[matched_to] is None for entry in expected) or not any(entry[matched_from] is None for entry in expected):
         sys.exit("error: the diff has no added or no removed placement to compare")
-    if view == "row" and not any(entry[2:4] == (None, None) and entry[7:9] == (None, None)
-                                 for entry in expected if entry[matched_from] and entry[matched_to]):
+    if view == "row" and not experiments and not any(entry[2:4] == (None, None) and entry[7:9] == (None, None)
+                                                     for entry in expected if entry[matched_from] and entry[matched_to]):
         sys.exit("error: the diff by row has no move between two `nothing`s to compare")
+    if view == "row" and experiments:
+        variant, held_out = parts.index("variant") + 1, parts.index("held_out") + 1
+        moves = [entry for entry in expected if entry[matched_from] and entry[matched_to]]
+        if not any(entry[2:4] == entry[matched_from + 2:matched_from + 4] and entry[variant] != entry[matched_from + variant] for entry in moves):
+            sys.exit("error: the diff by row has no move between two variants of one destination to compare")
+        if not any(entry[held_out] != entry[matched_from + held_out] for entry in moves):
+            sys.exit("error: the diff by row has no move into or out of the holdout to compare")
     query = run([args.bin, "diff", old, new, "--sql", dialect, "--now", NOW, "--by", view])
     if query.returncode != 0:
         sys.exit("error: targeting diff --sql failed: " + query.stderr)
-    actual = {}
+    actual = collections.Counter()
     for row in rows_of(query.stdout, kept):
-        def matched(value):
-            return None if value is None else bool(value)
-        entry = ((row["placement"],) + tuple(row["from_" + part] for part in parts) + (matched(row["from_matched"]),)
-                 + tuple(row["to_" + part] for part in parts) + (matched(row["to_matched"]),))
-        actual[entry] = int(row["profiles"])
+        def side(prefix):
+            matched = row[prefix + "matched"]
+            if matched is not None and not matched:
+                return tuple(None for _ in parts) + (False,)
+            return tuple(row[prefix + part] for part in parts) + (None if matched is None else bool(matched),)
+        actual[(row["placement"],) + side("from_") + side("to_")] += int(row["profiles"])
     failed = 0
     for entry in sorted(set(expected) | set(actual), key=str):
         if expected.get(entry) != actual.get(entry):
             failed += 1
             if failed <= args.show:
                 print("diff mismatch %s: diff %s, sql %s" % (entry, expected.get(entry), actual.get(entry)))
-    print("Rules -> changed rules diff by %s%s: %d transitions and sizes, %d failed (%d profiles rejected by resolve left out)"
-          % (view, label, len(expected), failed, rejected))
+    print("%s diff by %s%s: %d transitions and sizes, %d failed (%d profiles rejected by resolve left out)"
+          % (pair, view, label, len(expected), failed, rejected))
     return failed
 
 
@@ -517,6 +610,13 @@ def random_rule_sets(args, workdir):
     return paths
 
 
+def default_rule_sets():
+    """The hand-written rule sets: the shipped rules, the stress and injection sets, and the two
+    sets of SPEC §11 (experiments, `by KEY`, the holdout)."""
+    return [os.path.join(ROOT, "Rules")] + [os.path.join(HERE, name) for name in
+                                            ("stress.rules", "injection.rules", "experiments.rules", "holdout.rules")]
+
+
 def arguments(doc, random_default):
     """The options both agreement scripts take."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
@@ -524,7 +624,7 @@ def arguments(doc, random_default):
     parser.add_argument("--count", type=int, default=3000, help="number of profiles (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=7, help="random seed (default: %(default)s)")
     parser.add_argument("--show", type=int, default=5, help="mismatches printed per placement (default: %(default)s)")
-    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules, Tests/SQL/stress.rules and Tests/SQL/injection.rules)")
+    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/{stress,injection,experiments,holdout}.rules)")
     parser.add_argument("--random", type=int, default=random_default,
                         help="random rule sets of 10 placements each to add (default: %(default)s)")
     parser.add_argument("--random-count", type=int, default=500,
@@ -537,7 +637,7 @@ def main():
     parser.add_argument("--psql", default="runuser -u postgres -- psql", help="psql command prefix (default: %(default)s)")
     args = parser.parse_args()
     args.bin = os.path.abspath(args.bin)
-    rule_sets = args.rules or [os.path.join(ROOT, "Rules"), os.path.join(HERE, "stress.rules"), os.path.join(HERE, "injection.rules")]
+    rule_sets = args.rules or default_rule_sets()
     lines = profile_lines(args)
     failed = 0
     with tempfile.TemporaryDirectory() as workdir:
@@ -549,11 +649,14 @@ def main():
             rules = os.path.abspath(rules)
             for placement in placements(args.bin, rules):
                 failed += check(args, rules, placement, lines, workdir)
+            failed += check_all(args, rules, lines, workdir, "postgres", lambda query, kept: postgres_rows(args, query, kept, workdir), " (--all)")
             for corpus, label in ((lines, ""), ([], " (no profiles)")):
                 failed += check_summary(args, rules, corpus, workdir, "postgres",
                                         lambda query, kept: postgres_rows(args, query, kept, workdir), label)
-        for view in DIFF_PARTS:
-            failed += check_diff(args, lines, workdir, "postgres", lambda query, kept: postgres_rows(args, query, kept, workdir), view=view)
+        for pair in DIFF_PAIRS:
+            for view in DIFF_PARTS:
+                failed += check_diff(args, lines, workdir, "postgres", lambda query, kept: postgres_rows(args, query, kept, workdir),
+                                     view=view, pair=pair)
     sys.exit(1 if failed else 0)
 
 

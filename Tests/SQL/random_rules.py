@@ -2,7 +2,10 @@
 """Random rule sets for the SQL agreement tests: seeded segments over every attribute type and
 built-in field (operators, negations, nesting, `ignoring case`, relative instants, literals with
 quotes, backslashes and SQL comment markers), audiences over them, and placements with splits,
-`nothing` rows and placements without `everyone`. Each rule set is written to a directory and
+`nothing` rows and placements without `everyone`, and the forms of SPEC §11: experiments used
+across placements, experiment and split rows `by KEY` (profile.id, profile.customer_user_id or a
+custom string attribute; `everyone` rows among them) and a holdout with or without `by` and
+`except`. Each rule set is written to a directory and
 must pass `targeting check`; the agreement scripts then compare every placement with `resolve`.
 """
 
@@ -28,7 +31,11 @@ attribute goal_date: date
 attribute sdk: version
 attribute tags: set
 attribute interests: set
+attribute account: string
 """
+# The keys a draw can take (None: no `by`, so profile.id).
+KEYS = [None, "profile.id", "profile.customer_user_id", "account", "nick"]
+WEIGHTS = [(50, 50), (10, 40, 50), (90, 10), (33, 33, 34), (25, 25, 25, 25)]
 
 
 def quoted(text):
@@ -118,26 +125,60 @@ def rule_set(seed, placements=10):
         joined = (" and " if rng.random() < 0.6 else " or ").join(("not " if rng.random() < 0.2 else "") + item for item in used)
         lines.append("audience %s = %s" % (name, joined))
         audiences.append(name)
-    split = 0
+    def by():
+        key = rng.choice(KEYS)
+        return "" if key is None else " by " + key
+
+    experiments = []
+    for index in range(rng.choice([0, 1, 2, 3])):
+        name = "ex%d" % index
+        weights = rng.choice(WEIGHTS)
+        lines.append("experiment %s%s {" % (name, by()))
+        lines.extend("  %d%% v%d" % (weight, variant) for variant, weight in enumerate(weights))
+        lines.append("}")
+        experiments.append((name, len(weights)))
+    split = [0]
+
+    def split_row(audience):
+        split[0] += 1
+        lines.append('  %s -> split "sp%d_%d"%s {' % (audience, seed, split[0], by() if rng.random() < 0.5 else ""))
+        for variant, weight in enumerate(rng.choice(WEIGHTS[:4])):
+            target = "nothing" if variant == 0 and rng.random() < 0.5 else 'flow "f%d"' % variant
+            lines.append("    %d%% -> %s" % (weight, target))
+        lines.append("  }")
+
+    def experiment_row(audience):
+        name, variants = rng.choice(experiments)
+        lines.append("  %s -> %s {" % (audience, name))
+        # A small pool, so that variants often share a destination.
+        for variant in rng.sample(range(variants), variants):
+            lines.append("    v%d -> %s" % (variant, rng.choice(["nothing", 'flow "fa"', 'flow "fb"', 'flow "f_%s_v%d"' % (name, variant)])))
+        lines.append("  }")
+
     for number in range(placements):
         lines.append("placement p%d {" % number)
         for audience in rng.sample(audiences, rng.randint(1, len(audiences))):
             roll = rng.random()
             if roll < 0.2:
-                split += 1
-                weights = rng.choice([(50, 50), (10, 40, 50), (90, 10), (33, 33, 34)])
-                lines.append('  %s -> split "sp%d_%d" {' % (audience, seed, split))
-                for variant, weight in enumerate(weights):
-                    target = "nothing" if variant == 0 and rng.random() < 0.5 else 'flow "f%d"' % variant
-                    lines.append("    %d%% -> %s" % (weight, target))
-                lines.append("  }")
-            elif roll < 0.3:
+                split_row(audience)
+            elif roll < 0.35 and experiments:
+                experiment_row(audience)
+            elif roll < 0.45:
                 lines.append("  %s -> nothing" % audience)
             else:
                 lines.append('  %s -> flow "f_%s_%d"' % (audience, audience, number))
-        if rng.random() < 0.7:
+        roll = rng.random()
+        if roll < 0.1 and experiments:
+            experiment_row("everyone")
+        elif roll < 0.2:
+            split_row("everyone")
+        elif roll < 0.7:
             lines.append('  everyone -> flow "default"')
         lines.append("}")
+    if rng.random() < 0.6:
+        excepted = rng.sample(range(placements), rng.choice([0, 0, 1, 3]))
+        lines.append("holdout h%d %d%%%s%s" % (seed, rng.choice([5, 20, 50, 100]), by() if rng.random() < 0.6 else "",
+                                              " except " + ", ".join("p%d" % number for number in excepted) if excepted else ""))
     return "\n".join(lines) + "\n"
 
 

@@ -4,7 +4,8 @@
 The same generated profiles and rule sets as `agreement.py` (PostgreSQL). The profiles go into a
 view `profiles` with one string column `profile` holding each JSON line unchanged; every
 placement's query runs with `spark.sql.ansi.enabled` true and false, and every row must equal
-`resolve --format json`. One Spark session for the whole run. Prints, per placement and mode,
+`resolve --format json`; rule sets with experiments or a holdout (SPEC §11) also run as one
+`sql --all` query. One Spark session for the whole run. Prints, per placement and mode,
 the plan time (the optimised plan, forced before execution) and the run time.
 
 Needs PySpark (`pip install pyspark`, which brings Spark) and Java 17; `.ci/run` installs both.
@@ -17,6 +18,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import agreement  # noqa: E402  (the generator, `resolve` side and comparison are shared)
+
+
+def reports_experiments(args, rules):
+    """Whether `rules` has experiments or a holdout (its decisions carry `held_out`)."""
+    result = agreement.run([args.bin, "resolve", "--all", "--rules", rules, "--now", agreement.NOW, "--format", "json", "--profile", "-"],
+                           input="{\"id\":\"x\"}")
+    return '"held_out"' in result.stdout
 
 
 def main():
@@ -34,8 +42,7 @@ def main():
              .getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     print("spark %s" % spark.version)
-    rule_sets = args.rules or [os.path.join(agreement.ROOT, "Rules"), os.path.join(agreement.HERE, "stress.rules"),
-                              os.path.join(agreement.HERE, "injection.rules")]
+    rule_sets = args.rules or agreement.default_rule_sets()
     lines = agreement.profile_lines(args, nul=True)
     failed = 0
     slow = []
@@ -67,12 +74,16 @@ def main():
                         slow.append("%s %s (ansi %s): %.1f s" % (os.path.basename(rules), placement, ansi, planned - start))
             for ansi in ("true", "false"):
                 spark.conf.set("spark.sql.ansi.enabled", ansi)
+                if reports_experiments(args, rules):
+                    # The placements of `--all` share each profile's draws (SPEC §11).
+                    failed += agreement.check_all(args, rules, lines, workdir, "spark", spark_rows, " (--all, ansi %s)" % ansi)
                 for corpus, label in ((lines, ""), ([], ", no profiles")):
                     failed += agreement.check_summary(args, rules, corpus, workdir, "spark", spark_rows, " (ansi %s%s)" % (ansi, label))
         for ansi in ("true", "false"):
             spark.conf.set("spark.sql.ansi.enabled", ansi)
-            for view in agreement.DIFF_PARTS:
-                failed += agreement.check_diff(args, lines, workdir, "spark", spark_rows, " (ansi %s)" % ansi, view=view)
+            for pair in agreement.DIFF_PAIRS:
+                for view in agreement.DIFF_PARTS:
+                    failed += agreement.check_diff(args, lines, workdir, "spark", spark_rows, " (ansi %s)" % ansi, view=view, pair=pair)
     spark.stop()
     for line in slow:
         print("too slow to plan: " + line)

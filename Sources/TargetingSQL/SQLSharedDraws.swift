@@ -1,0 +1,77 @@
+import TargetingEngine
+
+/// The draws of SPEC §11 that do not depend on the placement, computed once per profile in the
+/// common table expressions every placement's chain of a query starts from: the value of each
+/// `by KEY` other than `profile.id` (`k<N>_v`), whether the holdout holds the profile out
+/// (`in_holdout`), and each experiment's bucket (`exp_NAME`), so that a profile's variant is
+/// drawn once for every placement that uses the experiment.
+struct SQLSharedDraws {
+    let program: Program
+    /// The slots of the keys drawn on, other than `profile.id`, in order of first use.
+    private(set) var keySlots: [Int] = []
+    /// The holdout, when it covers one of the placements compiled.
+    let holdout: HoldoutPlan?
+    /// The experiments the placements' rows use, in order of first use, with their keys.
+    private(set) var experiments: [(name: String, key: DrawKey)] = []
+    /// Each experiment's bucket column: `exp_NAME`, named as segments are (`SQLCompiler.columnNames`).
+    private let columns: [String: String]
+
+    init(program: Program, placements: [Program.Placement]) {
+        self.program = program
+        holdout = placements.contains(where: \.isCoveredByHoldout) ? program.holdout : nil
+        let names = program.ruleSet.experiments.map(\.name.text)
+        columns = Dictionary(zip(names, SQLCompiler.columnNames(prefix: "exp_", names)), uniquingKeysWith: { first, _ in first })
+        if let holdout { use(holdout.key) }
+        for placement in placements {
+            for plan in placement.rows.compactMap(\.split) {
+                use(plan.key)
+                if plan.isExperiment, !experiments.contains(where: { $0.name == plan.id }) {
+                    experiments.append((name: plan.id, key: plan.key))
+                }
+            }
+        }
+    }
+
+    private mutating func use(_ key: DrawKey) {
+        if let slot = key.slot, !keySlots.contains(slot) { keySlots.append(slot) }
+    }
+
+    /// The column holding experiment `name`'s bucket (0..<100, NULL when the profile has no
+    /// value for its key).
+    func bucketColumn(_ name: String) -> String { columns[name] ?? "exp_" }
+
+    /// Adds the shared columns to `chain`: the key slots read as strings, then the draws.
+    func addColumns(to chain: inout SQLCompiler.Chain, dialect: SQLDialect, now: Int64) {
+        var stages = SQLStages()
+        let reader = SQLSlotReader(dialect: dialect, now: now)
+        for slot in keySlots {
+            reader.read(program.slots[slot], index: slot, folded: false, prefix: SQLCompiler.keyPrefix(slot), into: &stages)
+        }
+        for stage in stages.ordered { chain.add(stage) }
+        var draws: [(name: String, expression: String)] = []
+        var comments: [String?] = []
+        if let holdout {
+            let value = holdout.key.sqlValue
+            let bucket = dialect.bucket(dialect.concat([dialect.string(holdout.name + "-"), value]))
+            // A profile without a value for the key cannot be drawn, and is not held out.
+            draws.append((name: SQLCompiler.holdoutColumn, expression: "CASE WHEN \(value) IS NOT NULL THEN \(bucket) < \(holdout.weight) ELSE FALSE END"))
+            comments.append("holdout \(holdout.name) \(holdout.weight)% by \(describe(holdout.key))".replacingNewlines)
+        }
+        for experiment in experiments {
+            let value = experiment.key.sqlValue
+            let bucket = dialect.bucket(dialect.concat([dialect.string(experiment.name + "-"), value]))
+            draws.append((name: bucketColumn(experiment.name), expression: "CASE WHEN \(value) IS NOT NULL THEN \(bucket) END"))
+            comments.append("experiment \(experiment.name) by \(describe(experiment.key))".replacingNewlines)
+        }
+        if !draws.isEmpty { chain.add(draws, comments: comments) }
+    }
+
+    /// The key as the rules write it, for a comment.
+    private func describe(_ key: DrawKey) -> String {
+        guard let slot = key.slot else { return "profile.id" }
+        switch program.slots[slot].target {
+        case .builtin(let field): return "profile.\(field)"
+        case .custom(let name): return name
+        }
+    }
+}
