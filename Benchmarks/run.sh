@@ -104,7 +104,7 @@ done
 mkdir -p "$work/prove-old" "$work/prove-new" "$work/many-old" "$work/many-new"
 cp Rules/*.rules "$work/prove-old/"
 cp Rules/*.rules "$work/prove-new/"
-sed -i 's/premium_members -> nothing/premium_members -> paywall "pw_standard"/' "$work/prove-new/placements.rules"
+sed -i 's/premium_members *-> nothing/premium_members -> paywall "pw_standard"/' "$work/prove-new/placements.rules"
 measure "$bin" diff "$work/prove-old" "$work/prove-new" --prove --now "$now"
 prove_status=$(grep -c ': changed' "$work/out" || true)
 ours=$seconds

@@ -426,8 +426,9 @@ def changed_rules(workdir):
             text = handle.read()
         text = (text.replace("profile.age >= 18", "profile.age >= 21").replace("weekly_hours >= 10", "weekly_hours >= 5")
                 .replace('profile.app_version >= "4.2.0"', 'profile.app_version >= "4.2.0-0"')
-                .replace('premium_members -> nothing\n', 'premium_members -> split "premium_holdout" {\n    50% -> nothing\n'
+                .replace('premium_members    -> nothing\n', 'premium_members    -> split "premium_holdout" {\n    50% -> nothing\n'
                          '    50% -> paywall "pw_standard"\n  }\n'))
+        assert name != "placements.rules" or "premium_holdout" in text, "the shipped main_paywall changed: update this edit"
         with open(os.path.join(target, name), "w", encoding="utf-8") as handle:
             handle.write(text)
     return target

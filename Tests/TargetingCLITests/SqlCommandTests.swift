@@ -15,8 +15,9 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         let summary = sql(["--all", "--summary", "--dialect", "spark"])
         XCTAssertEqual(summary.status, 0, summary.err)
         XCTAssertTrue(summary.out.hasPrefix("-- now: 2026-11-29T12:00:00Z\n-- dialect: spark\n-- rules: "), summary.out)
-        XCTAssertTrue(summary.out.contains("\nSELECT placement, audience, kind, id, split, profiles,\n"), summary.out)
-        XCTAssertTrue(summary.out.contains("GROUP BY placement, audience, kind, id, split"), summary.out)
+        // The shipped rules have an experiment and a holdout, so §11's columns follow `split`.
+        XCTAssertTrue(summary.out.contains("\nSELECT placement, audience, kind, id, split, experiment, variant, held_out, profiles,\n"), summary.out)
+        XCTAssertTrue(summary.out.contains("GROUP BY placement, audience, kind, id, split, experiment, variant, held_out"), summary.out)
         XCTAssertFalse(summary.out.contains(";"), "one statement without a terminator, as the plain query")
         XCTAssertEqual(sql(["main_paywall", "--all", "--dialect", "postgres"]).status, 64)
         let none = CLIHarness.run(["sql", "--all", "--dialect", "postgres", "--now", "2026-11-29",
@@ -32,11 +33,14 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         // Every row and variant, in the order of `resolve --summary`; no match only where a placement can miss.
         XCTAssertTrue(postgres.out.contains("""
         FROM (VALUES
-          (1, 'onboarding_followup', 'pro_adults', 'flow', 'flow_pro_v2', CAST(NULL AS TEXT)),
+          (1, 'onboarding_followup', 'pro_adults', 'flow', 'flow_pro_v2', CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), FALSE),
         """), postgres.out)
-        XCTAssertTrue(postgres.out.contains("'sporty_beginners', CAST(NULL AS TEXT), CAST(NULL AS TEXT), 'sporty_beginners_v1'),"), postgres.out)
-        XCTAssertTrue(postgres.out.contains("'main_paywall', 'everyone', 'paywall', 'pw_standard', CAST(NULL AS TEXT))\n) AS e(entry, placement, audience, kind, id, split)"), postgres.out)
-        XCTAssertEqual(postgres.out.components(separatedBy: "\n  (").count - 1, 14, "9 entries of onboarding_followup, 5 of main_paywall")
+        XCTAssertTrue(postgres.out.contains("'sporty_beginners', CAST(NULL AS TEXT), CAST(NULL AS TEXT), 'sporty_beginners_v1', CAST(NULL AS TEXT), CAST(NULL AS TEXT), FALSE),"), postgres.out)
+        XCTAssertTrue(postgres.out.contains("'committed_amateurs', 'flow', 'flow_amateur_plan_discount', CAST(NULL AS TEXT), 'pricing_q4', 'discount', FALSE),"), postgres.out)
+        XCTAssertTrue(postgres.out.contains("'main_paywall', 'everyone', 'paywall', 'pw_standard', CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), TRUE)\n) AS e(entry, placement, audience, kind, id, split, experiment, variant, held_out)"), postgres.out)
+        // 12 entries of onboarding_followup and 8 of main_paywall: the two variants of each
+        // experiment row, and what held-out profiles see, as `resolve --summary` lists them.
+        XCTAssertEqual(postgres.out.components(separatedBy: "\n  (").count - 1, 20, "12 entries of onboarding_followup, 8 of main_paywall")
         XCTAssertTrue(postgres.out.contains("LEFT JOIN ("), postgres.out)
         XCTAssertTrue(postgres.out.contains("COALESCE(c.profiles, 0) AS profiles"), postgres.out)
         XCTAssertTrue(postgres.out.contains("ROUND(COALESCE(FLOOR(profiles * 1000.0 / NULLIF(SUM(profiles) OVER (PARTITION BY placement), 0)), 0) / 10, 1) AS share"), postgres.out)

@@ -12,7 +12,8 @@ final class TableCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(result.outLines.first, "placement onboarding_followup at \(now): 12 combinations in 5 rows")
         XCTAssertEqual(result.outLines.dropFirst().first, "experience  reminders        -> destinations")
         XCTAssertTrue(result.outLines.contains(#"pro         any              -> flow "flow_pro_v2" | flow "flow_default"  (depends on `profile.age >= 18`)"#), result.out)
-        XCTAssertTrue(result.outLines.contains(#"not set     any              -> flow "flow_quiz_reminder""#), result.out)
+        // The holdout (on customer_user_id) sends held-out quiz skippers to the default.
+        XCTAssertTrue(result.outLines.contains(#"not set     any              -> flow "flow_quiz_reminder" | flow "flow_default"  (depends on holdout `q4_holdout`)"#), result.out)
     }
 
     func testJSONShape() throws {
@@ -25,8 +26,11 @@ final class TableCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(rows.count, 4)
         XCTAssertEqual(rows.map { $0.objectMembers?.map(\.key) ?? [] }, Array(repeating: ["when", "destinations", "depends_on"], count: 4))
         let unset = try XCTUnwrap(rows.first { $0["when"]?["experience"] == .array([.null]) })
-        XCTAssertEqual(unset["destinations"], .array([.object([JSONMember(key: "kind", value: .string("flow")), JSONMember(key: "id", value: .string("flow_quiz_reminder"))])]))
-        XCTAssertEqual(unset["depends_on"], .array([]))
+        XCTAssertEqual(unset["destinations"], .array([
+            .object([JSONMember(key: "kind", value: .string("flow")), JSONMember(key: "id", value: .string("flow_quiz_reminder"))]),
+            .object([JSONMember(key: "kind", value: .string("flow")), JSONMember(key: "id", value: .string("flow_default"))]),
+        ]))
+        XCTAssertEqual(unset["depends_on"], .array([.string("holdout `q4_holdout`")]))
     }
 
     func testMarkdownAndErrors() {
