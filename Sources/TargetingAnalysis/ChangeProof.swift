@@ -44,7 +44,9 @@ package struct ChangeProof: Sendable {
     package struct Transition: Sendable {
         package var before: Seen
         package var after: Seen
-        /// A complete §2 profile, `id` included, that OLD sends to `before` and NEW to `after`.
+        /// A complete §2 profile that OLD sends to `before` and NEW to `after`; it has an `id`
+        /// unless the route found for the move is that of a profile without one (which a holdout
+        /// or a draw on `profile.id` treats apart).
         package var witness: JSONValue
 
         /// The destination before (nil: no match).
