@@ -57,21 +57,19 @@ package struct LoadedRules: Sendable {
                 diagnostics += Analyzer.analyze(Program(ruleSet))
             } else if let first = ruleSet.placements.first {
                 let limits = LoadedRules.analysisLimits
-                diagnostics.append(.analysisSkipped(rows: limits.rows, comparisons: limits.comparisons, literals: limits.literals, at: first.name.range))
+                diagnostics.append(.analysisSkipped(comparisons: limits.comparisons, literals: limits.literals, at: first.name.range))
             }
         }
         self.diagnostics = Diagnostic.sorted(diagnostics)
     }
 
-    /// Whether the reachability analysis runs: it searches over representative profiles, so
-    /// very large rule sets (thousands of rows or comparisons) are left out to keep `check`
-    /// fast; they get a note instead.
-    /// The largest rule set the reachability analysis runs on (within these, its shared work
-    /// budget bounds it: 10,000 segments take well under a second, a 50,000-term `or` a few).
-    static let analysisLimits = (rows: 1_000, comparisons: 50_000, literals: 1_000_000)
+    /// Whether the reachability analysis runs: it searches over representative profiles of one
+    /// graph of every condition, so a rule set past these sizes gets a note instead. Within
+    /// them each placement is analysed on its own budget of work (and one with more than
+    /// `Analyzer.rowsPerPlacement` rows is left out with a note naming it).
+    static let analysisLimits = (comparisons: 250_000, literals: 1_000_000)
 
     static func isSmallEnoughToAnalyze(_ ruleSet: CheckedRules) -> Bool {
-        let rows = ruleSet.placements.reduce(0) { $0 + $1.rows.count }
         var comparisons = 0
         var literals = 0
         for segment in ruleSet.segments {
@@ -82,7 +80,7 @@ package struct LoadedRules: Sendable {
             }
         }
         let limits = analysisLimits
-        return rows <= limits.rows && comparisons <= limits.comparisons && literals <= limits.literals
+        return comparisons <= limits.comparisons && literals <= limits.literals
     }
 
     /// Reads every `.rules` file under `path` (a directory or a file) and loads them.

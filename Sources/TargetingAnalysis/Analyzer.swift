@@ -9,13 +9,26 @@ import TargetingSemantics
 /// it does?", "is there a profile no row matches?". `ProfileSearch` answers them over a finite
 /// set of representative values per field (`VariableOptions`); a question it cannot settle
 /// within its budget gives no warning.
+///
+/// Each placement is its own set of questions with its own budget of work, so a rule set of
+/// many placements is analysed like as many small ones; a placement with more than
+/// `rowsPerPlacement` rows is left out with a note naming it.
 package enum Analyzer {
+    /// The most rows a placement may have to be analysed.
+    package static let rowsPerPlacement = 1_000
+
     /// Runs every analysis over an error-free rule set.
     package static func analyze(_ program: Program) -> [Diagnostic] {
         guard !program.placements.isEmpty else { return [] }
         var analysis = PlacementAnalysis(program: program)
         var diagnostics: [Diagnostic] = []
-        for index in analysis.program.placements.indices {
+        for (index, placement) in analysis.program.placements.enumerated() {
+            guard placement.rows.count <= rowsPerPlacement else {
+                let name = program.ruleSet.placements[index].name
+                diagnostics.append(.placementAnalysisSkipped(name.text, rows: placement.rows.count, limit: rowsPerPlacement, at: name.range))
+                continue
+            }
+            analysis.startPlacement()
             diagnostics += analysis.unreachableRows(placement: index)
             if let warning = analysis.fallThrough(placement: index) { diagnostics.append(warning) }
         }

@@ -44,4 +44,10 @@ extension Diagnostic {
                           "some profiles match no row of `\(placement)`" + (holdout.map { " (held out by `\($0)`)" } ?? "") + ", e.g. \(example)", at: range,
                           help: now.map { "with `now` at \($0); " + help } ?? help)
     }
+
+    /// A placement with more rows than the reachability analysis takes.
+    static func placementAnalysisSkipped(_ placement: String, rows: Int, limit: Int, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.note, "analysis-skipped", "placement `\(placement)` has \(rows) rows, too many for the reachability analysis; its unreachable rows and fall-through are not reported", at: range,
+                   help: "the analysis takes placements of up to \(Diagnostic.grouped(limit)) rows")
+    }
 }

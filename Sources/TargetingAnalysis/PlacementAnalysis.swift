@@ -17,6 +17,9 @@ struct PlacementAnalysis {
         search = ProfileSearch(graph: ConditionGraph(program))
     }
 
+    /// Gives the next placement's questions a budget of work of their own.
+    mutating func startPlacement() { search.workLeft = ProfileSearch.totalWork }
+
     /// The node of a row's audience (`everyone` is the always-true node).
     func node(of row: Program.Row) -> Int? {
         if case .everyone = row.source.audience { return search.graph.trueNode }

@@ -263,16 +263,18 @@ extension Diagnostic {
         Diagnostic(.warning, "unused", "\(kind) `\(name)` is never used", at: range)
     }
 
-    /// The reachability analysis did not run: the rule set has more than `rows` placement
-    /// rows, `comparisons` comparisons or `literals` literals.
-    package static func analysisSkipped(rows: Int, comparisons: Int, literals: Int, at range: SourceRange) -> Diagnostic {
-        func grouped(_ number: Int) -> String {
-            var digits = Array(String(number))
-            var index = digits.count - 3
-            while index > 0 { digits.insert(",", at: index); index -= 3 }
-            return String(digits)
-        }
-        return Diagnostic(.note, "analysis-skipped", "rule set too large for the reachability analysis; unreachable rows and fall-through are not reported", at: range,
-                          help: "the analysis runs for up to \(grouped(rows)) placement rows, \(grouped(comparisons)) comparisons and \(grouped(literals)) literals")
+    /// The reachability analysis did not run: the rule set has more than `comparisons`
+    /// comparisons or `literals` literals.
+    package static func analysisSkipped(comparisons: Int, literals: Int, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.note, "analysis-skipped", "rule set too large for the reachability analysis; unreachable rows and fall-through are not reported", at: range,
+                   help: "the analysis runs for up to \(grouped(comparisons)) comparisons and \(grouped(literals)) literals")
+    }
+
+    /// `1,000,000`.
+    package static func grouped(_ number: Int) -> String {
+        var digits = Array(String(number))
+        var index = digits.count - 3
+        while index > 0 { digits.insert(",", at: index); index -= 3 }
+        return String(digits)
     }
 }

@@ -1,6 +1,8 @@
 import XCTest
 @testable import Targeting
 @testable import TargetingBase
+import TargetingAnalysis
+import TargetingSemantics
 
 /// Which rule sets the reachability analysis runs on.
 final class AnalysisLimitsTests: XCTestCase {
@@ -23,10 +25,41 @@ final class AnalysisLimitsTests: XCTestCase {
         XCTAssertEqual(unreachable.map(\.line), [2 * 11_000 + 6], "\(unreachable.map(\.message))")
     }
 
-    func testAboveTheLimitsANoteSaysSo() {
-        let loaded = LoadedRules(sources: [SourceFile(path: "l.rules", text: rules(segments: LoadedRules.analysisLimits.comparisons + 1))])
-        let note = loaded.diagnostics.first { $0.code == "analysis-skipped" }
-        XCTAssertEqual(note?.help, "the analysis runs for up to 1,000 placement rows, 50,000 comparisons and 1,000,000 literals")
-        XCTAssertFalse(loaded.diagnostics.contains { $0.code == "unreachable-row" })
+    /// Placements of `rows` rows each over audiences `a0`…; the last row of each repeats the
+    /// first audience, so it can never decide.
+    func placements(_ count: Int, rows: Int) -> String {
+        var text = "attribute k: number\n"
+        for index in 0..<rows { text += "segment s\(index) = k == \(index)\naudience a\(index) = s\(index)\n" }
+        for placement in 0..<count {
+            text += "placement p\(placement) {\n"
+            for index in 0..<rows { text += "  a\(index) -> flow \"f\(index)\"\n" }
+            text += "  a0 -> flow \"again\"\n  everyone -> flow \"d\"\n}\n"
+        }
+        return text
+    }
+
+    func testEveryPlacementIsAnalysedOnItsOwnWhateverTheTotalNumberOfRows() {
+        // 150 placements of 12 rows: 1,800 rows in all, each placement well within its limit.
+        let loaded = LoadedRules(sources: [SourceFile(path: "m.rules", text: placements(150, rows: 10))])
+        XCTAssertFalse(loaded.diagnostics.contains { $0.code == "analysis-skipped" })
+        XCTAssertEqual(loaded.diagnostics.filter { $0.code == "unreachable-row" }.count, 150, "the repeated row of every placement")
+    }
+
+    func testAPlacementWithTooManyRowsIsNamedAndTheOthersAreStillAnalysed() {
+        var text = placements(1, rows: 3)
+        text += "placement huge {\n" + (0...Analyzer.rowsPerPlacement).map { _ in "  a1 -> flow \"h\"\n" }.joined() + "}\n"
+        let loaded = LoadedRules(sources: [SourceFile(path: "h.rules", text: text)])
+        let notes = loaded.diagnostics.filter { $0.code == "analysis-skipped" }
+        XCTAssertEqual(notes.map(\.message), ["placement `huge` has 1001 rows, too many for the reachability analysis; its unreachable rows and fall-through are not reported"])
+        XCTAssertEqual(notes.first?.help, "the analysis takes placements of up to 1,000 rows")
+        XCTAssertEqual(notes.first?.severity, .note)
+        let unreachable = loaded.diagnostics.filter { $0.code == "unreachable-row" }
+        XCTAssertEqual(unreachable.count, 1, "p0's repeated row, and nothing of `huge`: \(unreachable.map(\.message))")
+        XCTAssertTrue(unreachable.allSatisfy { $0.line < text.split(separator: "\n").firstIndex(of: "placement huge {")! + 1 })
+    }
+
+    func testTheRuleSetLimitsAreStated() {
+        let note = Diagnostic.analysisSkipped(comparisons: 250_000, literals: 1_000_000, at: SourceFile(path: "x.rules", text: "").range(0, 0))
+        XCTAssertEqual(note.help, "the analysis runs for up to 250,000 comparisons and 1,000,000 literals")
     }
 }
