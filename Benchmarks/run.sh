@@ -118,6 +118,19 @@ verdicts="$(grep -c ': equivalent' "$work/out" || true) equivalent, $(grep -c ':
 measure "$bin" diff "$work/many-old" "$work/many-new" --profiles Examples/profiles/corpus.jsonl --now "$now"
 echo "| \`diff --prove\`: 200 generated placements, one row changed ($verdicts) | ${ours} s, ${ours_rss} MB | \`diff --profiles\`, 10,000 profiles: ${seconds} s | $(ratio "$ours" "$seconds") |"
 
+# (g) `diff --profiles` and `check` on every core and per placement: `diff` of the shipped rules
+# against a change of the experiment's weights over the 1 M generated profiles, every core
+# against `--jobs 1` (the same report, checked); `check` of 200 generated placements.
+sed 's/50% control/30% control/; s/50% discount/70% discount/' Rules/experiments.rules > "$work/prove-new/experiments.rules"
+measure "$bin" diff Rules "$work/prove-new" --profiles "$work/profiles.jsonl" --now "$now" --jobs 1
+one=$seconds; cp "$work/out" "$work/diff-one"
+measure "$bin" diff Rules "$work/prove-new" --profiles "$work/profiles.jsonl" --now "$now"
+same=$(cmp -s "$work/out" "$work/diff-one" && echo "same report" || echo "REPORT DIFFERS")
+echo "| \`diff --profiles\`, $profiles profiles, every core ($cores) | $(rate "$profiles" "$seconds") | \`--jobs 1\`: $(rate "$profiles" "$one") ($same) | $(ratio "$seconds" "$one") |"
+measure "$bin" check "$work/many-old"
+analysed=$(grep -c 'for the reachability analysis' "$work/err" || true)
+echo "| \`check\`: 200 generated placements, analysed ($analysed skipped) | ${seconds} s | — | — |"
+
 # Warehouse: audience sizing on Spark local[2] (PySpark 4 from PyPI into .build/spark-venv-4) against
 # `resolve --summary` on every core, over the same 200,000 profiles (skipped without PyPI).
 spark_profiles=${SPARK_PROFILES:-200000}
