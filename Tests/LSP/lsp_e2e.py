@@ -587,13 +587,13 @@ async def test_workspace_symbols(client: LanguageClient, workspace: Workspace):
 # ---- 10. experiments (SPEC §11) ---------------------------------------------------------
 
 
-EXPERIMENTS = """experiment pricing_q4 by profile.customer_user_id {
+EXPERIMENTS = """experiment spring_offer by profile.customer_user_id {
   50% control
   50% discount
 }
 
 placement upgrade_screen {
-  pro_adults -> pricing_q4 {
+  pro_adults -> spring_offer {
     control  -> flow "flow_upgrade_a"
     discount -> flow "flow_upgrade_discount"
   }
@@ -601,7 +601,7 @@ placement upgrade_screen {
 }
 
 placement checkout {
-  pro_adults -> pricing_q4 {
+  pro_adults -> spring_offer {
     control  -> paywall "pw_standard"
     discount -> paywall "pw_discount"
   }
@@ -611,17 +611,17 @@ placement checkout {
 
 
 async def open_experiments(client: LanguageClient, workspace: Workspace) -> str:
-    """Opens a new rules file of the rule set with an experiment that two placements use."""
-    uri = workspace.uri("experiments.rules")
+    """Opens a new rules file of the rule set with an experiment of its own that two placements use."""
+    uri = workspace.uri("spring.rules")
     open_document(client, uri, EXPERIMENTS)
-    await until(lambda: uri in client.diagnostics, "diagnostics for the opened experiments.rules")
+    await until(lambda: uri in client.diagnostics, "diagnostics for the opened spring.rules")
     assert list(client.diagnostics[uri]) == [], "the experiment and its rows check"
     return uri
 
 
 async def test_hover_experiment_shows_variants_key_and_rows(client: LanguageClient, workspace: Workspace):
     uri = await open_experiments(client, workspace)
-    use = locate(EXPERIMENTS, "pro_adults -> pricing_q4", "pricing_q4")
+    use = locate(EXPERIMENTS, "pro_adults -> spring_offer", "spring_offer")
     hover = await request(
         client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=use.start))
     )
@@ -638,16 +638,16 @@ async def test_hover_experiment_shows_variants_key_and_rows(client: LanguageClie
 
 async def test_rename_experiment_renames_declaration_and_rows(client: LanguageClient, workspace: Workspace):
     uri = await open_experiments(client, workspace)
-    declaration = locate(EXPERIMENTS, "experiment pricing_q4", "pricing_q4")
+    declaration = locate(EXPERIMENTS, "experiment spring_offer", "spring_offer")
     prepared = await request(
         client.text_document_prepare_rename_async(
             types.PrepareRenameParams(text_document=types.TextDocumentIdentifier(uri=uri), position=declaration.start)
         )
     )
-    assert prepared is not None and prepared.range == declaration and prepared.placeholder == "pricing_q4"
+    assert prepared is not None and prepared.range == declaration and prepared.placeholder == "spring_offer"
     edit = await request(
         client.text_document_rename_async(
-            types.RenameParams(text_document=types.TextDocumentIdentifier(uri=uri), position=declaration.start, new_name="pricing_q1")
+            types.RenameParams(text_document=types.TextDocumentIdentifier(uri=uri), position=declaration.start, new_name="spring_sale")
         )
     )
     assert edit is not None
@@ -656,11 +656,11 @@ async def test_rename_experiment_renames_declaration_and_rows(client: LanguageCl
         assert isinstance(document_change, types.TextDocumentEdit)
         changes.setdefault(document_change.text_document.uri, []).extend(document_change.edits)
     assert set(changes) == {uri}, "only the experiment's file uses it"
-    uses = word_ranges(EXPERIMENTS, "pricing_q4")
+    uses = word_ranges(EXPERIMENTS, "spring_offer")
     assert len(uses) == 3  # the declaration and two rows
-    expected = apply_edits(EXPERIMENTS, [types.TextEdit(range=r, new_text="pricing_q1") for r in uses])
+    expected = apply_edits(EXPERIMENTS, [types.TextEdit(range=r, new_text="spring_sale") for r in uses])
     assert apply_edits(EXPERIMENTS, list(changes[uri])) == expected
-    assert "pricing_q4" not in expected
+    assert "spring_offer" not in expected
     # A name the rule set already has is refused.
     with pytest.raises(JsonRpcException) as error:
         await request(
