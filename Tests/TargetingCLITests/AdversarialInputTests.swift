@@ -104,7 +104,7 @@ final class AdversarialInputTests: TemporaryDirectoryTestCase {
         let path = directory.write("rows.rules", text)
         let checked = CLIHarness.run(["check", path])
         XCTAssertEqual(checked.status, 0, checked.err)
-        XCTAssertTrue(checked.err.contains("note: rule set too large for the reachability analysis"), checked.err)
+        XCTAssertTrue(checked.err.contains("note: placement `p` has 5001 rows, too many for the reachability analysis"), checked.err)
         XCTAssertEqual(ids(resolve(path, profile(x: "v4999") + profile(x: "v0") + profile(x: "b"))), ["f4999", "f0", "f_default"])
     }
 
