@@ -509,7 +509,21 @@ def experiments_pair(workdir):
 
 
 DIFF_PARTS = {"row": ("audience", "kind", "id", "split"), "destination": ("kind", "id")}
+# Each pair, and whether its change moves experiment variants and the holdout (else it moves
+# profiles between two `nothing`s); whether decisions carry §11's keys depends on the rules.
 DIFF_PAIRS = {"Rules -> changed rules": (rules_pair, False), "experiments.rules -> changed": (experiments_pair, True)}
+
+
+def declares_section_11(directory):
+    """Whether some `.rules` file under `directory` declares an experiment or a holdout, so
+    decisions carry `experiment`, `variant` and `held_out`."""
+    for root, _, files in os.walk(directory):
+        for name in files:
+            if name.endswith(".rules"):
+                with open(os.path.join(root, name), encoding="utf-8") as handle:
+                    if any(line.startswith(("experiment ", "holdout ")) for line in handle):
+                        return True
+    return False
 
 
 def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row", pair="Rules -> changed rules"):
@@ -522,11 +536,12 @@ def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row", pai
     as one there (their counts added on both sides)."""
     make, experiments = DIFF_PAIRS[pair]
     old, new = make(workdir)
+    carries = declares_section_11(old) or declares_section_11(new)
     source, kept, rejected, _ = resolvable(args, [old, new], lines, workdir, "diff.jsonl")
     report = run([args.bin, "diff", old, new, "--profiles", source, "--now", NOW, "--format", "json", "--by", view])
     if report.returncode != 0:
         sys.exit("error: diff failed: " + report.stderr)
-    parts = DIFF_PARTS[view] + (EXPERIMENT_KEYS if experiments and view == "row" else ())
+    parts = DIFF_PARTS[view] + (EXPERIMENT_KEYS if carries and view == "row" else ())
 
     def shown(value):
         if value is not None and sorted(value) != sorted(parts):
@@ -546,7 +561,7 @@ def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row", pai
     matched_from, matched_to = len(parts) + 1, 2 * len(parts) + 2
     if not any(entry[matched_to] is None for entry in expected) or not any(entry[matched_from] is None for entry in expected):
         sys.exit("error: the diff has no added or no removed placement to compare")
-    if view == "row" and not experiments and not any(entry[2:4] == (None, None) and entry[7:9] == (None, None)
+    if view == "row" and not experiments and not any(entry[2:4] == (None, None) and entry[matched_from + 2:matched_from + 4] == (None, None)
                                                      for entry in expected if entry[matched_from] and entry[matched_to]):
         sys.exit("error: the diff by row has no move between two `nothing`s to compare")
     if view == "row" and experiments:
