@@ -34,18 +34,9 @@ public struct Decision: Hashable, Sendable {
     public package(set) var placement: String
     /// The profile's id, if it has one.
     public package(set) var profileID: String?
-    /// The deciding row's index, or nil when no row matched.
-    package var row: Int?
-    /// The deciding audience (`everyone` for that row), or nil when no row matched.
-    public package(set) var audience: String?
-    /// What is shown; nil when no row matched.
-    public package(set) var outcome: Outcome?
-    /// The split's id when a split decided.
-    public package(set) var split: String?
-    /// The experiment's name when an experiment row decided (SPEC §11).
-    public package(set) var experiment: String?
-    /// The experiment's variant drawn for the profile, with `experiment`.
-    public package(set) var variant: String?
+    /// What the deciding row shows: one shared value per row and variant of a compiled
+    /// program, so making a decision copies two strings and one reference.
+    package var shown: DecisionShown
     /// Whether the rule set's holdout held the profile out of this placement, so only an
     /// `everyone` row could decide.
     public package(set) var heldOut: Bool = false
@@ -54,6 +45,58 @@ public struct Decision: Hashable, Sendable {
     /// Whether the rule set has experiments or a holdout, so the JSON form carries
     /// `experiment`, `variant` and `held_out` (rule sets without them keep §6's six keys).
     package var reportsExperiments: Bool = false
+
+    package init(placement: String, profileID: String?, shown: DecisionShown, heldOut: Bool = false,
+                 heldOutBy: String? = nil, reportsExperiments: Bool = false) {
+        self.placement = placement
+        self.profileID = profileID
+        self.shown = shown
+        self.heldOut = heldOut
+        self.heldOutBy = heldOutBy
+        self.reportsExperiments = reportsExperiments
+    }
+
+    package init(placement: String, profileID: String?, row: Int?, audience: String?, outcome: Outcome?, split: String?) {
+        self.init(placement: placement, profileID: profileID,
+                  shown: DecisionShown(DecisionShown.Fields(row: row, audience: audience, outcome: outcome, split: split)))
+    }
+
+    /// The deciding row's index, or nil when no row matched.
+    package var row: Int? {
+        get { shown.fields.row }
+        set { edit { $0.row = newValue } }
+    }
+    /// The deciding audience (`everyone` for that row), or nil when no row matched.
+    public package(set) var audience: String? {
+        get { shown.fields.audience }
+        set { edit { $0.audience = newValue } }
+    }
+    /// What is shown; nil when no row matched.
+    public package(set) var outcome: Outcome? {
+        get { shown.fields.outcome }
+        set { edit { $0.outcome = newValue } }
+    }
+    /// The split's id when a split decided.
+    public package(set) var split: String? {
+        get { shown.fields.split }
+        set { edit { $0.split = newValue } }
+    }
+    /// The experiment's name when an experiment row decided (SPEC §11).
+    public package(set) var experiment: String? {
+        get { shown.fields.experiment }
+        set { edit { $0.experiment = newValue } }
+    }
+    /// The experiment's variant drawn for the profile, with `experiment`.
+    public package(set) var variant: String? {
+        get { shown.fields.variant }
+        set { edit { $0.variant = newValue } }
+    }
+
+    private mutating func edit(_ change: (inout DecisionShown.Fields) -> Void) {
+        var fields = shown.fields
+        change(&fields)
+        shown = DecisionShown(fields)
+    }
 
     /// The flow shown, if the outcome is a flow.
     public var flowID: String? {
@@ -128,6 +171,36 @@ public struct Decision: Hashable, Sendable {
         }
         return .object(members)
     }
+}
+
+/// What a decision's row shows, shared by the decisions it makes: immutable, compared by value.
+package final class DecisionShown: Hashable, Sendable {
+    package struct Fields: Hashable, Sendable {
+        package var row: Int?
+        package var audience: String?
+        package var outcome: Outcome?
+        package var split: String?
+        package var experiment: String?
+        package var variant: String?
+
+        package init(row: Int? = nil, audience: String? = nil, outcome: Outcome? = nil, split: String? = nil,
+                     experiment: String? = nil, variant: String? = nil) {
+            self.row = row
+            self.audience = audience
+            self.outcome = outcome
+            self.split = split
+            self.experiment = experiment
+            self.variant = variant
+        }
+    }
+
+    package let fields: Fields
+
+    package init(_ fields: Fields) { self.fields = fields }
+
+    package static func == (lhs: DecisionShown, rhs: DecisionShown) -> Bool { lhs === rhs || lhs.fields == rhs.fields }
+
+    package func hash(into hasher: inout Hasher) { hasher.combine(fields) }
 }
 
 /// Why a placement could not be resolved for a profile.

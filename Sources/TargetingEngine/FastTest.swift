@@ -143,13 +143,13 @@ package struct FastValue: Sendable {
     package init() {}
 
     /// The plain form of `value`, looking its text up in the slot's `table`.
-    package init(_ value: SlotValue, table: LiteralTable) {
+    package init(_ value: SlotValue, table: UnsafePointer<LiteralTable>) {
         switch value {
         case .missing: tag = .missing
         case .mistyped: tag = .mistyped
         case .string(let text):
             tag = .string
-            literal = table.id(of: text)
+            literal = table.pointee.id(of: text)
         case .number(let value):
             tag = .number
             number = value
@@ -169,7 +169,7 @@ package struct FastValue: Sendable {
         case .set(let members):
             tag = .set
             for member in members {
-                let id = table.id(of: member)
+                let id = table.pointee.id(of: member)
                 if id >= 0, id < 64 { bits |= 1 << UInt64(id) }
             }
         }
@@ -185,7 +185,10 @@ package struct FastValue: Sendable {
 /// The string literals rules compare one slot with, each with a small integer id; lookups
 /// compare exact UTF-8 bytes (canonically equivalent spellings stay distinct).
 package struct LiteralTable: Sendable {
-    private let items: [String]
+    /// Every literal's UTF-8 bytes, back to back; literal `i` ends at `ends[i]`.
+    private let utf8: [UInt8]
+    private let ends: [Int]
+    /// Literal ids by text, for tables longer than `linearLimit`.
     private let buckets: [String: [Int32]]
 
     /// Collects literals while compiling.
@@ -204,17 +207,81 @@ package struct LiteralTable: Sendable {
         var table: LiteralTable { LiteralTable(items: items, buckets: buckets) }
     }
 
+    private init(items: [String], buckets: [String: [Int32]]) {
+        var utf8: [UInt8] = []
+        var ends: [Int] = []
+        for item in items {
+            utf8.append(contentsOf: item.utf8)
+            ends.append(utf8.count)
+        }
+        self.utf8 = utf8
+        self.ends = ends
+        self.buckets = items.count > LiteralTable.linearLimit ? buckets : [:]
+    }
+
     /// Short tables are searched in order; longer ones through the buckets.
     static let linearLimit = 8
 
     /// The id of `text`, or -1 when no rule compares this slot with it.
     package func id(of text: String) -> Int32 {
-        if items.count <= LiteralTable.linearLimit {
-            for (index, item) in items.enumerated() where TextMatching.equals(item, text) { return Int32(index) }
-            return -1
+        PlainStored.withText(text) { stored in
+            guard case .text(let bytes) = stored else { return -1 }
+            return id(utf8: bytes)
         }
-        guard let ids = buckets[text] else { return -1 }
-        return ids.first { TextMatching.equals(items[Int($0)], text) } ?? -1
+    }
+
+    /// The id of the text spelt by `bytes`, or -1.
+    package func id(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        if ends.count <= LiteralTable.linearLimit {
+            return utf8.withUnsafeBufferPointer { all in
+                var start = 0
+                for (index, end) in ends.enumerated() {
+                    if end - start == bytes.count, LiteralTable.same(all, from: start, bytes) {
+                        return Int32(index)
+                    }
+                    start = end
+                }
+                return -1
+            }
+        }
+        guard let ids = buckets[String(decoding: bytes, as: UTF8.self)] else { return -1 }
+        return utf8.withUnsafeBufferPointer { all in
+            ids.first { id in
+                let start = id == 0 ? 0 : ends[Int(id) - 1]
+                return ends[Int(id)] - start == bytes.count && LiteralTable.same(all, from: start, bytes)
+            } ?? -1
+        }
+    }
+
+    /// Whether `all` holds `bytes` at `start` (the caller checked the length).
+    @inline(__always)
+    private static func same(_ all: UnsafeBufferPointer<UInt8>, from start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            if all[start + index] != bytes[index] { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// The literal mask of the comma-separated set spelt by `bytes` (as `FastValue` builds it
+    /// for `.set`), or nil when the text is not ASCII: a comma followed by a combining mark is
+    /// no separator to `String.split`, so such text takes the general path.
+    package func setMask(utf8 bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        var mask: UInt64 = 0
+        var start = 0
+        var index = 0
+        while index <= bytes.count {
+            if index == bytes.count || bytes[index] == UInt8(ascii: ",") {
+                let id = self.id(utf8: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                if id >= 0, id < 64 { mask |= 1 << UInt64(id) }
+                start = index + 1
+            } else if bytes[index] >= 0x80 {
+                return nil
+            }
+            index += 1
+        }
+        return mask
     }
 }
 

@@ -37,7 +37,7 @@ package final class FlatCode: @unchecked Sendable {
     /// Each test's typed comparison, for tests that run in general form.
     package let kinds: UnsafeBufferPointer<CompiledTest.Kind>
     /// Per slot: the string literals its tests compare with.
-    package let literalTables: ContiguousArray<LiteralTable>
+    package let literalTables: UnsafeBufferPointer<LiteralTable>
     /// Per slot: whether some test may need its full value.
     package let keepsFullValue: UnsafeBufferPointer<Bool>
     /// Each segment's instructions (a range of `code`).
@@ -66,10 +66,16 @@ package final class FlatCode: @unchecked Sendable {
 
     /// Each row's result, per placement.
     package let rowResults: UnsafeBufferPointer<RowResult>
+    /// What each row shows, shared by the decisions it makes: per row, from `rowShownStart`,
+    /// the row without an outcome and then, for a split or an experiment, one per variant.
+    package let rowShown: UnsafeBufferPointer<DecisionShown>
+    package let rowShownStart: UnsafeBufferPointer<Int>
+    /// What a decision shows when no row matched.
+    package let noMatch = DecisionShown(DecisionShown.Fields())
     /// The placements' names.
     package let placementNames: ContiguousArray<String>
     /// Per placement: whether the holdout covers it.
-    package let coveredByHoldout: ContiguousArray<Bool>
+    package let coveredByHoldout: UnsafeBufferPointer<Bool>
     /// The rule set's holdout.
     package let holdout: HoldoutPlan?
     /// Whether decisions carry §11's fields.
@@ -152,14 +158,29 @@ package final class FlatCode: @unchecked Sendable {
                 return RowResult(audience: row.source.audience.name, outcome: fixed, split: row.split)
             }
         })
+        var shown: [DecisionShown] = []
+        var shownStart: [Int] = []
+        for placement in program.placements {
+            for (index, row) in placement.rows.enumerated() {
+                shownStart.append(shown.count)
+                if let plan = row.split {
+                    shown.append(DecisionShown(.shown(by: row, at: index, step: nil)))
+                    for step in plan.steps.indices { shown.append(DecisionShown(.shown(by: row, at: index, step: step))) }
+                } else {
+                    shown.append(DecisionShown(.shown(by: row, at: index, step: nil)))
+                }
+            }
+        }
+        rowShown = FlatCode.store(shown)
+        rowShownStart = FlatCode.store(shownStart)
         placementNames = ContiguousArray(program.placements.map(\.name))
-        coveredByHoldout = ContiguousArray(program.placements.map(\.isCoveredByHoldout))
+        coveredByHoldout = FlatCode.store(program.placements.map(\.isCoveredByHoldout))
         holdout = program.holdout
         reportsExperiments = program.reportsExperiments
         self.code = FlatCode.store(Array(code))
         self.tests = FlatCode.store(tests)
         self.kinds = FlatCode.store(kinds)
-        literalTables = ContiguousArray(tables.map(\.table))
+        literalTables = FlatCode.store(tables.map(\.table))
         self.keepsFullValue = FlatCode.store(keepsFullValue)
         slotCount = program.slots.count
     }
@@ -177,30 +198,21 @@ package final class FlatCode: @unchecked Sendable {
         FlatCode.free(rowAudiences)
         FlatCode.free(rowKeySlots)
         FlatCode.free(rowResults)
+        FlatCode.free(rowShown)
+        FlatCode.free(rowShownStart)
+        FlatCode.free(literalTables)
+        FlatCode.free(coveredByHoldout)
     }
 
     /// The decision a choice spells out for placement `index`.
     package func decision(placement index: Int, choice: Choice, profileID: String?) -> Decision {
-        var decision = Decision(placement: placementNames[index], profileID: profileID)
-        decision.reportsExperiments = reportsExperiments
-        decision.heldOut = choice.heldOut
-        if choice.heldOut { decision.heldOutBy = holdout?.name }
-        guard let rowIndex = choice.row else { return decision }
-        decision.row = rowIndex
-        let row = rowResults[placementRows[index].lowerBound + rowIndex]
-        decision.audience = row.audience
-        if let outcome = row.outcome {
-            decision.outcome = outcome
-        } else if let split = row.split, let step = choice.step {
-            decision.outcome = Outcome(split.steps[step].destination) ?? .nothing
-            if split.isExperiment {
-                decision.experiment = split.id
-                decision.variant = split.steps[step].variant
-            } else {
-                decision.split = split.id
-            }
+        var shown = noMatch
+        if let rowIndex = choice.row {
+            let start = rowShownStart[placementRows[index].lowerBound + rowIndex]
+            shown = rowShown[choice.step.map { start + 1 + $0 } ?? start]
         }
-        return decision
+        return Decision(placement: placementNames[index], profileID: profileID, shown: shown, heldOut: choice.heldOut,
+                        heldOutBy: choice.heldOut ? holdout?.name : nil, reportsExperiments: reportsExperiments)
     }
 
     /// A buffer holding a copy of `items`, owned by this object.

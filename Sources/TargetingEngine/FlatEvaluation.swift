@@ -4,7 +4,9 @@ extension Program {
     /// Resolves placement `index` for `profile` at `now` (Unix ms) on the flat code: the same
     /// answer as `Evaluator.resolve`, with slots read only when a test needs them.
     package func decide(placement index: Int, for profile: Profile, now: Int64) -> Result<Decision, ResolveError> {
-        withRun(for: profile, now: now) { run in run.resolve(placement: index) }
+        // The run hands back only the choice (a few words); the decision is spelt out here.
+        withRun(for: profile, now: now) { run in run.choose(placement: index) }
+            .map { flat.decision(placement: index, choice: $0, profileID: profile.id) }
     }
 
     /// Resolves each of `placements` for `profile`, sharing slot reads and segment results; the
@@ -59,8 +61,10 @@ extension Program {
                 return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, flat.segmentCode.count)) { segments in
                     segments.initialize(repeating: 0)
                     return slots.withUnsafeBufferPointer { slots in
-                        var run = FlatRun(flat: flat, profile: profile, now: now, slots: slots, values: values, fast: fast, segments: segments)
-                        return body(&run)
+                        withUnsafePointer(to: profile) { profile in
+                            var run = FlatRun(flat: flat, profile: profile, now: now, slots: slots, values: values, fast: fast, segments: segments)
+                            return body(&run)
+                        }
                     }
                 }
             }
@@ -116,7 +120,8 @@ package struct Choice: Hashable, Sendable {
 /// (0 unknown, 1 false, 2 true), both in caller-provided stack memory.
 package struct FlatRun<Source: SlotSource> {
     unowned(unsafe) let flat: FlatCode
-    let profile: Source
+    /// The profile, borrowed for the run (read through `pointee`, so reading copies nothing).
+    let profile: UnsafePointer<Source>
     let now: Int64
     let slots: UnsafeBufferPointer<Slot>
     /// Full slot values, kept for slots that a general test may read.
@@ -153,11 +158,11 @@ package struct FlatRun<Source: SlotSource> {
 
     /// What `key` gives for this profile.
     func drawInput(_ key: DrawKey) -> DrawInput {
-        DrawInput.of(key, profileID: profile.profileID) { slots[$0].read(from: profile, now: now) }
+        DrawInput.of(key, profileID: profile.pointee.profileID) { slots[$0].read(from: profile.pointee, now: now) }
     }
 
     mutating func resolve(placement index: Int) -> Result<Decision, ResolveError> {
-        choose(placement: index).map { flat.decision(placement: index, choice: $0, profileID: profile.profileID) }
+        choose(placement: index).map { flat.decision(placement: index, choice: $0, profileID: profile.pointee.profileID) }
     }
 
     /// The row and variant that decide placement `index`; a split fails without a profile id.
@@ -252,8 +257,12 @@ package struct FlatRun<Source: SlotSource> {
 
     /// Reads slot `slot` once: its plain form, and its full value when a test may need it.
     mutating func load(_ slot: Int) {
-        let value = slots[slot].read(from: profile, now: now)
-        fast[slot] = FastValue(value, table: flat.literalTables[slot])
-        if flat.keepsFullValue[slot] { values[slot] = value }
+        guard flat.keepsFullValue[slot] else {
+            fast[slot] = Slot.readPlain(slots.baseAddress! + slot, from: profile, now: now, table: flat.literalTables.baseAddress! + slot)
+            return
+        }
+        let value = (slots.baseAddress! + slot).pointee.read(from: profile.pointee, now: now)
+        fast[slot] = FastValue(value, table: flat.literalTables.baseAddress! + slot)
+        values[slot] = value
     }
 }

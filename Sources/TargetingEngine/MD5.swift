@@ -5,41 +5,7 @@
 package enum MD5 {
     /// Returns the 16-byte MD5 digest of `bytes`.
     package static func digest(_ bytes: [UInt8]) -> [UInt8] {
-        var state = State()
-        var words = [UInt32](repeating: 0, count: 16)
-        let fullBlocks = bytes.count / 64
-
-        words.withUnsafeMutableBufferPointer { w in
-            bytes.withUnsafeBufferPointer { input in
-                for block in 0..<fullBlocks {
-                    loadWords(from: input, at: block * 64, into: w)
-                    state.compress(w)
-                }
-            }
-
-            // Final one or two blocks: the remaining bytes, the 0x80 marker,
-            // zero padding and the message length in bits (little-endian).
-            let remaining = bytes.count - fullBlocks * 64
-            let tailCount = remaining < 56 ? 64 : 128
-            var tail = [UInt8](repeating: 0, count: tailCount)
-            for i in 0..<remaining {
-                tail[i] = bytes[fullBlocks * 64 + i]
-            }
-            tail[remaining] = 0x80
-            let bitLength = UInt64(truncatingIfNeeded: bytes.count) &* 8
-            for i in 0..<8 {
-                tail[tailCount - 8 + i] = UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(i)))
-            }
-            tail.withUnsafeBufferPointer { input in
-                var offset = 0
-                while offset < tailCount {
-                    loadWords(from: input, at: offset, into: w)
-                    state.compress(w)
-                    offset += 64
-                }
-            }
-        }
-
+        let state = bytes.withUnsafeBufferPointer { finalState($0) }
         var out = [UInt8]()
         out.reserveCapacity(16)
         for word in [state.a, state.b, state.c, state.d] {
@@ -49,6 +15,48 @@ package enum MD5 {
             out.append(UInt8(truncatingIfNeeded: word >> 24))
         }
         return out
+    }
+
+    /// The digest's last 8 bytes read as a big-endian integer, computed in stack memory.
+    package static func lastEightBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let state = finalState(bytes)
+        // The digest is A, B, C, D, each little-endian; bytes 8..<16 are C then D.
+        return UInt64(state.c.byteSwapped) << 32 | UInt64(state.d.byteSwapped)
+    }
+
+    /// The chaining variables after hashing `bytes`, using no heap memory.
+    private static func finalState(_ bytes: UnsafeBufferPointer<UInt8>) -> State {
+        var state = State()
+        let fullBlocks = bytes.count / 64
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { w in
+            for block in 0..<fullBlocks {
+                loadWords(from: bytes, at: block * 64, into: w)
+                state.compress(w)
+            }
+            // Final one or two blocks: the remaining bytes, the 0x80 marker,
+            // zero padding and the message length in bits (little-endian).
+            let remaining = bytes.count - fullBlocks * 64
+            let tailCount = remaining < 56 ? 64 : 128
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                tail.initialize(repeating: 0)
+                for i in 0..<remaining {
+                    tail[i] = bytes[fullBlocks * 64 + i]
+                }
+                tail[remaining] = 0x80
+                let bitLength = UInt64(truncatingIfNeeded: bytes.count) &* 8
+                for i in 0..<8 {
+                    tail[tailCount - 8 + i] = UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(i)))
+                }
+                let input = UnsafeBufferPointer(tail)
+                var offset = 0
+                while offset < tailCount {
+                    loadWords(from: input, at: offset, into: w)
+                    state.compress(w)
+                    offset += 64
+                }
+            }
+        }
+        return state
     }
 
     /// Returns the lowercase hexadecimal MD5 digest of the UTF-8 encoding of `text`.

@@ -21,19 +21,7 @@ extension Evaluator {
                     return .failure(plan.isExperiment ? .experimentNeedsProfileID(experiment: plan.id) : .splitNeedsProfileID(split: plan.id))
                 }
             }
-            decision.row = rowIndex
-            decision.audience = row.source.audience.name
-            if let plan = row.split, let step {
-                decision.outcome = Outcome(plan.steps[step].destination) ?? .nothing
-                if plan.isExperiment {
-                    decision.experiment = plan.id
-                    decision.variant = plan.steps[step].variant
-                } else {
-                    decision.split = plan.id
-                }
-            } else {
-                decision.outcome = Outcome(row.source.destination) ?? .nothing
-            }
+            decision.shown = DecisionShown(.shown(by: row, at: rowIndex, step: step))
             return .success(decision)
         }
         return .success(decision)
@@ -54,5 +42,26 @@ extension Evaluator {
 extension Decision {
     init(placement: String, profileID: String?) {
         self.init(placement: placement, profileID: profileID, row: nil, audience: nil, outcome: nil, split: nil)
+    }
+}
+
+extension DecisionShown.Fields {
+    /// What `row` (at `index` in its placement) shows: its fixed destination, or for a split or
+    /// an experiment the variant `step` (without a step, the row and audience and no outcome).
+    static func shown(by row: Program.Row, at index: Int, step: Int?) -> DecisionShown.Fields {
+        var fields = DecisionShown.Fields(row: index, audience: row.source.audience.name)
+        if let plan = row.split {
+            guard let step else { return fields }
+            fields.outcome = Outcome(plan.steps[step].destination) ?? .nothing
+            if plan.isExperiment {
+                fields.experiment = plan.id
+                fields.variant = plan.steps[step].variant
+            } else {
+                fields.split = plan.id
+            }
+        } else {
+            fields.outcome = Outcome(row.source.destination) ?? .nothing
+        }
+        return fields
     }
 }

@@ -26,8 +26,8 @@ package struct Slot: Hashable, Sendable {
     /// The type to read it as (nil: only presence matters).
     package let type: ValueType?
     /// For a built-in field: its recipe when derived, and the type it is read as.
-    private let derived: BuiltinField.Derived?
-    private let builtinType: ValueType
+    let derived: BuiltinField.Derived?
+    let builtinType: ValueType
 
     package init(target: AttributeReference.Target, type: ValueType?) {
         self.target = target

@@ -2,12 +2,15 @@
 package enum SplitDraw {
     /// r in 0..<100: MD5 of UTF-8 "<splitID>-<profileID>", last 8 bytes of the digest read as a big-endian UInt64, modulo 100.
     package static func bucket(splitID: String, profileID: String) -> Int {
-        let digest = MD5.digest(Array("\(splitID)-\(profileID)".utf8))
-        var value: UInt64 = 0
-        for byte in digest[8..<16] {
-            value = (value << 8) | UInt64(byte)
+        let split = splitID.utf8, profile = profileID.utf8
+        // The message is assembled in stack memory: a draw allocates nothing.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: split.count + 1 + profile.count) { message in
+            var end = message.initialize(fromContentsOf: split)
+            message[end] = UInt8(ascii: "-")
+            end += 1
+            end = message[end...].initialize(fromContentsOf: profile)
+            return Int(MD5.lastEightBytes(UnsafeBufferPointer(rebasing: message[..<end])) % 100)
         }
-        return Int(value % 100)
     }
 
     /// Chooses a variant. `variants` are (weight, sortKey) in declaration order; returns the index into `variants`.

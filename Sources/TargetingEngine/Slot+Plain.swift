@@ -1,0 +1,66 @@
+extension Slot {
+    /// The slot's plain value, as `FastValue(read(from: profile, now: now), table: table)` gives
+    /// it, read without building a `String` or a `SlotValue` where the type allows: text is
+    /// matched against the slot's literals by its bytes, and a set's members by theirs.
+    ///
+    /// It reads the slot and the profile through pointers, so neither is copied.
+    package static func readPlain<Source: SlotSource>(_ slot: UnsafePointer<Slot>, from profile: UnsafePointer<Source>, now: Int64,
+                                                   table: UnsafePointer<LiteralTable>) -> FastValue {
+        switch slot.pointee.target {
+        case .custom(let key):
+            let type = slot.pointee.type
+            let plain: FastValue? = Source.withCustomPlain(profile, key) { stored in
+                switch (stored, type) {
+                case (.missing, _): return FastValue(tag: .missing)
+                case (.text(let bytes), .string), (.text(let bytes), nil): return FastValue(literal: table.pointee.id(utf8: bytes))
+                case (.text(let bytes), .set): return table.pointee.setMask(utf8: bytes).map { FastValue(setBits: $0) }
+                case (.number(let number), .number), (.number(let number), nil): return FastValue(number: number)
+                case (.number(let number), .bool), (.number(let number), .date):
+                    return FastValue(Slot.view(.number(number), as: type), table: table)
+                default: return nil
+                }
+            }
+            if let plain { return plain }
+        case .builtin(let field):
+            guard case .none = slot.pointee.derived, slot.pointee.builtinType == .string || slot.pointee.builtinType == .number else { break }
+            let type = slot.pointee.builtinType
+            let plain: FastValue? = Source.withFieldPlain(profile, field) { stored in
+                switch (stored, type) {
+                case (.missing, _): return FastValue(tag: .missing)
+                case (.text(let bytes), .string): return FastValue(literal: table.pointee.id(utf8: bytes))
+                case (.number(let number), .number): return FastValue(number: number)
+                default: return FastValue(tag: .mistyped)
+                }
+            }
+            if let plain { return plain }
+        }
+        return FastValue(slot.pointee.read(from: profile.pointee, now: now), table: table)
+    }
+}
+
+extension FastValue {
+    init(tag: Tag) {
+        self.init()
+        self.tag = tag
+    }
+
+    /// A string whose literal id is `literal` (-1: not a literal of the slot).
+    init(literal: Int32) {
+        self.init()
+        tag = .string
+        self.literal = literal
+    }
+
+    init(number: Double) {
+        self.init()
+        tag = .number
+        self.number = number
+    }
+
+    /// A set whose members' literal ids are the bits of `setBits`.
+    init(setBits: UInt64) {
+        self.init()
+        tag = .set
+        bits = setBits
+    }
+}
