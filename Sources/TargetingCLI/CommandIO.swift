@@ -5,6 +5,8 @@ import Foundation
 package final class CommandIO: @unchecked Sendable {
     private let lock = NSLock()
     private let writeOut: (String) -> Void
+    /// Writes UTF-8 bytes to standard output as they are, when the stream takes bytes.
+    private var writeOutBytes: ((UnsafeRawBufferPointer) -> Void)?
     private let writeErr: (String) -> Void
     /// Reads all of standard input.
     package let readStandardInput: () -> [UInt8]
@@ -42,28 +44,40 @@ package final class CommandIO: @unchecked Sendable {
                            err: { errHandle.write(Data($0.utf8)) },
                            stdin: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) },
                            stdinChunk: { [UInt8](FileHandle.standardInput.availableData) })
+        io.writeOutBytes = { bytes in
+            guard let base = bytes.baseAddress else { return }
+            outHandle.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
+        }
         io.buffersOutput = true
         return io
     }
 
     private var buffersOutput = false
-    private var pending = ""
+    /// Buffered standard output, as UTF-8.
+    private var pending: [UInt8] = []
 
     /// Writes to standard output.
     package func out(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
         guard buffersOutput else { return writeOut(text) }
-        pending += text
-        if pending.utf8.count >= 1 << 16 {
-            writeOut(pending)
-            pending = ""
-        }
+        pending.append(contentsOf: text.utf8)
+        if pending.count >= 1 << 16 { flushLocked() }
     }
 
-    /// Writes UTF-8 bytes to standard output.
+    /// Writes UTF-8 bytes to standard output (copied as they are when the stream is buffered).
     package func out(_ bytes: ArraySlice<UInt8>) {
-        out(String(decoding: bytes, as: UTF8.self))
+        lock.lock()
+        defer { lock.unlock() }
+        guard buffersOutput else { return writeOut(String(decoding: bytes, as: UTF8.self)) }
+        if let writeOutBytes, bytes.count >= 1 << 16 {
+            // A large run goes out from where it lies, after what was buffered before it.
+            flushLocked()
+            bytes.withUnsafeBytes { writeOutBytes($0) }
+            return
+        }
+        pending.append(contentsOf: bytes)
+        if pending.count >= 1 << 16 { flushLocked() }
     }
 
     /// Writes a diagnostic to standard error, rendered as §8 text (quoting lines of `files`).
@@ -88,8 +102,8 @@ package final class CommandIO: @unchecked Sendable {
 
     private func flushLocked() {
         guard !pending.isEmpty else { return }
-        writeOut(pending)
-        pending = ""
+        if let writeOutBytes { pending.withUnsafeBytes { writeOutBytes($0) } } else { writeOut(String(decoding: pending, as: UTF8.self)) }
+        pending.removeAll(keepingCapacity: true)
     }
 }
 

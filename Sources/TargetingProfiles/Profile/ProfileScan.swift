@@ -175,7 +175,12 @@ package struct ProfileScan: Sendable {
     static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: String) -> Bool {
         let utf8 = text.utf8
         guard utf8.count == range.count else { return false }
-        return UnsafeBufferPointer(rebasing: bytes[range]).elementsEqual(utf8)
+        var index = range.lowerBound
+        for byte in utf8 {
+            if bytes[index] != byte { return false }
+            index += 1
+        }
+        return true
     }
 }
 
