@@ -47,15 +47,27 @@ extension ProfileSearch {
         return open ? .open : .satisfied
     }
 
-    /// A variable under the first undecided goal: walk down through undecided nodes to an atom.
+    /// A variable under the first undecided goal: walk down through undecided nodes to an atom,
+    /// taking each node's first undecided child. A node's children before `firstOpen` are
+    /// decided, so the walk resumes there; the move is undone with the decisions it follows.
     mutating func nextVariable(_ goals: [Goal]) -> Int? {
         for goal in goals where value[goal.node] == ProfileSearch.unknown {
             var node = goal.node
             while kind[node] != ProfileSearch.atomKind {
                 var next = -1
-                for index in childStart[node]..<childStart[node + 1] where value[childList[index]] == ProfileSearch.unknown {
-                    next = childList[index]
-                    break
+                var index = firstOpen[node]
+                let end = childStart[node + 1]
+                while index < end {
+                    if value[childList[index]] == ProfileSearch.unknown {
+                        next = childList[index]
+                        break
+                    }
+                    index += 1
+                }
+                if index != firstOpen[node] {
+                    trail.append(firstOpen[node] << 2 | 3)
+                    trail.append(node << 2 | 2)
+                    firstOpen[node] = index
                 }
                 workLeft -= 1
                 guard next >= 0 else { return nil }

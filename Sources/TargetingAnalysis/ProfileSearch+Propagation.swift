@@ -41,7 +41,7 @@ extension ProfileSearch {
     /// Gives an unknown node a value and updates every undecided parent in the cone.
     mutating func set(_ start: Int, _ startValue: UInt8) {
         value[start] = startValue
-        trail.append(start << 1)
+        trail.append(start << 2)
         worklist.append(start)
         while let node = worklist.popLast() {
             let known = value[node]
@@ -59,13 +59,13 @@ extension ProfileSearch {
                         result = deciding
                     } else {
                         pending[parent] -= 1
-                        trail.append(parent << 1 | 1)
+                        trail.append(parent << 2 | 1)
                         guard pending[parent] == 0 else { continue }
                         result = deciding == ProfileSearch.no ? ProfileSearch.yes : ProfileSearch.no
                     }
                 }
                 value[parent] = result
-                trail.append(parent << 1)
+                trail.append(parent << 2)
                 worklist.append(parent)
             }
         }
@@ -75,7 +75,11 @@ extension ProfileSearch {
     mutating func undo(to mark: Int) {
         while trail.count > mark {
             let entry = trail.removeLast()
-            if entry & 1 == 0 { value[entry >> 1] = ProfileSearch.unknown } else { pending[entry >> 1] += 1 }
+            switch entry & 3 {
+            case 0: value[entry >> 2] = ProfileSearch.unknown
+            case 1: pending[entry >> 2] += 1
+            default: firstOpen[entry >> 2] = trail.removeLast() >> 2
+            }
         }
     }
 }

@@ -40,8 +40,13 @@ struct ProfileSearch {
 
     var value: [UInt8]
     var pending: [Int]
-    /// Undo log: `node * 2` for a value set, `node * 2 + 1` for a pending count lowered.
+    /// Undo log: `node << 2` for a value set, `node << 2 | 1` for a pending count lowered, and
+    /// `old << 2 | 3` then `node << 2 | 2` for `firstOpen[node]` moved on from `old`.
     var trail: [Int] = []
+    /// Per node: where in `childList` `nextVariable` resumes looking for an undecided child
+    /// (every child before it is decided), so a wide `or` is not scanned from its first
+    /// child at every decision.
+    var firstOpen: [Int]
     var cone: [UInt32]
     var stamp: UInt32 = 0
     var worklist: [Int] = []
@@ -114,6 +119,7 @@ struct ProfileSearch {
         self.value = value
         self.pending = pending
         self.cone = [UInt32](repeating: 0, count: count)
+        self.firstOpen = Array(childStart.dropLast())
     }
 
     // MARK: - Questions
