@@ -19,18 +19,21 @@ package enum Analyzer {
 
     /// Runs every analysis over an error-free rule set.
     package static func analyze(_ program: Program) -> [Diagnostic] {
-        guard !program.placements.isEmpty else { return [] }
-        var analysis = PlacementAnalysis(program: program)
+        // The graph of every condition is built for the first placement analysed, if any.
+        var analysis: PlacementAnalysis?
         var diagnostics: [Diagnostic] = []
-        for (index, placement) in analysis.program.placements.enumerated() {
+        for (index, placement) in program.placements.enumerated() {
             guard placement.rows.count <= rowsPerPlacement else {
                 let name = program.ruleSet.placements[index].name
                 diagnostics.append(.placementAnalysisSkipped(name.text, rows: placement.rows.count, limit: rowsPerPlacement, at: name.range))
                 continue
             }
-            analysis.startPlacement()
-            diagnostics += analysis.unreachableRows(placement: index)
-            if let warning = analysis.fallThrough(placement: index) { diagnostics.append(warning) }
+            var current = analysis ?? PlacementAnalysis(program: program)
+            analysis = nil
+            current.startPlacement()
+            diagnostics += current.unreachableRows(placement: index)
+            if let warning = current.fallThrough(placement: index) { diagnostics.append(warning) }
+            analysis = current
         }
         return diagnostics
     }

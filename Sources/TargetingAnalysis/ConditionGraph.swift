@@ -226,10 +226,11 @@ struct ConditionGraph {
     /// The atom of `test` reading `slot` (nil: `now`).
     private mutating func atom(slot: Slot?, _ test: CompiledTest, _ program: Program) -> Int {
         let key = AtomKey(slot: slot, kind: test.kind, negated: test.negated)
-        if let known = atomIndex[key] { return atoms[known].node }
         let id = atoms.count
+        // One lookup: the entry is this id unless the comparison already has one.
+        let known = { (entry: inout Int) in entry }(&atomIndex[key, default: id])
+        if known != id { return atoms[known].node }
         let node = add(.atom(id))
-        atomIndex[key] = id
         if let slot {
             let field = FieldKey(slot.target)
             let variable: Int
