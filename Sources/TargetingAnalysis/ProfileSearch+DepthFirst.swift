@@ -82,17 +82,18 @@ extension ProfileSearch {
     /// The options of `variable` worth trying in the current question: the first of each group
     /// of options that agree on every atom in the cone (concrete ones only, with `concreteOnly`).
     mutating func options(_ variable: Int, instant: Int, concreteOnly: Bool, complete: inout Bool) -> [Int] {
-        if let known = coneOptions[variable] { return known }
+        if coneOptionStamp[variable] == optionStamp { return coneOptionLists[variable] }
         let table = self.table(variable, instant)
         if !table.isComplete { complete = false }
-        let atoms = coneAtoms[variable] ?? []
+        let atoms = coneAtoms(variable)
         var seen: Set<[Bool]> = []
         var result: [Int] = []
         for option in 0..<(concreteOnly ? table.concreteCount : table.values.count) {
             workLeft -= 1 + atoms.count
             if seen.insert(atoms.map { table.holds(option: option, atom: $0.local) }).inserted { result.append(option) }
         }
-        coneOptions[variable] = result
+        coneOptionLists[variable] = result
+        coneOptionStamp[variable] = optionStamp
         return result
     }
 
