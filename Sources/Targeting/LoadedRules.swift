@@ -54,7 +54,7 @@ package struct LoadedRules: Sendable {
         if let ruleSet, !diagnostics.contains(where: \.isError) {
             checked = ruleSet
             if LoadedRules.isSmallEnoughToAnalyze(ruleSet) {
-                diagnostics += Analyzer.analyze(Program(ruleSet))
+                diagnostics += Analyzer.analyze(ruleSet)
             } else if let first = ruleSet.placements.first {
                 let limits = LoadedRules.analysisLimits
                 diagnostics.append(.analysisSkipped(comparisons: limits.comparisons, literals: limits.literals, at: first.name.range))

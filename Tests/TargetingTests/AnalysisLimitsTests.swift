@@ -58,6 +58,19 @@ final class AnalysisLimitsTests: XCTestCase {
         XCTAssertTrue(unreachable.allSatisfy { $0.line < text.split(separator: "\n").firstIndex(of: "placement huge {")! + 1 })
     }
 
+    func testWhenEveryPlacementHasTooManyRowsEachIsNamedOnce() {
+        var text = placements(0, rows: 3)
+        for name in ["huge", "also_huge"] {
+            text += "placement \(name) {\n" + (0...Analyzer.rowsPerPlacement).map { _ in "  a1 -> flow \"h\"\n" }.joined() + "}\n"
+        }
+        let loaded = LoadedRules(sources: [SourceFile(path: "h.rules", text: text)])
+        XCTAssertEqual(loaded.diagnostics.filter { $0.code == "analysis-skipped" }.map(\.message), [
+            "placement `huge` has 1001 rows, too many for the reachability analysis; its unreachable rows and fall-through are not reported",
+            "placement `also_huge` has 1001 rows, too many for the reachability analysis; its unreachable rows and fall-through are not reported",
+        ])
+        XCTAssertFalse(loaded.diagnostics.contains { $0.code == "unreachable-row" || $0.code == "placement-falls-through" })
+    }
+
     /// One segment that is an `or` of `terms` comparisons, each on its own attribute, the last
     /// of them also a segment of its own; and a comparison on an attribute outside the `or`.
     func longOr(terms: Int) -> String {
