@@ -17,20 +17,37 @@ package enum Analyzer {
     /// The most rows a placement may have to be analysed.
     package static let rowsPerPlacement = 1_000
 
+    /// Runs every analysis over an error-free checked rule set, compiling it only when some
+    /// placement is small enough to be analysed.
+    package static func analyze(_ ruleSet: CheckedRules) -> [Diagnostic] {
+        guard ruleSet.placements.contains(where: { $0.rows.count <= rowsPerPlacement }) else {
+            return ruleSet.placements.map { skipped($0.name.text, rows: $0.rows.count, at: $0.name.range) }
+        }
+        return analyze(Program(ruleSet))
+    }
+
+    /// The note for a placement left out.
+    private static func skipped(_ placement: String, rows: Int, at range: SourceRange) -> Diagnostic {
+        .placementAnalysisSkipped(placement, rows: rows, limit: rowsPerPlacement, at: range)
+    }
+
     /// Runs every analysis over an error-free rule set.
     package static func analyze(_ program: Program) -> [Diagnostic] {
-        guard !program.placements.isEmpty else { return [] }
-        var analysis = PlacementAnalysis(program: program)
+        // The graph of every condition is built for the first placement analysed, if any.
+        var analysis: PlacementAnalysis?
         var diagnostics: [Diagnostic] = []
-        for (index, placement) in analysis.program.placements.enumerated() {
+        for (index, placement) in program.placements.enumerated() {
             guard placement.rows.count <= rowsPerPlacement else {
                 let name = program.ruleSet.placements[index].name
-                diagnostics.append(.placementAnalysisSkipped(name.text, rows: placement.rows.count, limit: rowsPerPlacement, at: name.range))
+                diagnostics.append(skipped(name.text, rows: placement.rows.count, at: name.range))
                 continue
             }
-            analysis.startPlacement()
-            diagnostics += analysis.unreachableRows(placement: index)
-            if let warning = analysis.fallThrough(placement: index) { diagnostics.append(warning) }
+            var current = analysis ?? PlacementAnalysis(program: program)
+            analysis = nil
+            current.startPlacement()
+            diagnostics += current.unreachableRows(placement: index)
+            if let warning = current.fallThrough(placement: index) { diagnostics.append(warning) }
+            analysis = current
         }
         return diagnostics
     }

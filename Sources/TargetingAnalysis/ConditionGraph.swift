@@ -85,6 +85,14 @@ struct ConditionGraph {
 
     /// Builds one graph of every segment and audience of each of `programs`.
     init(_ programs: [Program]) {
+        // Room for every comparison up front: no table grows (and moves) while building.
+        var comparisons = 0
+        for program in programs {
+            for segment in program.segments { comparisons += ConditionGraph.comparisonCount(segment.condition) }
+        }
+        atomIndex.reserveCapacity(comparisons)
+        atoms.reserveCapacity(comparisons)
+        nodes.reserveCapacity(comparisons + 1)
         trueNode = add(.constant(true))
         for program in programs {
             segmentNodes = Array(repeating: trueNode, count: program.segments.count)
@@ -165,6 +173,17 @@ struct ConditionGraph {
     }
 
     /// Segment indices referenced by one condition (its depth is bounded by the parser's nesting limit).
+    /// The comparisons of one condition, repeats included (its depth is bounded by the
+    /// parser's nesting limit).
+    private static func comparisonCount(_ condition: Condition) -> Int {
+        switch condition {
+        case .and(let items), .or(let items): items.reduce(0) { $0 + comparisonCount($1) }
+        case .not(let inner): comparisonCount(inner)
+        case .segment: 0
+        case .test: 1
+        }
+    }
+
     private static func segmentReferences(_ condition: Condition, into found: inout [Int]) {
         switch condition {
         case .and(let items), .or(let items):
@@ -226,10 +245,11 @@ struct ConditionGraph {
     /// The atom of `test` reading `slot` (nil: `now`).
     private mutating func atom(slot: Slot?, _ test: CompiledTest, _ program: Program) -> Int {
         let key = AtomKey(slot: slot, kind: test.kind, negated: test.negated)
-        if let known = atomIndex[key] { return atoms[known].node }
         let id = atoms.count
+        // One lookup: the entry is this id unless the comparison already has one.
+        let known = { (entry: inout Int) in entry }(&atomIndex[key, default: id])
+        if known != id { return atoms[known].node }
         let node = add(.atom(id))
-        atomIndex[key] = id
         if let slot {
             let field = FieldKey(slot.target)
             let variable: Int

@@ -76,19 +76,22 @@ struct OptionTableBuilder {
     /// Whether some option already has `vector`.
     func has(_ vector: [Bool]) -> Bool { seen.contains(vector) }
 
-    /// Offers a value; returns its vector, or nil when no profile can hold it as given.
+    /// Offers a value; returns whether it was evaluated: false when no profile can hold it as
+    /// given or the budget is spent. Once every vector of the comparisons has an option (one
+    /// comparison true and false), a value is still counted but adds nothing.
     @discardableResult
-    mutating func offer(_ value: ExampleValue) -> [Bool]? {
+    mutating func offer(_ value: ExampleValue) -> Bool {
         guard (offers + 1) * max(1, tests.count) <= budget else {
             isComplete = false
-            return nil
+            return false
         }
         offers += 1
-        guard let profile = OptionTableBuilder.profile(field, value) else { return nil }
+        guard let profile = OptionTableBuilder.profile(field, value) else { return false }
+        if tests.count < 8, seen.count == 1 << tests.count { return true }
         let values = slots.map { $0.read(from: profile, now: now) }
         let vector = tests.indices.map { AtomTruth.holds(tests[$0].test, values[slotOfTest[$0]], now: now) }
         if seen.insert(vector).inserted { concrete.append((value, vector)) }
-        return vector
+        return true
     }
 
     /// Offers a vector that no concrete value is known to produce.

@@ -47,15 +47,27 @@ extension ProfileSearch {
         return open ? .open : .satisfied
     }
 
-    /// A variable under the first undecided goal: walk down through undecided nodes to an atom.
+    /// A variable under the first undecided goal: walk down through undecided nodes to an atom,
+    /// taking each node's first undecided child. A node's children before `firstOpen` are
+    /// decided, so the walk resumes there; the move is undone with the decisions it follows.
     mutating func nextVariable(_ goals: [Goal]) -> Int? {
         for goal in goals where value[goal.node] == ProfileSearch.unknown {
             var node = goal.node
             while kind[node] != ProfileSearch.atomKind {
                 var next = -1
-                for index in childStart[node]..<childStart[node + 1] where value[childList[index]] == ProfileSearch.unknown {
-                    next = childList[index]
-                    break
+                var index = firstOpen[node]
+                let end = childStart[node + 1]
+                while index < end {
+                    if value[childList[index]] == ProfileSearch.unknown {
+                        next = childList[index]
+                        break
+                    }
+                    index += 1
+                }
+                if index != firstOpen[node] {
+                    trail.append(firstOpen[node] << 2 | 3)
+                    trail.append(node << 2 | 2)
+                    firstOpen[node] = index
                 }
                 workLeft -= 1
                 guard next >= 0 else { return nil }
@@ -70,17 +82,18 @@ extension ProfileSearch {
     /// The options of `variable` worth trying in the current question: the first of each group
     /// of options that agree on every atom in the cone (concrete ones only, with `concreteOnly`).
     mutating func options(_ variable: Int, instant: Int, concreteOnly: Bool, complete: inout Bool) -> [Int] {
-        if let known = coneOptions[variable] { return known }
+        if coneOptionStamp[variable] == optionStamp { return coneOptionLists[variable] }
         let table = self.table(variable, instant)
         if !table.isComplete { complete = false }
-        let atoms = coneAtoms[variable] ?? []
+        let atoms = coneAtoms(variable)
         var seen: Set<[Bool]> = []
         var result: [Int] = []
         for option in 0..<(concreteOnly ? table.concreteCount : table.values.count) {
             workLeft -= 1 + atoms.count
             if seen.insert(atoms.map { table.holds(option: option, atom: $0.local) }).inserted { result.append(option) }
         }
-        coneOptions[variable] = result
+        coneOptionLists[variable] = result
+        coneOptionStamp[variable] = optionStamp
         return result
     }
 

@@ -1,16 +1,16 @@
 /// Three-valued evaluation of the graph, updated incrementally inside the current cone and
 /// undone through the trail.
 extension ProfileSearch {
-    /// Marks the cone of the goals (every node below them) and returns the variables and
-    /// whether a clock comparison is in it.
+    /// Marks the cone of the goals (every node below them, and the variables of its atoms in
+    /// `coneAtomStamp`) and returns the variables and whether a clock comparison is in it.
     mutating func markCone(_ goals: [Goal]) -> (variables: [Int], clock: Bool) {
         stamp &+= 1
         if stamp == 0 {
             cone = [UInt32](repeating: 0, count: cone.count)
+            coneAtomStamp = [UInt32](repeating: 0, count: coneAtomStamp.count)
             stamp = 1
         }
         var variables: [Int] = []
-        var seenVariables: Set<Int> = []
         var clock = false
         var stack = goals.map(\.node)
         while let node = stack.popLast() {
@@ -19,7 +19,12 @@ extension ProfileSearch {
             workLeft -= 1
             if kind[node] == ProfileSearch.atomKind {
                 let variable = variableOfAtom[atomOfNode[node]]
-                if variable < 0 { clock = true } else if seenVariables.insert(variable).inserted { variables.append(variable) }
+                if variable < 0 {
+                    clock = true
+                } else if coneAtomStamp[variable] != stamp {
+                    coneAtomStamp[variable] = stamp
+                    variables.append(variable)
+                }
             }
             for index in childStart[node]..<childStart[node + 1] where cone[childList[index]] != stamp {
                 stack.append(childList[index])
@@ -31,7 +36,7 @@ extension ProfileSearch {
     /// Gives every cone atom of `variable` its value under option `option`.
     mutating func assign(_ variable: Int, option: Int, instant: Int) {
         let table = self.table(variable, instant)
-        let atoms = coneAtoms[variable] ?? []
+        let atoms = coneAtoms(variable)
         workLeft -= atoms.count
         for (local, node) in atoms where value[node] == ProfileSearch.unknown {
             set(node, table.holds(option: option, atom: local) ? ProfileSearch.yes : ProfileSearch.no)
@@ -41,7 +46,7 @@ extension ProfileSearch {
     /// Gives an unknown node a value and updates every undecided parent in the cone.
     mutating func set(_ start: Int, _ startValue: UInt8) {
         value[start] = startValue
-        trail.append(start << 1)
+        trail.append(start << 2)
         worklist.append(start)
         while let node = worklist.popLast() {
             let known = value[node]
@@ -59,13 +64,13 @@ extension ProfileSearch {
                         result = deciding
                     } else {
                         pending[parent] -= 1
-                        trail.append(parent << 1 | 1)
+                        trail.append(parent << 2 | 1)
                         guard pending[parent] == 0 else { continue }
                         result = deciding == ProfileSearch.no ? ProfileSearch.yes : ProfileSearch.no
                     }
                 }
                 value[parent] = result
-                trail.append(parent << 1)
+                trail.append(parent << 2)
                 worklist.append(parent)
             }
         }
@@ -75,7 +80,11 @@ extension ProfileSearch {
     mutating func undo(to mark: Int) {
         while trail.count > mark {
             let entry = trail.removeLast()
-            if entry & 1 == 0 { value[entry >> 1] = ProfileSearch.unknown } else { pending[entry >> 1] += 1 }
+            switch entry & 3 {
+            case 0: value[entry >> 2] = ProfileSearch.unknown
+            case 1: pending[entry >> 2] += 1
+            default: firstOpen[entry >> 2] = trail.removeLast() >> 2
+            }
         }
     }
 }

@@ -40,16 +40,26 @@ struct ProfileSearch {
 
     var value: [UInt8]
     var pending: [Int]
-    /// Undo log: `node * 2` for a value set, `node * 2 + 1` for a pending count lowered.
+    /// Undo log: `node << 2` for a value set, `node << 2 | 1` for a pending count lowered, and
+    /// `old << 2 | 3` then `node << 2 | 2` for `firstOpen[node]` moved on from `old`.
     var trail: [Int] = []
+    /// Per node: where in `childList` `nextVariable` resumes looking for an undecided child
+    /// (every child before it is decided), so a wide `or` is not scanned from its first
+    /// child at every decision.
+    var firstOpen: [Int]
     var cone: [UInt32]
     var stamp: UInt32 = 0
     var worklist: [Int] = []
-    /// For the current question: each cone variable's atoms in the cone, as (local index, node).
-    var coneAtoms: [Int: [(local: Int, node: Int)]] = [:]
-    /// For the current question and instant: the options worth trying per variable, one per
-    /// distinct vector over the atoms in the cone.
-    var coneOptions: [Int: [Int]] = [:]
+    /// For the current question, by variable: its atoms in the cone, as (local index, node);
+    /// current where `coneAtomStamp` holds `stamp` (a variable outside the cone has none).
+    var coneAtomLists: [[(local: Int, node: Int)]]
+    var coneAtomStamp: [UInt32]
+    /// For the current question and instant, by variable: the options worth trying, one per
+    /// distinct vector over the atoms in the cone; current where `coneOptionStamp` holds
+    /// `optionStamp`.
+    var coneOptionLists: [[Int]]
+    var coneOptionStamp: [UInt32]
+    var optionStamp: UInt32 = 0
 
     /// Prepares the search over `graph`: over every moment the rules can tell apart, or, with
     /// `now`, at that one instant only (the questions of `overlap` and `table`, asked at `--now`).
@@ -114,6 +124,25 @@ struct ProfileSearch {
         self.value = value
         self.pending = pending
         self.cone = [UInt32](repeating: 0, count: count)
+        self.firstOpen = Array(childStart.dropLast())
+        coneAtomLists = Array(repeating: [], count: graph.variables.count)
+        coneAtomStamp = Array(repeating: 0, count: graph.variables.count)
+        coneOptionLists = Array(repeating: [], count: graph.variables.count)
+        coneOptionStamp = Array(repeating: 0, count: graph.variables.count)
+    }
+
+    /// The atoms of `variable` in the current cone, as (local index, node).
+    func coneAtoms(_ variable: Int) -> [(local: Int, node: Int)] {
+        coneAtomStamp[variable] == stamp ? coneAtomLists[variable] : []
+    }
+
+    /// Forgets the options of every variable (a new question or instant).
+    mutating func forgetConeOptions() {
+        optionStamp &+= 1
+        if optionStamp == 0 {
+            coneOptionStamp = [UInt32](repeating: 0, count: coneOptionStamp.count)
+            optionStamp = 1
+        }
     }
 
     // MARK: - Questions
@@ -136,9 +165,11 @@ struct ProfileSearch {
         guard workLeft > 0 else { return .unknown }
 
         let (variables, clockInCone) = markCone(goals)
-        coneAtoms = [:]
         for variable in variables {
-            coneAtoms[variable] = variableNodes[variable].enumerated().filter { cone[$0.element] == stamp }.map { ($0.offset, $0.element) }
+            coneAtomLists[variable].removeAll(keepingCapacity: true)
+            for (local, node) in variableNodes[variable].enumerated() where cone[node] == stamp {
+                coneAtomLists[variable].append((local, node))
+            }
         }
         let usesClock = clockInCone || variables.contains { coupled.contains($0) }
         var complete = !concreteOnly && (!usesClock || clockIsComplete)
@@ -148,7 +179,7 @@ struct ProfileSearch {
         var seenInstants: Set<[[Bool]]> = []
         let timeVariables = variables.filter { coupled.contains($0) }.sorted()
         for instant in usesClock ? Array(instants.indices) : [0] {
-            coneOptions = [:]
+            forgetConeOptions()
             if usesClock {
                 let signature = self.signature(instant, timeVariables: timeVariables, concreteOnly: concreteOnly, complete: &complete)
                 guard seenInstants.insert(signature).inserted else { continue }
@@ -183,7 +214,7 @@ struct ProfileSearch {
         for variable in timeVariables {
             let table = self.table(variable, instant)
             if !table.isComplete { complete = false }
-            let atoms = coneAtoms[variable] ?? []
+            let atoms = coneAtoms(variable)
             workLeft -= table.values.count * (1 + atoms.count)
             let vectors = Set((0..<(concreteOnly ? table.concreteCount : table.values.count)).map { option in
                 atoms.map { table.holds(option: option, atom: $0.local) }

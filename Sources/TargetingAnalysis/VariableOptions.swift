@@ -61,7 +61,7 @@ enum VariableOptions {
             }
             builder.offer(.json(.string("x")))
         case .version:
-            for text in VersionCandidates.texts(around: VersionCandidates.literals(kinds)) where builder.offer(.json(.string(text))) == nil {
+            for text in VersionCandidates.texts(around: VersionCandidates.literals(kinds)) where !builder.offer(.json(.string(text))) {
                 builder.isComplete = false
             }
             builder.offer(.json(.number(0)))

@@ -58,8 +58,44 @@ final class AnalysisLimitsTests: XCTestCase {
         XCTAssertTrue(unreachable.allSatisfy { $0.line < text.split(separator: "\n").firstIndex(of: "placement huge {")! + 1 })
     }
 
+    func testWhenEveryPlacementHasTooManyRowsEachIsNamedOnce() {
+        var text = placements(0, rows: 3)
+        for name in ["huge", "also_huge"] {
+            text += "placement \(name) {\n" + (0...Analyzer.rowsPerPlacement).map { _ in "  a1 -> flow \"h\"\n" }.joined() + "}\n"
+        }
+        let loaded = LoadedRules(sources: [SourceFile(path: "h.rules", text: text)])
+        XCTAssertEqual(loaded.diagnostics.filter { $0.code == "analysis-skipped" }.map(\.message), [
+            "placement `huge` has 1001 rows, too many for the reachability analysis; its unreachable rows and fall-through are not reported",
+            "placement `also_huge` has 1001 rows, too many for the reachability analysis; its unreachable rows and fall-through are not reported",
+        ])
+        XCTAssertFalse(loaded.diagnostics.contains { $0.code == "unreachable-row" || $0.code == "placement-falls-through" })
+    }
+
+    /// One segment that is an `or` of `terms` comparisons, each on its own attribute, the last
+    /// of them also a segment of its own; and a comparison on an attribute outside the `or`.
+    func longOr(terms: Int) -> String {
+        var text = "segment wide = " + (0..<terms).map { "k\($0) == \($0)" }.joined(separator: " or ") + "\n"
+        text += "segment last = k\(terms - 1) == \(terms - 1)\nsegment other = z == 1\n"
+        text += "audience wide_one = wide\naudience last_one = last\naudience other_one = other\n"
+        text += "placement first_wide {\n  wide_one -> flow \"w\"\n  last_one -> flow \"l\"\n  other_one -> flow \"o\"\n  everyone -> flow \"d\"\n}\n"
+        text += "placement first_last {\n  last_one -> flow \"l\"\n  wide_one -> flow \"w\"\n  everyone -> flow \"d\"\n}\n"
+        return text
+    }
+
+    func testAnOrOfAHundredThousandTermsIsAnalysed() {
+        let loaded = LoadedRules(sources: [SourceFile(path: "or.rules", text: longOr(terms: 100_000))])
+        XCTAssertFalse(loaded.diagnostics.contains { $0.code == "analysis-skipped" })
+        // Only the row after the wide `or` whose one term the `or` already has can never decide:
+        // `other_one` is reached by `z == 1` alone, and `wide_one` after `last_one` by `k0 == 0`.
+        let unreachable = loaded.diagnostics.filter { $0.code == "unreachable-row" }
+        XCTAssertEqual(unreachable.map(\.line), [9], "\(unreachable.map(\.message))")
+        XCTAssertEqual(unreachable.first?.help, "every profile it matches is matched first by `wide_one`")
+        XCTAssertFalse(loaded.diagnostics.contains { $0.code == "placement-falls-through" })
+    }
+
     func testTheRuleSetLimitsAreStated() {
-        let note = Diagnostic.analysisSkipped(comparisons: 50_000, literals: 1_000_000, at: SourceFile(path: "x.rules", text: "").range(0, 0))
-        XCTAssertEqual(note.help, "the analysis runs for up to 50,000 comparisons and 1,000,000 literals")
+        XCTAssertGreaterThanOrEqual(LoadedRules.analysisLimits.comparisons, 200_000)
+        let note = Diagnostic.analysisSkipped(comparisons: 250_000, literals: 1_000_000, at: SourceFile(path: "x.rules", text: "").range(0, 0))
+        XCTAssertEqual(note.help, "the analysis runs for up to 250,000 comparisons and 1,000,000 literals")
     }
 }
