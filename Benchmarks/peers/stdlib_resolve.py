@@ -1,4 +1,4 @@
-"""The reference batch loop: the shipped rules' two placements written out in plain Python
+"""The specialised reference batch loop: the shipped rules' two placements written out in plain Python
 (stdlib `json` and `hashlib`), over the same JSON Lines file, printing the same JSON lines as
 `targeting resolve --all --format json`. Benchmarks/run.sh checks both outputs are identical."""
 import hashlib

@@ -116,6 +116,15 @@ package struct Choice: Hashable, Sendable {
     }
 }
 
+/// What a draw gives one profile on the flat path: its bucket, or why there is none.
+enum FlatDraw {
+    case bucket(Int)
+    /// The key is `profile.id` and the profile has none.
+    case missingProfileID
+    /// Another key that the profile has no string value for.
+    case absent
+}
+
 /// The state of one profile's evaluation on flat code: slot values and segment results
 /// (0 unknown, 1 false, 2 true), both in caller-provided stack memory.
 package struct FlatRun<Source: SlotSource> {
@@ -143,7 +152,7 @@ package struct FlatRun<Source: SlotSource> {
                 if heldOut || !audienceMatches(audience) { continue }
             }
             let keySlot = flat.rowKeySlots[row]
-            if keySlot >= 0, case .absent = drawInput(.slot(keySlot)) { continue }
+            if keySlot >= 0, withKeyBytes(slot: keySlot, { _ in () }) == nil { continue }
             return row - rows.lowerBound
         }
         return nil
@@ -152,13 +161,43 @@ package struct FlatRun<Source: SlotSource> {
     /// Whether the holdout covers placement `index` and holds this profile out.
     mutating func isHeldOut(placement index: Int) -> Bool {
         guard flat.coveredByHoldout[index], let holdout = flat.holdout else { return false }
-        if heldOutState == 0 { heldOutState = holdout.holdsOut(drawInput(holdout.key)) ? 2 : 1 }
+        if heldOutState == 0 {
+            var heldOut = false
+            if case .bucket(let bucket) = draw(holdout.key, id: holdout.name) { heldOut = holdout.holdsOut(bucket: bucket) }
+            heldOutState = heldOut ? 2 : 1
+        }
         return heldOutState == 2
     }
 
-    /// What `key` gives for this profile.
-    func drawInput(_ key: DrawKey) -> DrawInput {
-        DrawInput.of(key, profileID: profile.pointee.profileID) { slots[$0].read(from: profile.pointee, now: now) }
+    /// What a draw named `id` on `key` gives this profile (as `DrawInput.of` and
+    /// `SplitDraw.bucket` would), with the key's text hashed where it lies.
+    func draw(_ key: DrawKey, id: String) -> FlatDraw {
+        switch key {
+        case .profileID:
+            guard let profileID = profile.pointee.profileID else { return .missingProfileID }
+            return .bucket(SplitDraw.bucket(splitID: id, profileID: profileID))
+        case .slot(let slot):
+            return withKeyBytes(slot: slot) { FlatDraw.bucket(SplitDraw.bucket(splitID: id, key: $0)) } ?? .absent
+        }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of key slot `slot`'s text; nil when the profile has
+    /// no string there (`DrawInput.absent`).
+    func withKeyBytes<R>(slot: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        let pointer = slots.baseAddress! + slot
+        func text(_ stored: PlainStored) -> R? {
+            if case .text(let bytes) = stored { return body(bytes) }
+            return nil
+        }
+        switch pointer.pointee.target {
+        case .custom(let key) where pointer.pointee.type == .string || pointer.pointee.type == nil:
+            return Source.withCustomPlain(profile, key, text)
+        case .builtin(let field) where pointer.pointee.derived == nil && pointer.pointee.builtinType == .string:
+            return Source.withFieldPlain(profile, field, text)
+        default:
+            guard case .string(let value) = pointer.pointee.read(from: profile.pointee, now: now) else { return nil }
+            return PlainStored.withText(value, text)
+        }
     }
 
     mutating func resolve(placement index: Int) -> Result<Decision, ResolveError> {
@@ -171,8 +210,8 @@ package struct FlatRun<Source: SlotSource> {
         guard let rowIndex = matchingRow(placement: index) else { return .success(Choice(heldOut: heldOut)) }
         let row = flat.rowResults.baseAddress! + flat.placementRows[index].lowerBound + rowIndex
         guard row.pointee.outcome == nil, let split = row.pointee.split else { return .success(Choice(row: rowIndex, heldOut: heldOut)) }
-        switch drawInput(split.key) {
-        case .value(let value): return .success(Choice(row: rowIndex, step: split.step(forKeyValue: value), heldOut: heldOut))
+        switch draw(split.key, id: split.id) {
+        case .bucket(let bucket): return .success(Choice(row: rowIndex, step: split.step(forBucket: bucket), heldOut: heldOut))
         case .missingProfileID, .absent:
             return .failure(split.isExperiment ? .experimentNeedsProfileID(experiment: split.id) : .splitNeedsProfileID(split: split.id))
         }

@@ -22,8 +22,11 @@ package struct HoldoutPlan: Hashable, Sendable {
     /// Whether a profile with this draw input is held out; one that cannot be drawn is not.
     package func holdsOut(_ input: DrawInput) -> Bool {
         guard case .value(let value) = input else { return false }
-        return SplitDraw.bucket(splitID: name, profileID: value) < weight
+        return holdsOut(bucket: SplitDraw.bucket(splitID: name, profileID: value))
     }
+
+    /// Whether a profile whose draw on this holdout gave `bucket` is held out.
+    package func holdsOut(bucket: Int) -> Bool { bucket < weight }
 
     /// Whether the holdout covers the placement named `placement`.
     package func covers(_ placement: String) -> Bool { !excepted.contains(placement) }

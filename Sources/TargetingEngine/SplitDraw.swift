@@ -2,13 +2,19 @@
 package enum SplitDraw {
     /// r in 0..<100: MD5 of UTF-8 "<splitID>-<profileID>", last 8 bytes of the digest read as a big-endian UInt64, modulo 100.
     package static func bucket(splitID: String, profileID: String) -> Int {
-        let split = splitID.utf8, profile = profileID.utf8
+        var profileID = profileID
+        return profileID.withUTF8 { bucket(splitID: splitID, key: $0) }
+    }
+
+    /// `bucket(splitID:profileID:)` for a key given as its UTF-8 bytes.
+    package static func bucket(splitID: String, key: UnsafeBufferPointer<UInt8>) -> Int {
+        let split = splitID.utf8
         // The message is assembled in stack memory: a draw allocates nothing.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: split.count + 1 + profile.count) { message in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: split.count + 1 + key.count) { message in
             var end = message.initialize(fromContentsOf: split)
             message[end] = UInt8(ascii: "-")
             end += 1
-            end = message[end...].initialize(fromContentsOf: profile)
+            end = message[end...].initialize(fromContentsOf: key)
             return Int(MD5.lastEightBytes(UnsafeBufferPointer(rebasing: message[..<end])) % 100)
         }
     }
