@@ -1,3 +1,5 @@
+import TargetingBase
+
 extension Slot {
     /// The slot's plain value, as `FastValue(read(from: profile, now: now), table: table)` gives
     /// it, read without building a `String` or a `SlotValue` where the type allows: text is
@@ -22,7 +24,14 @@ extension Slot {
             }
             if let plain { return plain }
         case .builtin(let field):
-            guard case .none = slot.pointee.derived, slot.pointee.builtinType == .string || slot.pointee.builtinType == .number else { break }
+            if let derived = slot.pointee.derived {
+                // Set exactly when the source is a date string (SPEC §9), as `Slot.builtin` reads it.
+                return Source.withFieldPlain(profile, derived.source) { stored in
+                    guard case .text(let bytes) = stored, let ms = Timestamp.parse(utf8: bytes) else { return FastValue(tag: .missing) }
+                    return FastValue(number: Double(derived.rule.value(sourceMs: ms, nowMs: now)))
+                }
+            }
+            guard slot.pointee.builtinType == .string || slot.pointee.builtinType == .number else { break }
             let type = slot.pointee.builtinType
             let plain: FastValue? = Source.withFieldPlain(profile, field) { stored in
                 switch (stored, type) {

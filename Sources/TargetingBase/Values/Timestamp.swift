@@ -32,8 +32,8 @@ package struct CivilDate: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     /// Parses "YYYY-MM-DD" (four-digit year); returns nil for malformed text or an impossible date.
     package init?(parsing text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, let date = Timestamp.parseDatePart(bytes) else {
+        var text = text
+        guard let date = text.withUTF8({ $0.count == 10 ? Timestamp.parseDatePart($0) : nil }) else {
             return nil
         }
         self = date
@@ -96,7 +96,12 @@ package enum Timestamp {
 
     /// Parses "YYYY-MM-DD" (00:00 UTC) or RFC 3339 "YYYY-MM-DDTHH:MM:SS[.f+](Z|±HH:MM)" to Unix ms. Fraction: any number of digits, truncated to the millisecond. 'T' and 'Z' also accepted in lowercase. Validates month 1-12, day within the month (leap years), hour 0-23, minute 0-59, second 0-59, offset hours 0-23 minutes 0-59. Year 0000-9999. Returns nil when invalid.
     package static func parse(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// `parse(_:)` for text given as its UTF-8 bytes.
+    package static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard bytes.count >= 10, let date = parseDatePart(bytes) else {
             return nil
         }
@@ -244,7 +249,7 @@ package enum Timestamp {
     }
 
     /// Parses "YYYY-MM-DD" from the first ten bytes and validates the date.
-    static func parseDatePart(_ bytes: [UInt8]) -> CivilDate? {
+    static func parseDatePart(_ bytes: UnsafeBufferPointer<UInt8>) -> CivilDate? {
         guard bytes.count >= 10,
               bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
               let year = number(bytes, 0, 4),
@@ -258,7 +263,7 @@ package enum Timestamp {
     }
 
     /// Reads exactly `count` ASCII digits at `start`; nil if any is missing or not a digit.
-    private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
         guard start >= 0, start + count <= bytes.count else {
             return nil
         }
