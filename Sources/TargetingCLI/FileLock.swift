@@ -118,18 +118,29 @@ enum AtomicFile {
         // The replacement keeps the file's permissions (a private store stays private).
         var existing = stat()
         if stat(path, &existing) == 0, fchmod(descriptor, existing.st_mode & 0o7777) != 0 { throw abandon("setting the mode of") }
+        var abandoned = false
         func write(_ bytes: [UInt8]) throws {
             var offset = 0
             while offset < bytes.count {
                 let written = bytes[offset...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
                 if written < 0 {
                     if errno == EINTR { continue }
+                    abandoned = true
                     throw abandon("writing")
                 }
                 offset += written
             }
         }
-        try produce(write)
+        do {
+            try produce(write)
+        } catch {
+            // A failure of the producer's own leaves no temporary file either.
+            if !abandoned {
+                close(descriptor)
+                unlink(temporary)
+            }
+            throw error
+        }
         guard fsync(descriptor) == 0 else { throw abandon("flushing") }
         guard close(descriptor) == 0 else {
             let reason = lastError

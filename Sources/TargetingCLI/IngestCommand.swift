@@ -174,18 +174,14 @@ enum IngestCommand: Command {
         var effect: EventEffect
         if reading.outcome.isAnswer {
             effect = .ignored("")
-            do {
-                let created = try store.update(id: profileID) { profile in
-                    if reading.calendarDate != nil, lineTimeZone == nil {
-                        reading = interpreter.read(name: name, params: params, lineTimeZone: nil, storedTimeZone: profile["time_zone"])
-                    }
-                    effect = profile.record(reading.outcome)
-                    return effect.changedProfile
+            let created = store.update(id: profileID) { profile in
+                if reading.calendarDate != nil, lineTimeZone == nil {
+                    reading = interpreter.read(name: name, params: params, lineTimeZone: nil, storedTimeZone: profile["time_zone"])
                 }
-                if created { summary.created += 1 }
-            } catch {
-                return error.diagnostic
+                effect = profile.record(reading.outcome)
+                return effect.changedProfile
             }
+            if created { summary.created += 1 }
         } else {
             // Not an answer: no profile is read or changed.
             var untouched = Profile()

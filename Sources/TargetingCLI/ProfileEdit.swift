@@ -223,8 +223,8 @@ struct ProfileEdit {
 struct EditedProfile: AnswerRecipient {
     /// What the edit changes.
     enum Base {
-        /// A stored line's bytes (read when a rule needs more than the edit knows).
-        case line(ArraySlice<UInt8>)
+        /// A stored line: where its bytes lie in the store file (read when a rule needs more than the edit knows).
+        case line(StoreFile, Range<Int>)
         /// A profile created by an event, holding only its id.
         case fresh(id: String)
     }
@@ -233,13 +233,15 @@ struct EditedProfile: AnswerRecipient {
     let base: Base
 
     /// The base as a `Profile` (nil for a stored line that cannot be read, which `ProfileStore.open` rules out).
-    static func profile(of base: Base, scan: inout ProfileScan) -> Profile? {
+    /// `readingAhead` when the next bases read follow in file order.
+    static func profile(of base: Base, scan: inout ProfileScan, readingAhead: Bool = false) -> Profile? {
         switch base {
         case .fresh(let id):
             var profile = Profile()
             profile.setField("id", .string(id))
             return profile
-        case .line(let bytes):
+        case .line(let file, let range):
+            guard let bytes = file.bytes(range, readingAhead: readingAhead) else { return nil }
             if let profile = bytes.withUnsafeBufferPointer({ scan.scan($0) ? scan.profile(in: $0) : nil }) { return profile }
             return try? ProfileReader.read(bytes).get()
         }

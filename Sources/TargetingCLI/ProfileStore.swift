@@ -8,14 +8,17 @@ import TargetingProfiles
 /// formatting survive; a corrupt line makes the whole store unreadable (it is never rewritten).
 ///
 /// Opening checks every line (with `ProfileScan` where it can, else `ProfileReader`) and keeps
-/// only its bytes, all lines in one buffer. A profile that events change is kept as its line
-/// plus a `ProfileEdit` of the answers; whole `Profile`s are built only to decide, once the
-/// events are applied, which lines changed, and to write those.
+/// only where it lies in the file and how many custom attributes it holds; the file stays open
+/// (and locked by the caller) and lines are read from it again when needed. A profile that
+/// events change is kept as a `ProfileEdit` of the answers over its line; whole `Profile`s are
+/// built only to decide, once the events are applied, which lines changed, and to write those.
 struct ProfileStore {
-    /// The stored lines' bytes, one after another (line ends left out).
-    private var storage: [UInt8] = []
-    /// Where each stored line starts in `storage`, then where the last one ends.
-    private var starts: [Int] = [0]
+    /// The file as opened (nil when there was none).
+    private var file: StoreFile?
+    /// Where each stored line's bytes lie in the file (line ends left out).
+    private var ranges: [Range<Int>] = []
+    /// Per stored line: how many custom attributes it holds.
+    private var customCounts: [UInt8] = []
     private var indexByID: [String: Int] = [:]
     /// The ids of profiles created by events; they follow the stored lines.
     private var createdIDs: [String] = []
@@ -33,8 +36,8 @@ struct ProfileStore {
         var store = ProfileStore(path: path)
         guard FileManager.default.fileExists(atPath: path) else { return store }
         try checkIsNotDirectory(path)
-        guard var reader = JSONLinesReader(path: path) else { throw StoreError(message: "cannot read store `\(path)`") }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int { store.storage.reserveCapacity(size) }
+        guard let file = StoreFile(path: path), var reader = JSONLinesReader(path: path) else { throw StoreError(message: "cannot read store `\(path)`") }
+        store.file = file
         var scan = ProfileScan()
         while let record = reader.next() {
             let bytes: [UInt8]
@@ -43,19 +46,22 @@ struct ProfileStore {
             case .success(let read): bytes = read
             }
             var id: String?
+            var customCount = 0
             if bytes.withUnsafeBufferPointer({ scan.scan($0) }) {
                 id = bytes.withUnsafeBufferPointer { scan.id(in: $0) }
+                customCount = scan.customAttributes.count
             } else {
                 switch ProfileReader.read(bytes) {
                 case .failure(let error):
                     throw StoreError(message: "\(record.location): corrupt store line: \(error.message)")
                 case .success(let read):
                     id = read.id
+                    customCount = read.customCount
                 }
             }
             let index = store.storedCount
-            store.storage.append(contentsOf: bytes)
-            store.starts.append(store.storage.count)
+            store.ranges.append(record.offset..<(record.offset + bytes.count))
+            store.customCounts.append(UInt8(min(customCount, 255)))
             store.editIndex.append(-1)
             if let id {
                 if store.indexByID[id] != nil {
@@ -76,17 +82,15 @@ struct ProfileStore {
     }
 
     /// The number of lines read from the file.
-    private var storedCount: Int { starts.count - 1 }
+    private var storedCount: Int { ranges.count }
 
     /// The number of profiles.
     var count: Int { storedCount + createdIDs.count }
 
-    /// Stored line `index`'s bytes.
-    private func line(_ index: Int) -> ArraySlice<UInt8> { storage[starts[index]..<starts[index + 1]] }
-
     /// What profile `index`'s edit changes.
     private func base(_ index: Int) -> EditedProfile.Base {
-        index < storedCount ? .line(line(index)) : .fresh(id: createdIDs[index - storedCount])
+        guard index < storedCount, let file else { return .fresh(id: createdIDs[index - storedCount]) }
+        return .line(file, ranges[index])
     }
 
     /// Whether profile `index` must be written anew: a created profile, or one whose content
@@ -104,8 +108,8 @@ struct ProfileStore {
     }
 
     /// Whether `edit` makes a profile that differs from its base (true when the base cannot be read).
-    private static func differs(_ edit: ProfileEdit, base: EditedProfile.Base, scan: inout ProfileScan) -> Bool {
-        guard let original = EditedProfile.profile(of: base, scan: &scan) else { return true }
+    private static func differs(_ edit: ProfileEdit, base: EditedProfile.Base, scan: inout ProfileScan, readingAhead: Bool = false) -> Bool {
+        guard let original = EditedProfile.profile(of: base, scan: &scan, readingAhead: readingAhead) else { return true }
         return !edit.applied(to: original).hasSameContent(as: original)
     }
 
@@ -113,10 +117,11 @@ struct ProfileStore {
     /// events are applied, before `isModified`, `save()` and the counts (which are right without
     /// it, only slower).
     mutating func settle() {
-        for index in touched {
+        // In file order, so the lines are read a window at a time.
+        for index in touched.sorted() {
             let slot = Int(editIndex[index])
             guard edits[slot].differs == nil else { continue }
-            edits[slot].differs = ProfileStore.differs(edits[slot], base: base(index), scan: &scan)
+            edits[slot].differs = ProfileStore.differs(edits[slot], base: base(index), scan: &scan, readingAhead: true)
         }
     }
 
@@ -129,22 +134,12 @@ struct ProfileStore {
     /// Whether anything changed since reading.
     var isModified: Bool { changedCount > 0 }
 
-    /// How many custom attributes stored line `index` holds.
-    private mutating func customCount(ofLine index: Int) throws(StoreError) -> Int {
-        let bytes = line(index)
-        if let count = bytes.withUnsafeBufferPointer({ scan.scan($0) ? scan.customAttributes.count : nil }) { return count }
-        switch ProfileReader.read(bytes) {
-        case .success(let profile): return profile.customCount
-        case .failure(let error): throw StoreError(message: "\(path): store line \(index + 1) cannot be read: \(error.message)")
-        }
-    }
-
     /// Applies `change` to the profile with `id` (a new profile holding only the id when there
     /// is none); the change is kept only when `change` returns true, so a rejected answer
     /// neither creates a profile nor rewrites one (`change` leaves the profile as it was when it
     /// returns false). Returns whether a profile was created.
     @discardableResult
-    mutating func update(id: String, _ change: (inout EditedProfile) -> Bool) throws(StoreError) -> Bool {
+    mutating func update(id: String, _ change: (inout EditedProfile) -> Bool) -> Bool {
         guard let index = indexByID[id] else {
             var fresh = EditedProfile(edit: ProfileEdit(), base: .fresh(id: id))
             guard change(&fresh) else { return false }
@@ -158,7 +153,7 @@ struct ProfileStore {
         var slot = Int(editIndex[index])
         if slot < 0 {
             var edit = ProfileEdit()
-            if index < storedCount { edit.baseCustomCount = try customCount(ofLine: index) }
+            if index < storedCount { edit.baseCustomCount = Int(customCounts[index]) }
             slot = edits.count
             edits.append(edit)
             editIndex[index] = Int32(slot)
@@ -176,7 +171,8 @@ struct ProfileStore {
         return false
     }
 
-    /// Writes the store atomically, a chunk at a time (so memory holds the store once).
+    /// Writes the store atomically, a chunk at a time, reading unchanged lines from the file
+    /// as opened; a line that cannot be read again fails the write (and the store is not changed).
     func save() throws {
         var scan = ProfileScan()
         try AtomicFile.replace(path) { write in
@@ -184,10 +180,12 @@ struct ProfileStore {
             let chunk = 1 << 20
             output.reserveCapacity(chunk + 4096)
             for index in 0..<count {
-                if isRewritten(index), let base = EditedProfile.profile(of: base(index), scan: &scan) {
+                if isRewritten(index) {
+                    guard let base = EditedProfile.profile(of: base(index), scan: &scan, readingAhead: true) else { throw rereadFailure(index) }
                     output.append(contentsOf: JSONWriter.write(edits[Int(editIndex[index])].applied(to: base).json).utf8)
                 } else {
-                    output.append(contentsOf: line(index))
+                    guard let bytes = file?.bytes(ranges[index], readingAhead: true) else { throw rereadFailure(index) }
+                    output.append(contentsOf: bytes)
                 }
                 output.append(0x0A)
                 if output.count >= chunk {
@@ -197,5 +195,54 @@ struct ProfileStore {
             }
             try write(output)
         }
+    }
+
+    /// The error when stored line `index` cannot be read again.
+    private func rereadFailure(_ index: Int) -> StoreError {
+        StoreError(message: "cannot read store `\(path)` again: it changed while locked, or cannot be read")
+    }
+}
+
+/// The store file as opened, read again by byte range: its lines need not stay in memory.
+///
+/// Lines read in file order go through a window of about 1 MiB (one read per window); a line
+/// read out of order is read alone.
+final class StoreFile {
+    private let descriptor: Int32
+    private var window: [UInt8] = []
+    private var windowStart = 0
+
+    /// Opens `path` for reading, or returns nil.
+    init?(path: String) {
+        descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The bytes in `range`, or nil when they cannot be read (the file shrank, or the read
+    /// failed); `readingAhead` when the next reads follow in file order.
+    func bytes(_ range: Range<Int>, readingAhead: Bool = false) -> ArraySlice<UInt8>? {
+        if range.lowerBound >= windowStart, range.upperBound <= windowStart + window.count {
+            return window[(range.lowerBound - windowStart)..<(range.upperBound - windowStart)]
+        }
+        let size = readingAhead ? max(range.count, 1 << 20) : range.count
+        var chunk = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        while filled < size {
+            let read = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, size - filled, off_t(range.lowerBound + filled)) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if read == 0 { break }
+            filled += read
+        }
+        guard filled >= range.count else { return nil }
+        chunk.removeLast(size - filled)
+        guard readingAhead else { return chunk[0..<range.count] }
+        window = chunk
+        windowStart = range.lowerBound
+        return window[0..<range.count]
     }
 }

@@ -6,7 +6,7 @@ import XCTest
 /// A store keeps a touched profile as its line plus a `ProfileEdit`: replaying the edit must
 /// give exactly the profile that applying the same answers to a whole `Profile` gives (member
 /// order, removals, re-additions and Adapty's limits included).
-final class ProfileEditTests: XCTestCase {
+final class ProfileEditTests: TemporaryDirectoryTestCase {
     /// A small deterministic generator (no randomness that changes from run to run).
     struct Generator {
         var state: UInt64
@@ -37,14 +37,18 @@ final class ProfileEditTests: XCTestCase {
 
     func testReplayingAnEditGivesTheProfileTheAnswersMake() {
         var generator = Generator(state: 20261202)
-        for base in bases {
+        for (number, base) in bases.enumerated() {
             let bytes = Array(base.utf8)
+            // After a line before it, so the base is read at an offset.
+            let path = directory.write("store-\(number).jsonl", "{\"id\":\"before\"}\r\n" + base + "\n")
+            guard let file = StoreFile(path: path) else { return XCTFail("cannot open \(path)") }
+            let range = 17..<(17 + bytes.count)
             guard case .success(let original) = ProfileReader.read(bytes) else { return XCTFail("unreadable base \(base)") }
             for _ in 0..<300 {
                 var whole = original
                 var edit = ProfileEdit()
                 edit.baseCustomCount = original.customCount
-                var edited = EditedProfile(edit: edit, base: .line(bytes[...]))
+                var edited = EditedProfile(edit: edit, base: .line(file, range))
                 for _ in 0..<generator.next(12) {
                     let given = answer(&generator)
                     let expected = whole.record(.answer(given, warnings: []))
