@@ -79,9 +79,9 @@ fi
 "$bench" events "$events" "$store_profiles" "$work/events.jsonl"
 cp "$work/store.jsonl" "$work/store-python.jsonl"
 measure "$bin" ingest "$work/events.jsonl" --store "$work/store.jsonl" --rules Rules
-ours=$seconds
+ours=$seconds; ours_rss=$rss_mb
 measure python3 Benchmarks/peers/stdlib_ingest.py "$work/events.jsonl" "$work/store-python.jsonl"
-echo "| ingest: $events events into a store of $store_profiles profiles | $(rate "$events" "$ours") events | stdlib Python: $(rate "$events" "$seconds") | $(ratio "$ours" "$seconds") |"
+echo "| ingest: $events events into a store of $store_profiles profiles | $(rate "$events" "$ours") events, $ours_rss MiB peak RSS | stdlib Python: $(rate "$events" "$seconds") | $(ratio "$ours" "$seconds") |"
 
 # (d) Check: growth with the size of the rule set.
 previous=""

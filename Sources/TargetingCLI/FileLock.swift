@@ -96,6 +96,12 @@ enum AtomicFile {
     /// `path`'s permissions), flushed, renamed over `path`, and the directory flushed. On failure `path` is left as it was, no
     /// temporary file remains, and the error names `path` and the system's reason.
     static func replace(_ path: String, with bytes: [UInt8]) throws {
+        try replace(path) { write in try write(bytes) }
+    }
+
+    /// Replaces `path` with what `produce` writes, in as many pieces as it likes, as
+    /// `replace(_:with:)` does (a failure to write leaves `path` as it was and no temporary file).
+    static func replace(_ path: String, producing produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = (directory.isEmpty ? "." : directory) + "/." + (path as NSString).lastPathComponent + ".tmp-\(getpid())"
         func failure(_ doing: String, _ reason: String) -> StoreError {
@@ -112,14 +118,28 @@ enum AtomicFile {
         // The replacement keeps the file's permissions (a private store stays private).
         var existing = stat()
         if stat(path, &existing) == 0, fchmod(descriptor, existing.st_mode & 0o7777) != 0 { throw abandon("setting the mode of") }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw abandon("writing")
+        var abandoned = false
+        func write(_ bytes: [UInt8]) throws {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    abandoned = true
+                    throw abandon("writing")
+                }
+                offset += written
             }
-            offset += written
+        }
+        do {
+            try produce(write)
+        } catch {
+            // A failure of the producer's own leaves no temporary file either.
+            if !abandoned {
+                close(descriptor)
+                unlink(temporary)
+            }
+            throw error
         }
         guard fsync(descriptor) == 0 else { throw abandon("flushing") }
         guard close(descriptor) == 0 else {

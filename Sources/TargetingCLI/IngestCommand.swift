@@ -99,6 +99,7 @@ enum IngestCommand: Command {
         }
 
         var summary = Summary()
+        var scan = EventScan()
         for path in arguments.positionals {
             guard var reader = JSONLinesReader(path: path) else {
                 io.report(.cannotRead(path))
@@ -111,7 +112,7 @@ enum IngestCommand: Command {
                     problem = rejection
                 case .success(let bytes):
                     summary.events += 1
-                    problem = ingest(bytes, interpreter: interpreter, zoneName: zoneName, store: &store, summary: &summary, record: record, io: io)
+                    problem = ingest(bytes, scan: &scan, interpreter: interpreter, zoneName: zoneName, store: &store, summary: &summary, record: record, io: io)
                 }
                 if let problem {
                     summary.rejected += 1
@@ -140,37 +141,47 @@ enum IngestCommand: Command {
     }
 
     /// Handles one event line; returns the diagnostic rejecting it.
-    static func ingest(_ bytes: [UInt8], interpreter: FlowEventInterpreter, zoneName: String, store: inout ProfileStore,
+    ///
+    /// A line of the common shape is read by `EventScan`, without a JSON tree; any other line
+    /// by `EventLine`, which reads every line and names what is wrong with a bad one.
+    static func ingest(_ bytes: [UInt8], scan: inout EventScan, interpreter: FlowEventInterpreter, zoneName: String, store: inout ProfileStore,
                        summary: inout Summary, record: JSONLinesReader.Record, io: CommandIO) -> Diagnostic? {
-        let event: EventLine
+        let scanned = bytes.withUnsafeBufferPointer { buffer -> Diagnostic?? in
+            guard let head = scan.scan(buffer) else { return .none }
+            return .some(ingest(profileID: head.profileID, name: head.name, lineTimeZone: head.timeZone, params: scan.params(in: buffer),
+                                interpreter: interpreter, zoneName: zoneName, store: &store, summary: &summary, record: record, io: io))
+        }
+        if let scanned { return scanned }
         switch EventLine.parse(bytes, file: record.path, line: record.line) {
         case .failure(let rejection): return rejection
-        case .success(let line): event = line
+        case .success(let event):
+            return ingest(profileID: event.profileID, name: event.name, lineTimeZone: event.timeZone, params: event.params,
+                          interpreter: interpreter, zoneName: zoneName, store: &store, summary: &summary, record: record, io: io)
         }
-        let profileID = event.profileID
-        if event.closesSession {
+    }
+
+    /// Handles one event; returns the diagnostic rejecting it.
+    static func ingest(profileID: String, name: String, lineTimeZone: TimeZone?, params: some EventParams, interpreter: FlowEventInterpreter,
+                       zoneName: String, store: inout ProfileStore, summary: inout Summary, record: JSONLinesReader.Record, io: CommandIO) -> Diagnostic? {
+        if name == EventLine.sessionEnd {
             if summary.openSessions.remove(profileID) != nil { summary.sessionsClosed += 1 }
             return nil
         }
         summary.openSessions.insert(profileID)
         // Read without the profile first: only an answer reads or changes one, and only a
         // calendar date read from a line without a zone needs the profile's stored zone.
-        var reading = interpreter.read(event, storedOn: nil)
+        var reading = interpreter.read(name: name, params: params, lineTimeZone: lineTimeZone, storedTimeZone: nil)
         var effect: EventEffect
         if reading.outcome.isAnswer {
             effect = .ignored("")
-            do {
-                let created = try store.update(id: profileID) { profile in
-                    if reading.calendarDate != nil, event.timeZone == nil {
-                        reading = interpreter.read(event, storedOn: profile)
-                    }
-                    effect = profile.record(reading.outcome)
-                    return effect.changedProfile
+            let created = store.update(id: profileID) { profile in
+                if reading.calendarDate != nil, lineTimeZone == nil {
+                    reading = interpreter.read(name: name, params: params, lineTimeZone: nil, storedTimeZone: profile["time_zone"])
                 }
-                if created { summary.created += 1 }
-            } catch {
-                return error.diagnostic
+                effect = profile.record(reading.outcome)
+                return effect.changedProfile
             }
+            if created { summary.created += 1 }
         } else {
             // Not an answer: no profile is read or changed.
             var untouched = Profile()

@@ -12,6 +12,8 @@ struct LineReader {
     struct Line {
         package let number: Int
         let bytes: [UInt8]?
+        /// Where the line's bytes start in the file.
+        var offset = 0
     }
 
     static let defaultMaxLineBytes = EventFile.maxLineBytes
@@ -20,6 +22,8 @@ struct LineReader {
     private let maxLineBytes: Int
     private var buffer: [UInt8] = []
     private var position = 0
+    /// Where `buffer` starts in the file.
+    private var bufferOffset = 0
     private var atEOF = false
     private var lineNumber = 0
     private var first = true
@@ -49,6 +53,7 @@ struct LineReader {
         }
         if position > 0 {
             buffer.removeFirst(position)
+            bufferOffset += position
             position = 0
         }
         buffer.append(contentsOf: chunk)
@@ -63,20 +68,23 @@ struct LineReader {
     mutating func next() -> Line? {
         var tooLong = false
         var collected: [UInt8] = []
+        var start: Int?
         while true {
             if position >= buffer.count {
+                bufferOffset += buffer.count
                 buffer.removeAll(keepingCapacity: true)
                 position = 0
                 if !fill() {
                     if collected.isEmpty && !tooLong { return nil }
                     lineNumber += 1
-                    return Line(number: lineNumber, bytes: tooLong ? nil : collected)
+                    return Line(number: lineNumber, bytes: tooLong ? nil : collected, offset: start ?? bufferOffset)
                 }
             }
             if pendingCR {
                 pendingCR = false
                 if buffer[position] == 0x0A { position += 1; continue }
             }
+            if start == nil { start = bufferOffset + position }
             var end = position
             let count = buffer.count
             while end < count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
@@ -92,7 +100,7 @@ struct LineReader {
                 if buffer[end] == 0x0D { pendingCR = true }
                 position = end + 1
                 lineNumber += 1
-                return Line(number: lineNumber, bytes: tooLong ? nil : collected)
+                return Line(number: lineNumber, bytes: tooLong ? nil : collected, offset: start ?? bufferOffset + position)
             }
             position = end
         }
@@ -110,6 +118,8 @@ struct JSONLinesReader {
         let line: Int
         /// The line's bytes, or why it could not be read.
         let bytes: Result<[UInt8], Diagnostic>
+        /// Where the line's bytes start in the file.
+        var offset = 0
 
         /// `path:line`, for messages.
         var location: String { "\(path):\(line)" }
@@ -135,7 +145,7 @@ struct JSONLinesReader {
                 return Record(path: path, line: line.number, bytes: .failure(.badRecord("line is longer than 1 MiB", file: path, line: line.number)))
             }
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            return Record(path: path, line: line.number, bytes: .success(bytes))
+            return Record(path: path, line: line.number, bytes: .success(bytes), offset: line.offset)
         }
         return nil
     }

@@ -7,25 +7,27 @@ import TargetingProfiles
 /// Lines are kept byte for byte unless their profile changes, so unknown fields and
 /// formatting survive; a corrupt line makes the whole store unreadable (it is never rewritten).
 ///
-/// Opening checks every line (with `ProfileScan` where it can, else `ProfileReader`) but builds
-/// a `Profile` only for lines the scan leaves to the reader; any other line is read into a
-/// `Profile` when an event first changes it.
+/// Opening checks every line (with `ProfileScan` where it can, else `ProfileReader`) and keeps
+/// only where it lies in the file and how many custom attributes it holds; the file stays open
+/// (and locked by the caller) and lines are read from it again when needed. A profile that
+/// events change is kept as a `ProfileEdit` of the answers over its line; whole `Profile`s are
+/// built only to decide, once the events are applied, which lines changed, and to write those.
 struct ProfileStore {
-    private(set) var lines: [[UInt8]] = []
-    /// Per line: its profile, once read.
-    private var parsed: [Profile?] = []
+    /// The file as opened (nil when there was none).
+    private var file: StoreFile?
+    /// Where each stored line's bytes lie in the file (line ends left out).
+    private var ranges: [Range<Int>] = []
+    /// Per stored line: how many custom attributes it holds.
+    private var customCounts: [UInt8] = []
     private var indexByID: [String: Int] = [:]
-    /// Per line: whether an event changed its profile since reading (it may since have come
-    /// back to what the line holds).
-    private var changed: [Bool] = []
-    /// Lines with `changed` set, in the order first changed.
+    /// The ids of profiles created by events; they follow the stored lines.
+    private var createdIDs: [String] = []
+    /// Per profile (stored lines, then created ones): the index of its edit in `edits`, or -1.
+    private var editIndex: [Int32] = []
+    private var edits: [ProfileEdit] = []
+    /// Stored lines whose edit changed their profile, in the order first changed.
     private var touched: [Int] = []
-    /// How many lines the file held when opened; later lines were created (and are written
-    /// whatever they hold).
-    private var storedCount = 0
-    /// Per touched line, once `settle()` ran: whether its profile differs from its line.
-    private var differs: [Int: Bool] = [:]
-    /// Reused to read lines on first change.
+    /// Reused to read lines.
     private var scan = ProfileScan()
     let path: String
 
@@ -34,7 +36,8 @@ struct ProfileStore {
         var store = ProfileStore(path: path)
         guard FileManager.default.fileExists(atPath: path) else { return store }
         try checkIsNotDirectory(path)
-        guard var reader = JSONLinesReader(path: path) else { throw StoreError(message: "cannot read store `\(path)`") }
+        guard let file = StoreFile(path: path), var reader = JSONLinesReader(path: path) else { throw StoreError(message: "cannot read store `\(path)`") }
+        store.file = file
         var scan = ProfileScan()
         while let record = reader.next() {
             let bytes: [UInt8]
@@ -42,24 +45,24 @@ struct ProfileStore {
             case .failure(let error): throw StoreError(message: "\(record.location): corrupt store line: \(error.message)")
             case .success(let read): bytes = read
             }
-            var profile: Profile?
             var id: String?
+            var customCount = 0
             if bytes.withUnsafeBufferPointer({ scan.scan($0) }) {
                 id = bytes.withUnsafeBufferPointer { scan.id(in: $0) }
+                customCount = scan.customAttributes.count
             } else {
                 switch ProfileReader.read(bytes) {
                 case .failure(let error):
                     throw StoreError(message: "\(record.location): corrupt store line: \(error.message)")
                 case .success(let read):
-                    profile = read
                     id = read.id
+                    customCount = read.customCount
                 }
             }
-            let index = store.lines.count
-            store.lines.append(bytes)
-            store.parsed.append(profile)
-            store.changed.append(false)
-            store.storedCount += 1
+            let index = store.storedCount
+            store.ranges.append(record.offset..<(record.offset + bytes.count))
+            store.customCounts.append(UInt8(min(customCount, 255)))
+            store.editIndex.append(-1)
             if let id {
                 if store.indexByID[id] != nil {
                     throw StoreError(message: "\(record.location): corrupt store: a second profile with id `\(id)`")
@@ -78,40 +81,52 @@ struct ProfileStore {
         }
     }
 
-    /// The number of profiles.
-    var count: Int { lines.count }
+    /// The number of lines read from the file.
+    private var storedCount: Int { ranges.count }
 
-    /// Whether line `index` must be written anew: a created profile, or one whose content differs
-    /// from the profile its line held (member order aside). A profile that took only answers it
-    /// already had, or whose changes were undone by later events, keeps its line byte for byte.
-    ///
-    /// The profile as read is not kept: it is read again from the line's bytes, once per touched
-    /// line when `settle()` runs, so memory holds one profile per touched line, not two.
-    private func isRewritten(_ index: Int) -> Bool {
-        if let known = differs[index] { return known }
-        return isRewritten(index, original: try? ProfileReader.read(lines[index]).get())
+    /// The number of profiles.
+    var count: Int { storedCount + createdIDs.count }
+
+    /// What profile `index`'s edit changes.
+    private func base(_ index: Int) -> EditedProfile.Base {
+        guard index < storedCount, let file else { return .fresh(id: createdIDs[index - storedCount]) }
+        return .line(file, ranges[index])
     }
 
-    /// Whether line `index` must be written anew, given the profile its line holds.
-    private func isRewritten(_ index: Int, original: Profile?) -> Bool {
-        guard changed[index], let profile = parsed[index] else { return false }
-        guard index < storedCount, let original else { return true }
-        return !profile.hasSameContent(as: original)
+    /// Whether profile `index` must be written anew: a created profile, or one whose content
+    /// differs from the profile its line held (member order aside). A profile that took only
+    /// answers it already had, or whose changes were undone by later events, keeps its line
+    /// byte for byte.
+    private func isRewritten(_ index: Int) -> Bool {
+        guard editIndex[index] >= 0 else { return false }
+        let edit = edits[Int(editIndex[index])]
+        guard edit.changed else { return false }
+        guard index < storedCount else { return true }
+        if let known = edit.differs { return known }
+        var scan = ProfileScan()
+        return ProfileStore.differs(edit, base: base(index), scan: &scan)
+    }
+
+    /// Whether `edit` makes a profile that differs from its base (true when the base cannot be read).
+    private static func differs(_ edit: ProfileEdit, base: EditedProfile.Base, scan: inout ProfileScan, readingAhead: Bool = false) -> Bool {
+        guard let original = EditedProfile.profile(of: base, scan: &scan, readingAhead: readingAhead) else { return true }
+        return !edit.applied(to: original).hasSameContent(as: original)
     }
 
     /// Decides once, for every touched line, whether it must be written anew; call it when the
     /// events are applied, before `isModified`, `save()` and the counts (which are right without
     /// it, only slower).
     mutating func settle() {
-        for index in touched where differs[index] == nil {
-            // The line scan first, as on the first read; the reader for lines it leaves.
-            let scanned = lines[index].withUnsafeBufferPointer { scan.scan($0) ? scan.profile(in: $0) : nil }
-            differs[index] = isRewritten(index, original: scanned ?? (try? ProfileReader.read(lines[index]).get()))
+        // In file order, so the lines are read a window at a time.
+        for index in touched.sorted() {
+            let slot = Int(editIndex[index])
+            guard edits[slot].differs == nil else { continue }
+            edits[slot].differs = ProfileStore.differs(edits[slot], base: base(index), scan: &scan, readingAhead: true)
         }
     }
 
     /// How many profiles changed (created ones included): those whose line is written anew.
-    var changedCount: Int { (lines.count - storedCount) + touched.count(where: isRewritten) }
+    var changedCount: Int { createdIDs.count + touched.count(where: isRewritten) }
 
     /// How many existing profiles took answers but end as their line holds them.
     var unchangedCount: Int { touched.count { !isRewritten($0) } }
@@ -119,54 +134,115 @@ struct ProfileStore {
     /// Whether anything changed since reading.
     var isModified: Bool { changedCount > 0 }
 
-    /// The profile on line `index`, read now if it was not yet.
-    private mutating func profile(at index: Int) throws(StoreError) -> Profile {
-        if let profile = parsed[index] { return profile }
-        if let profile = lines[index].withUnsafeBufferPointer({ scan.scan($0) ? scan.profile(in: $0) : nil }) { return profile }
-        switch ProfileReader.read(lines[index]) {
-        case .success(let profile): return profile
-        case .failure(let error): throw StoreError(message: "\(path): store line \(index + 1) cannot be read: \(error.message)")
-        }
-    }
-
     /// Applies `change` to the profile with `id` (a new profile holding only the id when there
     /// is none); the change is kept only when `change` returns true, so a rejected answer
     /// neither creates a profile nor rewrites one (`change` leaves the profile as it was when it
     /// returns false). Returns whether a profile was created.
     @discardableResult
-    mutating func update(id: String, _ change: (inout Profile) -> Bool) throws(StoreError) -> Bool {
+    mutating func update(id: String, _ change: (inout EditedProfile) -> Bool) -> Bool {
         guard let index = indexByID[id] else {
-            var fresh = Profile()
-            fresh.setField("id", .string(id))
+            var fresh = EditedProfile(edit: ProfileEdit(), base: .fresh(id: id))
             guard change(&fresh) else { return false }
-            indexByID[id] = lines.count
-            lines.append([])
-            parsed.append(fresh)
-            changed.append(true)
+            fresh.edit.changed = true
+            indexByID[id] = count
+            createdIDs.append(id)
+            editIndex.append(Int32(edits.count))
+            edits.append(fresh.edit)
             return true
         }
-        var profile = try profile(at: index)
-        differs[index] = nil  // decided again by `settle()`
-        parsed[index] = nil  // the local copy is now the only one, so the change is made in place
-        if change(&profile), !changed[index] {
-            changed[index] = true
-            touched.append(index)
+        var slot = Int(editIndex[index])
+        if slot < 0 {
+            var edit = ProfileEdit()
+            if index < storedCount { edit.baseCustomCount = Int(customCounts[index]) }
+            slot = edits.count
+            edits.append(edit)
+            editIndex[index] = Int32(slot)
         }
-        parsed[index] = profile
+        // The edit is moved out while changed, so its changes are made in place.
+        var edited = EditedProfile(edit: ProfileEdit(), base: base(index))
+        swap(&edited.edit, &edits[slot])
+        let kept = change(&edited)
+        edited.edit.differs = nil  // decided again by `settle()`
+        if kept, !edited.edit.changed {
+            edited.edit.changed = true
+            if index < storedCount { touched.append(index) }
+        }
+        swap(&edited.edit, &edits[slot])
         return false
     }
 
-    /// Writes the store atomically.
+    /// Writes the store atomically, a chunk at a time, reading unchanged lines from the file
+    /// as opened; a line that cannot be read again fails the write (and the store is not changed).
     func save() throws {
-        var output: [UInt8] = []
-        for index in 0..<lines.count {
-            if isRewritten(index), let profile = parsed[index] {
-                output += Array(JSONWriter.write(profile.json).utf8)
-            } else {
-                output += lines[index]
+        var scan = ProfileScan()
+        try AtomicFile.replace(path) { write in
+            var output: [UInt8] = []
+            let chunk = 1 << 20
+            output.reserveCapacity(chunk + 4096)
+            for index in 0..<count {
+                if isRewritten(index) {
+                    guard let base = EditedProfile.profile(of: base(index), scan: &scan, readingAhead: true) else { throw rereadFailure(index) }
+                    output.append(contentsOf: JSONWriter.write(edits[Int(editIndex[index])].applied(to: base).json).utf8)
+                } else {
+                    guard let bytes = file?.bytes(ranges[index], readingAhead: true) else { throw rereadFailure(index) }
+                    output.append(contentsOf: bytes)
+                }
+                output.append(0x0A)
+                if output.count >= chunk {
+                    try write(output)
+                    output.removeAll(keepingCapacity: true)
+                }
             }
-            output.append(0x0A)
+            try write(output)
         }
-        try AtomicFile.replace(path, with: output)
+    }
+
+    /// The error when stored line `index` cannot be read again.
+    private func rereadFailure(_ index: Int) -> StoreError {
+        StoreError(message: "cannot read store `\(path)` again: it changed while locked, or cannot be read")
+    }
+}
+
+/// The store file as opened, read again by byte range: its lines need not stay in memory.
+///
+/// Lines read in file order go through a window of about 1 MiB (one read per window); a line
+/// read out of order is read alone.
+final class StoreFile {
+    private let descriptor: Int32
+    private var window: [UInt8] = []
+    private var windowStart = 0
+
+    /// Opens `path` for reading, or returns nil.
+    init?(path: String) {
+        descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The bytes in `range`, or nil when they cannot be read (the file shrank, or the read
+    /// failed); `readingAhead` when the next reads follow in file order.
+    func bytes(_ range: Range<Int>, readingAhead: Bool = false) -> ArraySlice<UInt8>? {
+        if range.lowerBound >= windowStart, range.upperBound <= windowStart + window.count {
+            return window[(range.lowerBound - windowStart)..<(range.upperBound - windowStart)]
+        }
+        let size = readingAhead ? max(range.count, 1 << 20) : range.count
+        var chunk = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        while filled < size {
+            let read = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, size - filled, off_t(range.lowerBound + filled)) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if read == 0 { break }
+            filled += read
+        }
+        guard filled >= range.count else { return nil }
+        chunk.removeLast(size - filled)
+        guard readingAhead else { return chunk[0..<range.count] }
+        window = chunk
+        windowStart = range.lowerBound
+        return window[0..<range.count]
     }
 }

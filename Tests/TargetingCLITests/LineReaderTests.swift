@@ -37,6 +37,29 @@ final class LineReaderTests: TemporaryDirectoryTestCase {
         }
     }
 
+    /// Each line's offset is where its bytes lie in the file (a store reads its lines again there),
+    /// across BOMs, every line end and the reader's chunk boundaries.
+    func testOffsetsPointAtEachLinesBytes() {
+        var generator = SystemRandomNumberGenerator()
+        let ends: [[UInt8]] = [[0x0A], [0x0D, 0x0A], [0x0D]]
+        for round in 0..<4 {
+            var bytes: [UInt8] = round % 2 == 0 ? [0xEF, 0xBB, 0xBF] : []
+            while bytes.count < (round < 2 ? 5_000 : 2_200_000) {
+                bytes += Array(repeating: UInt8(ascii: "a") + UInt8.random(in: 0...25, using: &generator), count: Int.random(in: 0...3_000, using: &generator))
+                bytes += ends.randomElement(using: &generator)!
+            }
+            let path = directory.write("offsets.jsonl", bytes: bytes)
+            guard var reader = LineReader(path: path) else { return XCTFail("cannot open \(path)") }
+            var count = 0
+            while let line = reader.next() {
+                count += 1
+                guard let content = line.bytes else { return XCTFail("line \(line.number) too long") }
+                XCTAssertEqual(Array(bytes[line.offset..<(line.offset + content.count)]), content, "line \(line.number)")
+            }
+            XCTAssertGreaterThan(count, 0)
+        }
+    }
+
     func testLFCRLFAndLoneCREndLinesAndNumbersCountEveryLine() {
         let got = lines(Array("a\nb\r\nc\rd\n\ne".utf8))
         XCTAssertEqual(got.map(\.0), [1, 2, 3, 4, 5, 6])

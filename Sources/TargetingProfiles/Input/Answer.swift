@@ -42,7 +42,29 @@ public struct ApplyRejection: Hashable, Sendable {
     public package(set) var message: String
 }
 
-extension Profile {
+/// What an answer is applied to: a `Profile`, or another form of one (a store keeps a touched
+/// profile as its stored line plus changes). `apply(_:)` and `record(_:)` hold the rules once
+/// for every form.
+package protocol AnswerRecipient {
+    /// Sets (or with nil removes) a built-in field; a new field goes at the end.
+    mutating func setField(_ name: String, _ value: JSONValue?)
+    /// Sets (or with nil removes) a custom attribute without checking limits; a new key goes at the end.
+    mutating func setCustom(_ key: String, _ value: CustomValue?)
+    /// Whether the custom attribute `key` is stored.
+    func hasCustom(_ key: String) -> Bool
+    /// How many custom attributes are stored.
+    var customCount: Int { get }
+    /// An upper bound of `customCount` that is quick to tell (the count itself when that is quick).
+    var customCountBound: Int { get }
+}
+
+extension Profile: AnswerRecipient {
+    package func hasCustom(_ key: String) -> Bool { customAttributes[key] != nil }
+    package var customCount: Int { customKeys.count }
+    package var customCountBound: Int { customKeys.count }
+}
+
+extension AnswerRecipient {
     /// Applies one answer: built-in fields are set or removed, custom attributes stored under
     /// Adapty's limits (a 31st attribute is rejected). Returns the rejection, if any.
     @discardableResult
@@ -60,15 +82,18 @@ extension Profile {
             case .failure(let error):
                 return ApplyRejection(answer: answer, message: "`\(key)`: \(error.message)")
             case .success(let stored):
-                if customAttributes[key] == nil, stored != nil, customKeys.count >= AdaptyLimits.maxAttributes {
-                    return ApplyRejection(answer: answer, message: "`\(key)` would be custom attribute number \(customKeys.count + 1); a profile holds at most \(AdaptyLimits.maxAttributes)")
+                // The bound first: the exact count and the key's presence matter only near the limit.
+                if stored != nil, customCountBound >= AdaptyLimits.maxAttributes, customCount >= AdaptyLimits.maxAttributes, !hasCustom(key) {
+                    return ApplyRejection(answer: answer, message: "`\(key)` would be custom attribute number \(customCount + 1); a profile holds at most \(AdaptyLimits.maxAttributes)")
                 }
                 setCustom(key, stored)
                 return nil
             }
         }
     }
+}
 
+extension Profile {
     /// Applies a session's answers in order; returns the answers that were rejected.
     @discardableResult
     public mutating func apply(_ answers: AnswerSet) -> [ApplyRejection] {

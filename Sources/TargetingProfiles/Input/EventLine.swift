@@ -15,7 +15,10 @@ package struct EventLine: Hashable, Sendable {
     package var timeZone: TimeZone?
 
     /// Whether the event closes the profile's flow session (`flow_did_disappear`).
-    package var closesSession: Bool { name == "flow_did_disappear" }
+    package var closesSession: Bool { name == EventLine.sessionEnd }
+
+    /// The name of the event that closes a flow session.
+    package static let sessionEnd = "flow_did_disappear"
 
     /// Why a line is not an event.
     package struct Rejection: Error, Hashable, Sendable {

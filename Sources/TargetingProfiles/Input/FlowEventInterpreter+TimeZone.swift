@@ -28,14 +28,26 @@ extension FlowEventInterpreter {
     /// stored earlier, which wins over one zone for every user. A stored `time_zone` that is
     /// not an IANA name rejects such a picker (other answers do not read it).
     package func read(_ event: EventLine, storedOn profile: Profile?) -> EventReading {
-        let first = reading(name: event.name, params: event.params, timeZone: event.timeZone ?? timeZone)
-        guard first.calendarDate != nil, event.timeZone == nil, let stored = profile?["time_zone"] else { return first }
-        guard case .string(let name) = stored, let zone = TimeZone(identifier: name) else {
+        read(event, storedTimeZone: profile?["time_zone"])
+    }
+
+    /// Interprets one line of an event stream given the profile's stored `time_zone` field (nil
+    /// when absent, `null`, or the profile is not at hand); see `read(_:storedOn:)`.
+    package func read(_ event: EventLine, storedTimeZone stored: JSONValue?) -> EventReading {
+        read(name: event.name, params: event.params, lineTimeZone: event.timeZone, storedTimeZone: stored)
+    }
+
+    /// Interprets an event given its name, params, the line's `time_zone` and the profile's
+    /// stored one (either nil when absent); see `read(_:storedOn:)`.
+    package func read(name: String, params: some EventParams, lineTimeZone: TimeZone?, storedTimeZone stored: JSONValue?) -> EventReading {
+        let first = reading(name: name, params: params, timeZone: lineTimeZone ?? timeZone)
+        guard first.calendarDate != nil, lineTimeZone == nil, let stored else { return first }
+        guard case .string(let zoneName) = stored, let zone = TimeZone(identifier: zoneName) else {
             let shown = stored.stringValue.map { "`\($0)`" } ?? "holds a \(stored.typeName)"
             let reason = "the profile's stored `time_zone` \(shown) is not an IANA time zone such as `Europe/Berlin`, "
                 + "so the picker's calendar date cannot be read"
             return EventReading(outcome: .rejected(reason), calendarDate: nil)
         }
-        return zone == timeZone ? first : reading(name: event.name, params: event.params, timeZone: zone)
+        return zone == timeZone ? first : reading(name: name, params: params, timeZone: zone)
     }
 }

@@ -36,10 +36,10 @@ package struct FlowEventInterpreter: Sendable {
     }
 
     /// Interprets an event, reading a picker that feeds a calendar date in `timeZone`.
-    func reading(name: String, params: JSONValue, timeZone: TimeZone) -> EventReading {
+    func reading(name: String, params: some EventParams, timeZone: TimeZone) -> EventReading {
         func outcome(_ outcome: EventOutcome) -> EventReading { EventReading(outcome: outcome, calendarDate: nil) }
         guard name == "flow_user_input" else { return outcome(.ignored("event \(name)")) }
-        guard case .object = params else { return outcome(.rejected("event parameters must be an object")) }
+        guard params.isObject else { return outcome(.rejected("event parameters must be an object")) }
         guard let elementValue = params["element_id"] else { return outcome(.rejected("missing `element_id`")) }
         guard case .string(let element) = elementValue, !element.isEmpty else {
             return outcome(.rejected("`element_id` must be a non-empty string, found \(elementValue.typeName)"))
@@ -84,7 +84,7 @@ package struct FlowEventInterpreter: Sendable {
         case rejected(String)
     }
 
-    func extract(_ elementType: String, _ params: JSONValue) -> Extraction {
+    func extract(_ elementType: String, _ params: some EventParams) -> Extraction {
         let value = params["value"]
         switch elementType {
         case _ where FlowEventInterpreter.textTypes.contains(elementType):

@@ -24,7 +24,7 @@ extension EventOutcome {
     }
 }
 
-extension Profile {
+extension AnswerRecipient {
     /// Applies what an event amounted to: the one path from a flow event to a stored answer,
     /// shared by `FlowInputHandler` sessions (through `apply(_:)`), `ingest` and `given events`.
     package mutating func record(_ outcome: EventOutcome) -> EventEffect {

@@ -56,7 +56,7 @@ package struct ProfileScan: Sendable {
         fields.removeAll(keepingCapacity: true)
         customAttributes.removeAll(keepingCapacity: true)
         customKeys.removeAll(keepingCapacity: true)
-        var cursor = Cursor(bytes: bytes)
+        var cursor = ScanCursor(bytes: bytes)
         guard cursor.take(UInt8(ascii: "{")) else { return false }
         var sawCustomAttributes = false
         if !cursor.take(UInt8(ascii: "}")) {
@@ -82,7 +82,7 @@ package struct ProfileScan: Sendable {
         return cursor.atEnd
     }
 
-    private mutating func scanCustomAttributes(_ cursor: inout Cursor) -> Bool {
+    private mutating func scanCustomAttributes(_ cursor: inout ScanCursor) -> Bool {
         guard cursor.take(UInt8(ascii: "{")) else { return false }
         if cursor.take(UInt8(ascii: "}")) { return true }
         repeat {
@@ -121,6 +121,11 @@ package struct ProfileScan: Sendable {
 
     /// A top-level member's value (nil for `null`).
     func value(of member: Member, in bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        ProfileScan.value(of: member, in: bytes)
+    }
+
+    /// A scanned member's value as `JSONParser` reads it, except nil for `null`.
+    static func value(of member: Member, in bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         switch member.kind {
         case .null: return nil
         case .bool: return .bool(member.number == 1)
@@ -184,8 +189,9 @@ package struct ProfileScan: Sendable {
     }
 }
 
-/// A position in the scanned bytes, skipping JSON white space between tokens.
-private struct Cursor {
+/// A position in the scanned bytes, skipping JSON white space between tokens (shared by
+/// `ProfileScan` and `EventScan`).
+struct ScanCursor {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 

@@ -1,0 +1,275 @@
+import TargetingBase
+import TargetingProfiles
+
+/// The answers kept for one profile of the store, as changes to a base profile (the one its
+/// stored line holds, or for a created profile one holding only its id) rather than as a whole
+/// `Profile`: a store of many touched profiles then holds little more than its lines.
+///
+/// Changes are kept in the order made, with later changes of one key folded into earlier ones
+/// where replaying gives the same profile: a value set again replaces the one set before (a
+/// field keeps its place); a removal replaces every earlier change of its key. Replaying
+/// `changes` on the base with `Profile.setField` and `setCustom` gives the profile the answers
+/// made, member order included.
+///
+/// The changes are encoded one after another in a byte buffer, a few dozen bytes each: a tag
+/// (custom or field, removal, kind of value), the key's length and UTF-8, then the value (a
+/// string's length and UTF-8, a number's bits, or another field value as JSON text).
+struct ProfileEdit {
+    /// One change: a built-in field or a custom attribute set, or removed (nil).
+    enum Change: Equatable {
+        case field(String, JSONValue?)
+        case custom(String, CustomValue?)
+
+        var isCustom: Bool {
+            if case .custom = self { return true }
+            return false
+        }
+
+        var isRemoval: Bool {
+            switch self {
+            case .field(_, let value): value == nil
+            case .custom(_, let value): value == nil
+            }
+        }
+    }
+
+    /// The encoded changes, in order.
+    private var encoded: [UInt8] = []
+    /// How many custom attributes the base holds.
+    var baseCustomCount = 0
+    /// How many changes set a custom attribute (each key is set by at most one).
+    private(set) var customSets = 0
+    /// Whether an answer kept changed the profile (it may since have come back to its base).
+    var changed = false
+    /// Once the store settled: whether the profile differs from its base (member order aside).
+    var differs: Bool?
+
+    private static let customBit: UInt8 = 1, removalBit: UInt8 = 2
+    private static let stringKind: UInt8 = 0, numberKind: UInt8 = 4, jsonKind: UInt8 = 8, kindMask: UInt8 = 12
+
+    /// One encoded change: where it lies in `encoded`, its tag and where its key lies.
+    private struct Entry {
+        var range: Range<Int>
+        var tag: UInt8
+        var key: Range<Int>
+    }
+
+    private static func append(_ value: Int, bytes count: Int, to buffer: inout [UInt8]) {
+        for shift in 0..<count { buffer.append(UInt8(truncatingIfNeeded: value >> (8 * shift))) }
+    }
+
+    private func integer(at index: Int, bytes count: Int) -> Int {
+        (0..<count).reduce(0) { $0 | Int(encoded[index + $1]) << (8 * $1) }
+    }
+
+    /// The entry starting at `start`.
+    private func entry(at start: Int) -> Entry {
+        let tag = encoded[start]
+        let keyLength = integer(at: start + 1, bytes: 2)
+        let key = (start + 3)..<(start + 3 + keyLength)
+        var end = key.upperBound
+        if tag & ProfileEdit.removalBit == 0 {
+            switch tag & ProfileEdit.kindMask {
+            case ProfileEdit.numberKind: end += 8
+            default: end += 4 + integer(at: end, bytes: 4)
+            }
+        }
+        return Entry(range: start..<end, tag: tag, key: key)
+    }
+
+    /// Every entry, in order.
+    private var entries: [Entry] {
+        var result: [Entry] = []
+        var index = 0
+        while index < encoded.count {
+            let next = entry(at: index)
+            result.append(next)
+            index = next.range.upperBound
+        }
+        return result
+    }
+
+    /// The last entry that changes `key` of the kind given.
+    private func lastEntry(custom: Bool, _ key: String) -> Entry? {
+        var found: Entry?
+        var index = 0
+        while index < encoded.count {
+            let next = entry(at: index)
+            if matches(next, custom: custom, key) { found = next }
+            index = next.range.upperBound
+        }
+        return found
+    }
+
+    /// Whether `entry` changes `key` of the kind given (keys compare as `String`s do).
+    private func matches(_ entry: Entry, custom: Bool, _ key: String) -> Bool {
+        guard (entry.tag & ProfileEdit.customBit != 0) == custom else { return false }
+        let stored = encoded[entry.key]
+        if stored.elementsEqual(key.utf8) { return true }
+        if stored.allSatisfy({ $0 < 0x80 }), key.utf8.allSatisfy({ $0 < 0x80 }) { return false }
+        return String(decoding: stored, as: UTF8.self) == key
+    }
+
+    private func text(_ range: Range<Int>) -> String { String(decoding: encoded[range], as: UTF8.self) }
+
+    /// The change an entry encodes.
+    private func change(_ entry: Entry) -> Change {
+        let key = text(entry.key)
+        let isCustom = entry.tag & ProfileEdit.customBit != 0
+        guard entry.tag & ProfileEdit.removalBit == 0 else { return isCustom ? .custom(key, nil) : .field(key, nil) }
+        let start = entry.key.upperBound
+        switch entry.tag & ProfileEdit.kindMask {
+        case ProfileEdit.numberKind:
+            let number = Double(bitPattern: UInt64(truncatingIfNeeded: integer(at: start, bytes: 8)))
+            return isCustom ? .custom(key, .number(number)) : .field(key, .number(number))
+        case ProfileEdit.stringKind:
+            let string = text((start + 4)..<entry.range.upperBound)
+            return isCustom ? .custom(key, .string(string)) : .field(key, .string(string))
+        default:
+            // Written by `JSONWriter`, so it parses back to the value written.
+            let value = (try? JSONParser.parse(encoded[(start + 4)..<entry.range.upperBound]).get()) ?? .null
+            return .field(key, value)
+        }
+    }
+
+    /// `change` encoded.
+    private static func encode(_ change: Change, to buffer: inout [UInt8]) {
+        let key: String
+        var tag: UInt8 = 0
+        var payload: [UInt8] = []
+        var number: Double?
+        switch change {
+        case .custom(let name, let value):
+            key = name
+            tag |= customBit
+            switch value {
+            case nil: tag |= removalBit
+            case .string(let text)?: payload = Array(text.utf8)
+            case .number(let value)?: number = value
+            }
+        case .field(let name, let value):
+            key = name
+            switch value {
+            case nil: tag |= removalBit
+            case .string(let text)?: payload = Array(text.utf8)
+            case .number(let value)?: number = value
+            case let other?:
+                tag |= jsonKind
+                payload = Array(JSONWriter.write(other).utf8)
+            }
+        }
+        if tag & removalBit == 0, number != nil { tag |= numberKind }
+        buffer.append(tag)
+        append(key.utf8.count, bytes: 2, to: &buffer)
+        buffer.append(contentsOf: key.utf8)
+        guard tag & removalBit == 0 else { return }
+        if let number {
+            append(Int(truncatingIfNeeded: number.bitPattern), bytes: 8, to: &buffer)
+        } else {
+            append(payload.count, bytes: 4, to: &buffer)
+            buffer.append(contentsOf: payload)
+        }
+    }
+
+    /// The changes, decoded, in order.
+    var changes: [Change] { entries.map(change) }
+
+    /// Records a change (see the type's note on folding).
+    mutating func note(_ change: Change) {
+        let isCustom = change.isCustom
+        let key: String
+        switch change {
+        case .field(let name, _), .custom(let name, _): key = name
+        }
+        if let last = lastEntry(custom: isCustom, key) {
+            let lastIsRemoval = last.tag & ProfileEdit.removalBit != 0
+            if !change.isRemoval, !lastIsRemoval {
+                var replacement: [UInt8] = []
+                ProfileEdit.encode(change, to: &replacement)
+                encoded.replaceSubrange(last.range, with: replacement)
+                return
+            }
+            if change.isRemoval {
+                if isCustom, !lastIsRemoval { customSets -= 1 }
+                var kept: [UInt8] = []
+                kept.reserveCapacity(encoded.count)
+                for entry in entries where !matches(entry, custom: isCustom, key) { kept.append(contentsOf: encoded[entry.range]) }
+                encoded = kept
+            }
+        }
+        if isCustom, !change.isRemoval { customSets += 1 }
+        ProfileEdit.encode(change, to: &encoded)
+    }
+
+    /// The latest change of a key, if any.
+    func lastChange(custom: Bool, _ key: String) -> Change? {
+        lastEntry(custom: custom, key).map(change)
+    }
+
+    /// `base` with the changes made.
+    func applied(to base: Profile) -> Profile {
+        var profile = base
+        for change in changes {
+            switch change {
+            case .field(let name, let value): profile.setField(name, value)
+            case .custom(let key, let value): profile.setCustom(key, value)
+            }
+        }
+        return profile
+    }
+}
+
+/// A store's profile as answers see it while applied: its edit, over the base it changes.
+struct EditedProfile: AnswerRecipient {
+    /// What the edit changes.
+    enum Base {
+        /// A stored line: where its bytes lie in the store file (read when a rule needs more than the edit knows).
+        case line(StoreFile, Range<Int>)
+        /// A profile created by an event, holding only its id.
+        case fresh(id: String)
+    }
+
+    var edit: ProfileEdit
+    let base: Base
+
+    /// The base as a `Profile` (nil for a stored line that cannot be read, which `ProfileStore.open` rules out).
+    /// `readingAhead` when the next bases read follow in file order.
+    static func profile(of base: Base, scan: inout ProfileScan, readingAhead: Bool = false) -> Profile? {
+        switch base {
+        case .fresh(let id):
+            var profile = Profile()
+            profile.setField("id", .string(id))
+            return profile
+        case .line(let file, let range):
+            guard let bytes = file.bytes(range, readingAhead: readingAhead) else { return nil }
+            if let profile = bytes.withUnsafeBufferPointer({ scan.scan($0) ? scan.profile(in: $0) : nil }) { return profile }
+            return try? ProfileReader.read(bytes).get()
+        }
+    }
+
+    /// The base, read now (only rules near a limit and a stored `time_zone` need it).
+    private var baseProfile: Profile {
+        var scan = ProfileScan()
+        return EditedProfile.profile(of: base, scan: &scan) ?? Profile()
+    }
+
+    /// The built-in field `name` as `Profile`'s subscript gives it (nil when absent or `null`).
+    subscript(name: String) -> JSONValue? {
+        guard let change = edit.lastChange(custom: false, name) else { return baseProfile[name] }
+        guard case .field(_, let value?) = change, value != .null else { return nil }
+        return value
+    }
+
+    mutating func setField(_ name: String, _ value: JSONValue?) { edit.note(.field(name, value)) }
+
+    mutating func setCustom(_ key: String, _ value: CustomValue?) { edit.note(.custom(key, value)) }
+
+    func hasCustom(_ key: String) -> Bool {
+        guard let change = edit.lastChange(custom: true, key) else { return baseProfile.hasCustom(key) }
+        return !change.isRemoval
+    }
+
+    var customCount: Int { edit.applied(to: baseProfile).customCount }
+
+    var customCountBound: Int { edit.baseCustomCount + edit.customSets }
+}
