@@ -88,13 +88,9 @@ package struct FastTest: Sendable {
         }
     }
 
-    /// Whether the test may need the slot's full value (a general test, or a version test on a pre-release).
-    var needsFullValue: Bool {
-        switch op {
-        case .general, .versionEquals, .versionOrder, .versionBetween: true
-        default: false
-        }
-    }
+    /// Whether the test always needs the slot's full value (a general test). A version test
+    /// needs it only for a pre-release, which `FlatRun` then reads on demand.
+    var needsFullValue: Bool { op == .general }
 
     /// The outcome on a plain value; nil when only the full value can tell (a pre-release version).
     @inline(__always)
@@ -286,6 +282,33 @@ package struct LiteralTable: Sendable {
 }
 
 extension SemanticVersion {
+    /// The packed form of the text `MAJOR.MINOR.PATCH` spelt by `bytes` (canonical numbers,
+    /// each below 2^20), as `SemanticVersion(parsing:)` and `packed` give it; nil for any other
+    /// text, which the full parse then reads (a `v` prefix, a pre-release, larger parts).
+    static func packedRelease(utf8 bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        var packed: UInt64 = 0
+        var part: UInt64 = 0
+        var digits = 0
+        var parts = 0
+        var leadingZero = false
+        for index in 0...bytes.count {
+            if index == bytes.count || bytes[index] == UInt8(ascii: ".") {
+                guard digits > 0, !(leadingZero && digits > 1), part < 1 << 20, parts < 3 else { return nil }
+                packed = packed << 20 | part
+                parts += 1
+                part = 0
+                digits = 0
+                continue
+            }
+            let byte = bytes[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 8 else { return nil }
+            if digits == 0 { leadingZero = byte == UInt8(ascii: "0") }
+            part = part * 10 + UInt64(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        return parts == 3 ? packed : nil
+    }
+
     /// A release version whose parts are below 2^20, packed so that integer order is precedence
     /// order; nil for a pre-release or larger parts.
     var packed: UInt64? {

@@ -288,13 +288,22 @@ package struct FlatRun<Source: SlotSource> {
             value = fast[slot]
         }
         if test.pointee.op != .general, let result = test.pointee.holds(value, now: now) { return result }
-        let full: SlotValue = slot < 0 ? .date(now) : values[slot]!
+        let full: SlotValue = slot < 0 ? .date(now) : fullValue(slot)
         if case .isSet = flat.kinds[index] { return full.isPresent != test.pointee.negated }
         guard let result = Evaluator.compare(full, flat.kinds[index], now: now) else { return false }
         return result != test.pointee.negated
     }
 
-    /// Reads slot `slot` once: its plain form, and its full value when a test may need it.
+    /// Slot `slot`'s full value: kept by `load` for a slot with general tests, and read here on
+    /// first need otherwise (a version test on a pre-release).
+    mutating func fullValue(_ slot: Int) -> SlotValue {
+        if let value = values[slot] { return value }
+        let value = (slots.baseAddress! + slot).pointee.read(from: profile.pointee, now: now)
+        values[slot] = value
+        return value
+    }
+
+    /// Reads slot `slot` once: its plain form, and its full value when a general test needs it.
     mutating func load(_ slot: Int) {
         guard flat.keepsFullValue[slot] else {
             fast[slot] = Slot.readPlain(slots.baseAddress! + slot, from: profile, now: now, table: flat.literalTables.baseAddress! + slot)

@@ -16,6 +16,7 @@ extension Slot {
                 case (.missing, _): return FastValue(tag: .missing)
                 case (.text(let bytes), .string), (.text(let bytes), nil): return FastValue(literal: table.pointee.id(utf8: bytes))
                 case (.text(let bytes), .set): return table.pointee.setMask(utf8: bytes).map { FastValue(setBits: $0) }
+                case (.text(let bytes), .version): return SemanticVersion.packedRelease(utf8: bytes).map { FastValue(version: $0) }
                 case (.number(let number), .number), (.number(let number), nil): return FastValue(number: number)
                 case (.number(let number), .bool), (.number(let number), .date):
                     return FastValue(Slot.view(.number(number), as: type), table: table)
@@ -31,12 +32,13 @@ extension Slot {
                     return FastValue(number: Double(derived.rule.value(sourceMs: ms, nowMs: now)))
                 }
             }
-            guard slot.pointee.builtinType == .string || slot.pointee.builtinType == .number else { break }
             let type = slot.pointee.builtinType
+            guard type == .string || type == .number || type == .version else { break }
             let plain: FastValue? = Source.withFieldPlain(profile, field) { stored in
                 switch (stored, type) {
                 case (.missing, _): return FastValue(tag: .missing)
                 case (.text(let bytes), .string): return FastValue(literal: table.pointee.id(utf8: bytes))
+                case (.text(let bytes), .version): return SemanticVersion.packedRelease(utf8: bytes).map { FastValue(version: $0) }
                 case (.number(let number), .number): return FastValue(number: number)
                 default: return FastValue(tag: .mistyped)
                 }
@@ -64,6 +66,13 @@ extension FastValue {
         self.init()
         tag = .number
         self.number = number
+    }
+
+    /// A release version packed as `SemanticVersion.packed` packs it.
+    init(version: UInt64) {
+        self.init()
+        tag = .version
+        bits = version
     }
 
     /// A set whose members' literal ids are the bits of `setBits`.

@@ -178,14 +178,16 @@ package struct ProfileScan: Sendable {
 
     /// Whether the bytes at `range` spell `text`.
     static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard utf8.count == range.count else { return false }
-        var index = range.lowerBound
-        for byte in utf8 {
-            if bytes[index] != byte { return false }
-            index += 1
+        guard text.utf8.count == range.count else { return false }
+        var text = text
+        return text.withUTF8 { utf8 in
+            var index = 0
+            while index < utf8.count {
+                if bytes[range.lowerBound + index] != utf8[index] { return false }
+                index += 1
+            }
+            return true
         }
-        return true
     }
 }
 
