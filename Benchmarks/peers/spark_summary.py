@@ -28,11 +28,13 @@ def main():
     spark.stop()
     listed = subprocess.run([binary, "resolve", "--all", "--summary", "--format", "json", "--rules", rules, "--now", now,
                              "--profiles", path], capture_output=True, text=True).stdout
+    # An entry is told apart by its experiment, variant and held_out too, where the rules have them.
+    columns = ["placement", "audience", "kind", "id", "split", "experiment", "variant", "held_out"]
     expected = {}
     for line in listed.splitlines():
         row = json.loads(line)  # every entry, 0 where no profile takes it, as the query lists them
-        expected[(row["placement"], row["audience"], row["kind"], row["id"], row["split"])] = row["profiles"]
-    actual = {(row["placement"], row["audience"], row["kind"], row["id"], row["split"]): row["profiles"] for row in rows}
+        expected[tuple(row.get(column) for column in columns)] = row["profiles"]
+    actual = {tuple(row.asDict().get(column) for column in columns): row["profiles"] for row in rows}
     print("%.2f %s" % (seconds, "same counts" if actual == expected else "COUNTS DIFFER"))
 
 

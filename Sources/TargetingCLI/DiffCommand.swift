@@ -158,16 +158,12 @@ enum DiffCommand: Command {
         let jobs = try CommandSupport.jobs(arguments)
         let comparison = DiffCorpus(old: old, new: new, now: now, shared: shared, removed: removed, added: added, attributes: attributes.map(\.slot))
         var rejected = 0
-        comparison.run(&reader, jobs: jobs) { outcome in
-            switch outcome {
-            case .rejected(let diagnostic):
-                io.report(diagnostic)
-                rejected += 1
-            case .compared(let profileID, let decisions, let seen):
-                for (name, before, after) in decisions { report.record(placement: name, profileID: profileID, old: before, new: after) }
-                for index in seen { attributes[index].seen = true }
-            }
+        let (merged, seen) = comparison.run(&reader, jobs: jobs, report: report) { diagnostic in
+            io.report(diagnostic)
+            rejected += 1
         }
+        report = merged
+        for index in seen { attributes[index].seen = true }
         let absent = attributes.filter { !$0.seen }.map { target -> String in
             switch target.target {
             case .custom(let key): key

@@ -1,11 +1,14 @@
 import Dispatch
 import TargetingBase
 import TargetingEngine
+import TargetingImpact
 import TargetingProfiles
 
 /// The corpus side of `diff --profiles`: every profile resolved under both rule sets, in
-/// batches spread over `jobs` threads, and handed back in corpus order, so the report (example
-/// ids included) is the same for any number of jobs.
+/// batches spread over `jobs` threads. Each thread records its share of a batch (a contiguous
+/// run of lines) into a report of its own, and the partial reports are merged in corpus order,
+/// so the report (example ids included) is the same for any number of jobs. With more than one
+/// job, the next batch is read while the threads work on the current one.
 struct DiffCorpus: Sendable {
     /// What one profile line gave.
     enum Outcome: Sendable {
@@ -14,6 +17,14 @@ struct DiffCorpus: Sendable {
         /// The profile's decisions per placement (nil on the side without it), and the
         /// attributes (indices into `attributes`) it has.
         case compared(profileID: String?, decisions: [(placement: String, old: Decision?, new: Decision?)], seen: [Int])
+    }
+
+    /// What a run of consecutive lines gave: their report, the diagnostics of the lines
+    /// rejected (in order), and the attributes (indices into `attributes`) some profile has.
+    struct Part: Sendable {
+        var report: ImpactReport
+        var rejections: [Diagnostic] = []
+        var seen: [Int] = []
     }
 
     let old: Program
@@ -30,42 +41,75 @@ struct DiffCorpus: Sendable {
     /// Profiles per batch: enough to keep every thread busy, few enough to bound memory.
     static let batchSize = 4_096
 
-    /// Reads every record of `reader` and hands each outcome to `apply`, in corpus order.
-    func run(_ reader: inout JSONLinesReader, jobs: Int, apply: (Outcome) -> Void) {
+    /// Reads every record of `reader` into `report` (an empty report over the placements
+    /// compared), handing each rejected line's diagnostic to `reject` in corpus order; returns
+    /// the report and the indices (into `attributes`) of the attributes some profile has.
+    func run(_ reader: inout JSONLinesReader, jobs: Int, report empty: ImpactReport,
+             reject: (Diagnostic) -> Void) -> (report: ImpactReport, seen: Set<Int>) {
+        var report = empty
+        var seen: Set<Int> = []
         var unseen = Array(attributes.indices)
-        var batch: [JSONLinesReader.Record] = []
-        batch.reserveCapacity(DiffCorpus.batchSize)
-        func flush() {
-            for outcome in compare(batch, unseen: unseen, jobs: jobs) {
-                if case .compared(_, _, let seen) = outcome, !seen.isEmpty { unseen.removeAll { seen.contains($0) } }
-                apply(outcome)
+        func merge(_ part: Part) {
+            report.merge(part.report)
+            part.rejections.forEach(reject)
+            if !part.seen.isEmpty {
+                seen.formUnion(part.seen)
+                unseen.removeAll { seen.contains($0) }
             }
-            batch.removeAll(keepingCapacity: true)
         }
-        while let record = reader.next() {
-            batch.append(record)
-            if batch.count == DiffCorpus.batchSize { flush() }
+        func read() -> [JSONLinesReader.Record] {
+            var batch: [JSONLinesReader.Record] = []
+            batch.reserveCapacity(DiffCorpus.batchSize)
+            while batch.count < DiffCorpus.batchSize, let record = reader.next() { batch.append(record) }
+            return batch
         }
-        flush()
+        var batch = read()
+        guard jobs > 1 else {
+            // One job: one part, recorded as the lines are read.
+            while !batch.isEmpty {
+                var part = Part(report: empty)
+                record(batch[...], unseen: unseen, into: &part)
+                merge(part)
+                batch = read()
+            }
+            return (report, seen)
+        }
+        while !batch.isEmpty {
+            let used = max(1, min(jobs, batch.count))
+            let parts = PartSlots(count: used, empty: empty)
+            let group = DispatchGroup()
+            let corpus = self, records = batch, unseenNow = unseen
+            DispatchQueue.global().async(group: group) {
+                DispatchQueue.concurrentPerform(iterations: used) { index in
+                    let lines = (records.count * index / used)..<(records.count * (index + 1) / used)
+                    parts.update(index) { corpus.record(records[lines], unseen: unseenNow, into: &$0) }
+                }
+            }
+            let next = read()
+            group.wait()
+            for index in 0..<used { merge(parts[index]) }
+            batch = next
+        }
+        return (report, seen)
     }
 
-    /// The outcomes of `records`, in order, computed on up to `jobs` threads.
-    func compare(_ records: [JSONLinesReader.Record], unseen: [Int], jobs: Int) -> [Outcome] {
-        let used = max(1, min(jobs, records.count))
-        guard used > 1 else { return records.map { compare($0, unseen: unseen) } }
-        var outcomes = [Outcome?](repeating: nil, count: records.count)
-        let corpus = self
-        outcomes.withUnsafeMutableBufferPointer { buffer in
-            let slots = OutcomeSlots(buffer)
-            DispatchQueue.concurrentPerform(iterations: used) { part in
-                for position in (records.count * part / used)..<(records.count * (part + 1) / used) {
-                    slots.set(position, corpus.compare(records[position], unseen: unseen))
+    /// Records `records`, consecutive lines of the corpus, into `part`; `unseen` lists the
+    /// attributes no earlier profile has (only those are looked for).
+    func record(_ records: ArraySlice<JSONLinesReader.Record>, unseen: [Int], into part: inout Part) {
+        var unseen = unseen
+        for record in records {
+            switch compare(record, unseen: unseen) {
+            case .rejected(let diagnostic):
+                part.rejections.append(diagnostic)
+            case .compared(let profileID, let decisions, let seen):
+                for (name, before, after) in decisions { part.report.record(placement: name, profileID: profileID, old: before, new: after) }
+                if !seen.isEmpty {
+                    part.seen += seen
+                    unseen.removeAll { seen.contains($0) }
                 }
             }
         }
-        return outcomes.map { $0! }
     }
-
     /// One record: its decisions under both rule sets, or why it is rejected.
     func compare(_ record: JSONLinesReader.Record, unseen: [Int]) -> Outcome {
         let profile: Profile
@@ -107,12 +151,24 @@ struct DiffCorpus: Sendable {
     }
 }
 
-/// The outcomes buffer, shared with the threads of one batch: each position is written by
-/// one thread only, and the buffer outlives them (`concurrentPerform` returns when all are done).
-private struct OutcomeSlots: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<DiffCorpus.Outcome?>
+/// The parts of one batch, shared with its threads: each part is updated by one thread only,
+/// and read once they are all done (`DispatchGroup.wait`).
+private final class PartSlots: @unchecked Sendable {
+    private let parts: UnsafeMutablePointer<DiffCorpus.Part>
+    private let count: Int
 
-    init(_ buffer: UnsafeMutableBufferPointer<DiffCorpus.Outcome?>) { self.buffer = buffer }
+    init(count: Int, empty: ImpactReport) {
+        self.count = count
+        parts = .allocate(capacity: count)
+        parts.initialize(repeating: DiffCorpus.Part(report: empty), count: count)
+    }
 
-    func set(_ index: Int, _ outcome: DiffCorpus.Outcome) { buffer[index] = outcome }
+    deinit {
+        parts.deinitialize(count: count)
+        parts.deallocate()
+    }
+
+    func update(_ index: Int, _ body: (inout DiffCorpus.Part) -> Void) { body(&parts[index]) }
+
+    subscript(index: Int) -> DiffCorpus.Part { parts[index] }
 }

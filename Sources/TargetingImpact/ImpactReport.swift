@@ -154,6 +154,40 @@ package struct ImpactReport: Sendable {
         transitions[placement, default: [:]][key] = transition
     }
 
+    /// Adds `later`, a report of the profiles that follow this report's in the corpus, over the
+    /// same placements and view: counts add up, and each transition keeps its first examples in
+    /// corpus order, so partial reports merged in order equal one report recorded serially.
+    package mutating func merge(_ later: ImpactReport) {
+        for (placement, count) in later.profiles { profiles[placement, default: 0] += count }
+        for (placement, status) in later.status where status == "changed" { self.status[placement] = status }
+        for (placement, sizes) in later.sizes {
+            var merged = self.sizes[placement] ?? [:]
+            for (shown, size) in sizes {
+                if var existing = merged[shown] {
+                    existing.before += size.before
+                    existing.after += size.after
+                    merged[shown] = existing
+                } else {
+                    merged[shown] = size
+                }
+            }
+            self.sizes[placement] = merged
+        }
+        for (placement, transitions) in later.transitions {
+            var merged = self.transitions[placement] ?? [:]
+            for (key, transition) in transitions {
+                if var existing = merged[key] {
+                    existing.count += transition.count
+                    existing.examples += transition.examples.prefix(max(0, examplesPerTransition - existing.examples.count))
+                    merged[key] = existing
+                } else {
+                    merged[key] = transition
+                }
+            }
+            self.transitions[placement] = merged
+        }
+    }
+
     /// The placements in order (old rules' order, then added ones).
     package var placements: [PlacementImpact] {
         order.map { name in

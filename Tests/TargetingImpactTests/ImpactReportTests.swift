@@ -32,6 +32,40 @@ final class ImpactReportTests: XCTestCase {
         XCTAssertTrue(report.hasChanges)
     }
 
+    func testReportsOfConsecutiveRunsMergeIntoTheReportOfTheWholeRun() {
+        // Profile i: flow a -> b when i is even, a -> a otherwise; every third has no old match.
+        func record(_ range: Range<Int>, into report: inout ImpactReport) {
+            for index in range {
+                let old = index % 3 == 0 ? decision(nil) : decision(.flow("a"))
+                report.record(placement: "p", profileID: "u\(index)", old: old, new: decision(index % 2 == 0 ? .flow("b") : .flow("a")))
+            }
+        }
+        let empty = ImpactReport(oldPlacements: ["p", "gone"], newPlacements: ["p", "new"], examplesPerTransition: 3, view: .destination)
+        var whole = empty
+        record(0..<20, into: &whole)
+        for cuts in [[0, 20], [0, 1, 20], [0, 3, 4, 11, 20], [0, 0, 20, 20]] {
+            var merged = empty
+            for (start, end) in zip(cuts, cuts.dropFirst()) {
+                var part = empty
+                record(start..<end, into: &part)
+                merged.merge(part)
+            }
+            XCTAssertEqual(merged.placements.map(\.status), whole.placements.map(\.status), "\(cuts)")
+            XCTAssertEqual(merged.placements.map(\.profiles), whole.placements.map(\.profiles), "\(cuts)")
+            XCTAssertEqual(merged.placements[0].transitions, whole.placements[0].transitions, "\(cuts)")
+            XCTAssertEqual(merged.placements[0].sizes, whole.placements[0].sizes, "\(cuts)")
+        }
+        XCTAssertEqual(whole.placements.map(\.status), ["changed", "removed", "added"])
+        XCTAssertEqual(whole.placements[0].transitions.first?.examples, ["u2", "u4", "u8"], "the first examples in corpus order")
+        // A part with a change makes the placement changed, whichever part it is.
+        var quietFirst = empty
+        record(1..<2, into: &quietFirst)
+        var changing = empty
+        record(2..<3, into: &changing)
+        quietFirst.merge(changing)
+        XCTAssertEqual(quietFirst.placements[0].status, "changed")
+    }
+
     func testTheRowViewTellsAudiencesAndSplitsApart() {
         let held = Decision(placement: "p", profileID: "u1", row: 0, audience: "fans", outcome: .nothing, split: "hold")
         let quiet = Decision(placement: "p", profileID: "u1", row: 1, audience: "everyone", outcome: .nothing, split: nil)
