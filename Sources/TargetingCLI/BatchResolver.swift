@@ -147,63 +147,87 @@ struct BatchResolver {
 
     /// Resolves every record of `reader`, writing results in order; returns (rejected, matched)
     /// and, with `summary`, the profiles per decision.
+    ///
+    /// With more than one job the work is a pipeline: while the threads resolve one batch, this
+    /// thread writes out the batch before it and reads the batch after it.
     func run(_ reader: inout JSONLinesReader, io: CommandIO) -> (rejected: Int, matched: Bool, counts: [Int]) {
         var rejected = 0
         var matched = false
         var counts = Array(repeating: 0, count: tails.count)
-        var batch: [JSONLinesReader.Record] = []
-        batch.reserveCapacity(BatchResolver.batchSize)
-        var workers = [Worker](repeating: Worker(), count: max(1, jobs))
-        func flush() {
-            let used = resolve(batch, workers: &workers)
-            for index in 0..<used {
-                emit(workers[index].output, io: io)
-                rejected += workers[index].output.rejections.count
-                matched = matched || workers[index].output.matched
-                for (tail, count) in workers[index].output.counts.enumerated() { counts[tail] += count }
-                workers[index].output.counts.removeAll(keepingCapacity: true)
-                workers[index].output.bytes.removeAll(keepingCapacity: true)
-                workers[index].output.rejections.removeAll(keepingCapacity: true)
+        func write(_ outputs: [Output]) {
+            for output in outputs {
+                emit(output, io: io)
+                rejected += output.rejections.count
+                matched = matched || output.matched
+                for (tail, count) in output.counts.enumerated() { counts[tail] += count }
             }
-            batch.removeAll(keepingCapacity: true)
         }
-        while let record = reader.next() {
-            batch.append(record)
-            if batch.count == BatchResolver.batchSize { flush() }
+        func read() -> [JSONLinesReader.Record] {
+            var batch: [JSONLinesReader.Record] = []
+            batch.reserveCapacity(BatchResolver.batchSize)
+            while batch.count < BatchResolver.batchSize, let record = reader.next() { batch.append(record) }
+            return batch
         }
-        flush()
-        return (rejected, matched, counts)
-    }
-
-    /// Resolves `records` into the outputs of the first workers, each taking a contiguous run,
-    /// on up to `jobs` threads; returns how many workers took part (their outputs, in order,
-    /// are the batch's).
-    func resolve(_ records: [JSONLinesReader.Record], workers: inout [Worker]) -> Int {
-        let used = max(1, min(workers.count, records.count))
-        guard used > 1 else {
-            for record in records { resolve(record, by: &workers[0]) }
-            return 1
+        var worker = Worker()
+        guard jobs > 1 else {
+            var batch = read()
+            while !batch.isEmpty {
+                for record in batch { resolve(record, by: &worker) }
+                write([worker.output])
+                worker.output = Output()
+                batch = read()
+            }
+            return (rejected, matched, counts)
         }
-        let resolver = self
-        workers.withUnsafeMutableBufferPointer { buffer in
-            let shared = SharedWorkers(buffer)
-            DispatchQueue.concurrentPerform(iterations: used) { index in
-                let range = (records.count * index / used)..<(records.count * (index + 1) / used)
-                shared.with(index) { worker in
-                    for position in range { resolver.resolve(records[position], by: &worker) }
+        let slots = WorkerSlots(count: jobs)
+        var batch = read()
+        var finished: [Output] = []
+        while !batch.isEmpty || !finished.isEmpty {
+            let used = batch.isEmpty ? 0 : min(jobs, batch.count)
+            let group = DispatchGroup()
+            if used > 0 {
+                let resolver = self, records = batch
+                DispatchQueue.global().async(group: group) {
+                    DispatchQueue.concurrentPerform(iterations: used) { index in
+                        let range = (records.count * index / used)..<(records.count * (index + 1) / used)
+                        slots.update(index) { worker in
+                            for position in range { resolver.resolve(records[position], by: &worker) }
+                        }
+                    }
                 }
             }
+            write(finished)
+            let next = used > 0 ? read() : []
+            group.wait()
+            finished = (0..<used).map { slots.takeOutput(at: $0) }
+            batch = next
         }
-        return used
+        return (rejected, matched, counts)
     }
 }
 
-/// The workers' buffer, shared with the threads of one batch: each thread uses only its own
-/// index, and the buffer outlives them (`concurrentPerform` returns when all are done).
-private struct SharedWorkers: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<BatchResolver.Worker>
+/// The workers of a pipelined run, shared with the threads of one batch: each worker is used
+/// by one thread only, and its output taken once they are all done (`DispatchGroup.wait`).
+private final class WorkerSlots: @unchecked Sendable {
+    private let workers: UnsafeMutablePointer<BatchResolver.Worker>
+    private let count: Int
 
-    init(_ buffer: UnsafeMutableBufferPointer<BatchResolver.Worker>) { self.buffer = buffer }
+    init(count: Int) {
+        self.count = count
+        workers = .allocate(capacity: count)
+        workers.initialize(repeating: BatchResolver.Worker(), count: count)
+    }
 
-    func with(_ index: Int, _ body: (inout BatchResolver.Worker) -> Void) { body(&buffer[index]) }
+    deinit {
+        workers.deinitialize(count: count)
+        workers.deallocate()
+    }
+
+    func update(_ index: Int, _ body: (inout BatchResolver.Worker) -> Void) { body(&workers[index]) }
+
+    /// Worker `index`'s output, leaving it an empty one.
+    func takeOutput(at index: Int) -> BatchResolver.Output {
+        defer { workers[index].output = BatchResolver.Output() }
+        return workers[index].output
+    }
 }
