@@ -100,21 +100,19 @@ package struct SQLCompiler {
         return text.replacingNewlines
     }
 
-    /// What placements need: their segments (dependencies first) with their levels, the
-    /// audiences their rows use, and the slots their tests read with whether a test folds case.
+    /// What one placement needs: its segments (dependencies first) with their levels, and the
+    /// slots its tests read with whether a test folds case.
     struct PlacementNeeds {
         var segments: [Int] = []
         var level: [Int: Int] = [:]
         var slots: [Int: Bool] = [:]
-        var audiences: [Int] = []
     }
 
-    /// The segments, audiences and slots the audiences of `placements` need.
-    func needs(_ placements: [Program.Placement]) -> PlacementNeeds {
+    /// The segments and slots `placement`'s audiences need.
+    func needs(_ placement: Program.Placement) -> PlacementNeeds {
         var needs = PlacementNeeds()
         var seen: Set<Int> = []
-        needs.audiences = Set(placements.flatMap { $0.rows.compactMap(\.audience) }).sorted()
-        for audience in placements.flatMap({ $0.rows.compactMap(\.audience) }) {
+        for audience in placement.rows.compactMap(\.audience) {
             for segment in program.audiences[audience].segmentOrder where seen.insert(segment).inserted {
                 needs.segments.append(segment)
             }
@@ -157,12 +155,9 @@ package struct SQLCompiler {
     }
 
     /// The shared columns, then each placement's chain from them; the placements' rows one
-    /// after the other. In Spark SQL, which would compute every common table expression again
-    /// for each placement of a `UNION ALL`, several placements are decided in one chain instead
-    /// (each slot, segment and audience once), and a `stack` gives each profile one row per
-    /// placement.
+    /// after the other.
     func compile(_ placements: [Program.Placement]) -> String {
-        let needed = placements.map { needs([$0]) }
+        let needed = placements.map(needs)
         // PostgreSQL would otherwise inline each stage into the next, repeating expressions.
         var chain = Chain(materialized: dialect == .postgres ? " MATERIALIZED" : "")
         let shared = SQLSharedDraws(program: program, placements: placements)
@@ -170,19 +165,10 @@ package struct SQLCompiler {
         for slot in needed.flatMap({ $0.slots.keys }).sorted() + shared.keySlots where !read.contains(slot) { read.append(slot) }
         chain.ctes.append(source(reading: read))
         shared.addColumns(to: &chain, dialect: dialect, now: now)
-        if dialect == .spark, placements.count > 1 {
-            let select = compileInOnePass(placements, shared: shared, into: &chain)
-            return "WITH\n" + chain.ctes.joined(separator: ",\n") + "\n" + select
-        }
         let base = chain.previous
         let selects = zip(placements, needed).map { placement, needs in
             chain.previous = base
-            addConditions(needs, into: &chain)
-            let values = addDecision(placement, prefix: "", shared: shared, into: &chain)
-            var columns = ["profile_id", "\(dialect.string(placement.name)) AS placement"]
-                + zip(values, outputColumns.dropFirst()).map { "\($0) AS \($1)" }
-            if includeProfile { columns.insert("profile", at: 0) }
-            return "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \(chain.previous)\n"
+            return compile(placement, needs: needs, shared: shared, into: &chain)
         }
         return "WITH\n" + chain.ctes.joined(separator: ",\n") + "\n" + selects.joined(separator: "UNION ALL\n")
     }
@@ -214,32 +200,8 @@ package struct SQLCompiler {
         }
     }
 
-    /// The columns a decision fills: `placement`, `audience`, `kind`, `id`, `split`, then
-    /// `experiment`, `variant` and `held_out` when reported.
-    var outputColumns: [String] {
-        ["placement", "audience", "kind", "id", "split"] + (experimentColumns ? ["experiment", "variant", "held_out"] : [])
-    }
-
-    /// Every placement decided in one chain: the slots, segments and audiences any of them
-    /// needs, then each placement's decision (`p<N>_r`, `p<N>_b<row>`); returns the `SELECT`
-    /// whose `stack` gives each profile one row per placement, in the order given.
-    func compileInOnePass(_ placements: [Program.Placement], shared: SQLSharedDraws, into chain: inout Chain) -> String {
-        addConditions(needs(placements), into: &chain)
-        var rows: [String] = []
-        for (number, placement) in placements.enumerated() {
-            let values = addDecision(placement, prefix: "p\(number)_", shared: shared, into: &chain)
-            rows.append("    " + ([dialect.string(placement.name)] + values).joined(separator: ",\n    "))
-        }
-        let names = outputColumns
-        var columns = ["profile_id"] + names
-        if includeProfile { columns.insert("profile", at: 0) }
-        return "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \(chain.previous)\n"
-            + "LATERAL VIEW stack(\(placements.count),\n" + rows.joined(separator: ",\n") + "\n) decided AS \(names.joined(separator: ", "))\n"
-    }
-
-    /// Adds the slots the placements' tests read, their segments level by level and their
-    /// audiences to `chain`.
-    func addConditions(_ needs: PlacementNeeds, into chain: inout Chain) {
+    /// One placement's chain, added to `chain` after the shared columns; returns its `SELECT`.
+    func compile(_ placement: Program.Placement, needs: PlacementNeeds, shared: SQLSharedDraws, into chain: inout Chain) -> String {
         var stages = SQLStages()
         let reader = SQLSlotReader(dialect: dialect, now: now)
         for slot in needs.slots.keys.sorted() {
@@ -259,17 +221,12 @@ package struct SQLCompiler {
             chain.add(atDepth.map { (name: segmentColumns[$0], expression: conditions.compile(program.segments[$0].condition)) },
                       comments: atDepth.map { SQLCompiler.origin(program.ruleSet.segments[$0]) })
         }
-        if !needs.audiences.isEmpty {
-            chain.add(needs.audiences.map { (name: audienceColumns[$0], expression: conditions.compile(program.audiences[$0].condition)) },
-                      comments: needs.audiences.map { SQLCompiler.origin(program.ruleSet.audiences[$0]) })
+        let used = Set(placement.rows.compactMap(\.audience)).sorted()
+        if !used.isEmpty {
+            chain.add(used.map { (name: audienceColumns[$0], expression: conditions.compile(program.audiences[$0].condition)) },
+                      comments: used.map { SQLCompiler.origin(program.ruleSet.audiences[$0]) })
         }
-    }
 
-    /// Adds `placement`'s deciding row (`<prefix>r`) and its split buckets (`<prefix>b<row>`)
-    /// to `chain`, after its audiences; returns the values of `outputColumns` but `placement`.
-    func addDecision(_ placement: Program.Placement, prefix: String, shared: SQLSharedDraws, into chain: inout Chain) -> [String] {
-        let audienceColumns = SQLCompiler.columnNames(prefix: "aud_", program.ruleSet.audiences.map(\.name.text))
-        let r = prefix + "r"
         // The deciding row: its audience matches, the holdout does not hold the profile out of
         // it, and the profile has a value for its draw's key. Then the bucket of each split row;
         // an experiment row's bucket is the shared one.
@@ -284,21 +241,21 @@ package struct SQLCompiler {
             rowCases.append("WHEN \(terms.isEmpty ? "TRUE" : terms.joined(separator: " AND ")) THEN \(number)")
         }
         let decided = rowCases.isEmpty ? "CAST(NULL AS INT)" : "CASE " + rowCases.joined(separator: " ") + " END"
-        chain.add([(name: r, expression: decided)])
+        chain.add([(name: "r", expression: decided)])
         var buckets: [(name: String, expression: String)] = []
         for (number, row) in placement.rows.enumerated() {
             if let split = row.split, !split.isExperiment {
-                buckets.append((name: "\(prefix)b\(number)", expression: "CASE WHEN \(r) = \(number) THEN \(split.sqlBucket(keyValue: split.key.sqlValue, dialect: dialect)) END"))
+                buckets.append((name: "b\(number)", expression: "CASE WHEN r = \(number) THEN \(split.sqlBucket(keyValue: split.key.sqlValue, dialect: dialect)) END"))
             }
         }
         if !buckets.isEmpty { chain.add(buckets) }
         func bucket(_ number: Int, _ plan: SplitPlan) -> String {
-            plan.isExperiment ? shared.bucketColumn(plan.id) : "\(prefix)b\(number)"
+            plan.isExperiment ? shared.bucketColumn(plan.id) : "b\(number)"
         }
 
         let null = "CAST(NULL AS \(dialect.textType))"
         func column(_ value: (Int, Program.Row) -> String) -> String {
-            let cases = placement.rows.enumerated().map { "WHEN \(r) = \($0.offset) THEN \(value($0.offset, $0.element))" }
+            let cases = placement.rows.enumerated().map { "WHEN r = \($0.offset) THEN \(value($0.offset, $0.element))" }
             return cases.isEmpty ? null : "CASE " + cases.joined(separator: " ") + " END"
         }
         func kind(_ destination: Destination) -> String {
@@ -318,11 +275,17 @@ package struct SQLCompiler {
             guard let plan = row.split else { return value(row.source.destination) }
             return plan.sqlChoose(bucket: bucket(number, plan)) { value($0.destination) }
         }
-        var values = [
-            column { dialect.string($1.source.audience.name) },
-            column { pick($0, $1, kind) },
-            column { pick($0, $1, id) },
-            column { _, row in row.split.flatMap { $0.isExperiment ? nil : dialect.string($0.id) } ?? null },
+        let audience = column { dialect.string($1.source.audience.name) }
+        let kindColumn = column { pick($0, $1, kind) }
+        let idColumn = column { pick($0, $1, id) }
+        let splitColumn = column { _, row in row.split.flatMap { $0.isExperiment ? nil : dialect.string($0.id) } ?? null }
+        var columns = [
+            "profile_id",
+            "\(dialect.string(placement.name)) AS placement",
+            "\(audience) AS audience",
+            "\(kindColumn) AS kind",
+            "\(idColumn) AS id",
+            "\(splitColumn) AS split",
         ]
         if experimentColumns {
             let experiment = column { _, row in row.split.flatMap { $0.isExperiment ? dialect.string($0.id) : nil } ?? null }
@@ -330,9 +293,14 @@ package struct SQLCompiler {
                 guard let plan = row.split, plan.isExperiment else { return null }
                 return plan.sqlChoose(bucket: bucket(number, plan)) { $0.variant.map(dialect.string) ?? null }
             }
-            values += [experiment, variant, placement.isCoveredByHoldout && shared.holdout != nil ? SQLCompiler.holdoutColumn : "FALSE"]
+            columns += [
+                "\(experiment) AS experiment",
+                "\(variant) AS variant",
+                "\(placement.isCoveredByHoldout && shared.holdout != nil ? SQLCompiler.holdoutColumn : "FALSE") AS held_out",
+            ]
         }
-        return values
+        if includeProfile { columns.insert("profile", at: 0) }
+        return "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \(chain.previous)\n"
     }
 }
 

@@ -132,33 +132,21 @@ extension SQLDialect {
         }
     }
 
-    /// A regular-expression match of `pattern` (which starts with `^` and ends with
-    /// `endAnchor`), matched once: in PostgreSQL an array of the groups (NULL for a group that
-    /// did not take part), or NULL when `text` does not match. In Spark SQL the whole text is
-    /// replaced by its groups joined with commas (`.*` replaces a text that does not match, so
-    /// every group is then empty) and split into an array, NULL only for NULL text. Groups must
-    /// never match empty text nor contain a comma, and group 1 takes part in every match;
-    /// read the result with `matched` and `group` only.
+    /// A regular-expression match: an array of the groups (NULL for a group that did not take
+    /// part), or NULL when `text` does not match. Groups must never match empty text.
     func match(_ text: String, _ pattern: String, groups: Int) -> String {
         switch self {
         case .postgres:
             return "regexp_match(\(text), \(string(pattern)))"
         case .spark:
-            let whole = "(?s)^(?:" + pattern.dropFirst() + "|.*+)"
-            let joined = (1...groups).map { "$\($0)" }.joined(separator: ",")
-            return "split(regexp_replace(\(text), \(string(whole)), \(string(joined))), ',', -1)"
+            let items = (1...groups).map { "nullif(regexp_extract(\(text), \(string(pattern)), \($0)), '')" }.joined(separator: ", ")
+            return "CASE WHEN \(text) RLIKE \(string(pattern)) THEN array(\(items)) END"
         }
     }
 
-    /// Whether a `match` result is a match (false for NULL text).
-    func matched(_ match: String) -> String {
-        self == .postgres ? "(\(match) IS NOT NULL)" : "(coalesce(element_at(\(match), 1), '') <> '')"
-    }
-
-    /// Group `index` (one-based) of a `match` result: NULL for a group that did not take part
-    /// and when the text did not match.
+    /// Group `index` (one-based) of a `match` result.
     func group(_ match: String, _ index: Int) -> String {
-        self == .postgres ? "(\(match))[\(index)]" : "nullif(element_at(\(match), \(index)), '')"
+        self == .postgres ? "(\(match))[\(index)]" : "element_at(\(match), \(index))"
     }
 
     /// A text number cast to a double without ever raising an error.

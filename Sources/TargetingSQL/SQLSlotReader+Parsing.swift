@@ -19,7 +19,7 @@ extension SQLSlotReader {
         stages.add(SQLStage.parts, "\(c)doh", number(9))
         stages.add(SQLStage.parts, "\(c)dom", number(10))
         stages.add(SQLStage.parts, "\(c)dsg", "CASE WHEN \(dialect.group(m, 8)) = '-' THEN -1 ELSE 1 END")
-        stages.add(SQLStage.parts, "\(c)dok", dialect.matched(m))
+        stages.add(SQLStage.parts, "\(c)dok", "(\(m) IS NOT NULL)")
 
         let y = "\(c)dy", mo = "\(c)dmo", d = "\(c)dd"
         let leap = "(\(y) % 4 = 0 AND (\(y) % 100 <> 0 OR \(y) % 400 = 0))"
@@ -75,7 +75,7 @@ extension SQLSlotReader {
         let pattern = "^v?(\(number))(?:[.](\(number)))?(?:[.](\(number)))?(?:-((?:\(identifier))(?:[.](?:\(identifier)))*))?(?:[+][0-9A-Za-z-]+(?:[.][0-9A-Za-z-]+)*)?" + dialect.endAnchor
         let m = "\(c)vm"
         stages.add(SQLStage.view, m, dialect.match(text, pattern, groups: 4))
-        stages.add(SQLStage.parts, "\(c)ok", dialect.matched(m))
+        stages.add(SQLStage.parts, "\(c)ok", "(\(m) IS NOT NULL)")
         stages.add(SQLStage.parts, "\(c)maj", dialect.group(m, 1))
         stages.add(SQLStage.parts, "\(c)min", "coalesce(\(dialect.group(m, 2)), '0')")
         stages.add(SQLStage.parts, "\(c)pat", "coalesce(\(dialect.group(m, 3)), '0')")

@@ -75,25 +75,6 @@ final class SQLCompilerTests: XCTestCase {
         XCTAssertTrue(query.contains("CASE WHEN (left(pj.`~id`, 1) = '~') THEN substr(pj.`~id`, 2) END AS profile_id"), query)
     }
 
-    func testSparkMatchesEachDateAndVersionOnce() {
-        let rules = """
-        segment born = profile.birthday < 2000-01-01
-        segment modern = profile.app_version >= "4.2.0"
-        audience a = born and modern
-        placement p { a -> flow "f" }
-        """
-        let query = sql(rules, "p", .spark)
-        func count(_ text: String) -> Int { query.components(separatedBy: text).count - 1 }
-        XCTAssertEqual(count("regexp_extract"), 0, query)
-        XCTAssertEqual(count(" RLIKE '^"), 0, "a match does not first test the pattern: \(query)")
-        // The profile's mark, then one replacement per value: the date, the version.
-        XCTAssertEqual(count("regexp_replace("), 3, query)
-        XCTAssertTrue(query.contains("'$1,$2,$3,$4,$5,$6,$7,$8,$9,$10'), ',', -1)"), query)
-        XCTAssertTrue(query.contains("'$1,$2,$3,$4'), ',', -1)"), query)
-        XCTAssertTrue(query.contains("|.*+)'"), "a text that does not match is replaced whole: \(query)")
-        XCTAssertTrue(query.contains("(coalesce(element_at(s"), query)
-    }
-
     func testSplitArithmeticPostgres() {
         let query = sql(small, "p", .postgres)
         let key = "md5(('exp-' || profile_id))"

@@ -101,33 +101,6 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertEqual(count("FROM profiles", in: query), 1, "the table is read once")
     }
 
-    func testSparkDecidesEveryPlacementInOneChainAndStacksTheRows() {
-        let program = program(rules)
-        let query = SQLCompiler.compile(placements: ["first", "second"], program: program, now: now, dialect: .spark)
-        // Spark would compute the shared steps again in each branch of a `UNION ALL`.
-        XCTAssertFalse(query.contains("UNION ALL"), query)
-        XCTAssertEqual(count("FROM profiles", in: query), 1, query)
-        XCTAssertEqual(count("END AS exp_pricing\n", in: query), 1, query)
-        XCTAssertEqual(count("AS seg_recent", in: query), 1, "both placements read one evaluation: \(query)")
-        XCTAssertEqual(count("AS aud_new_users", in: query), 1, query)
-        // Each placement has its own deciding row; `first`'s split bucket is its own too.
-        XCTAssertTrue(query.contains(" END AS p0_r\n"), query)
-        XCTAssertTrue(query.contains(" END AS p1_r\n"), query)
-        XCTAssertTrue(query.contains("CASE WHEN p0_r = 1 THEN "), query)
-        XCTAssertTrue(query.contains(" END AS p0_b1"), query)
-        XCTAssertFalse(query.contains("p1_b"), query)
-        XCTAssertTrue(query.contains("LATERAL VIEW stack(2,\n    'first',\n"), query)
-        XCTAssertTrue(query.contains("\n    'second',\n"), query)
-        XCTAssertTrue(query.hasSuffix(") decided AS placement, audience, kind, id, split, experiment, variant, held_out\n"), query)
-        // `second` is excepted from the holdout: it reports nobody held out.
-        XCTAssertTrue(query.contains("    in_holdout,\n    'second',"), query)
-        XCTAssertTrue(query.contains("    FALSE\n) decided AS"), query)
-        // One placement stays a plain `SELECT`.
-        let one = SQLCompiler.compile(placements: ["first"], program: program, now: now, dialect: .spark)
-        XCTAssertFalse(one.contains("stack("), one)
-        XCTAssertTrue(one.contains("  'first' AS placement,"), one)
-    }
-
     func testAKeyedRowNeedsTheKeyAndAHeldOutProfileOnlyTheEveryoneRow() {
         let program = program(rules)
         let customer = SQLCompiler.keyPrefix(keySlot(program, .builtin("customer_user_id"))) + "v"
