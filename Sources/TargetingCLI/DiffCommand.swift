@@ -126,8 +126,7 @@ enum DiffCommand: Command {
             return arguments.has("--fail-on-change") && proof.hasChange ? ExitStatus.no : ExitStatus.success
         }
         if let dialect {
-            let table = try SqlCommand.identifier(arguments.value("--table") ?? "profiles", option: "--table", dotted: true)
-            let column = try SqlCommand.identifier(arguments.value("--column") ?? "profile", option: "--column", dotted: false)
+            let (table, column) = try SqlCommand.source(arguments)
             let shared = oldNames.filter { newNames.contains($0) }
             let removed = oldNames.filter { !newNames.contains($0) }
             let added = newNames.filter { !oldNames.contains($0) }

@@ -46,8 +46,7 @@ enum SqlCommand: Command {
             throw UsageError(message: all ? "give a placement or --all, not both"
                              : arguments.positionals.isEmpty ? "missing placement (or --all)" : "give one placement")
         }
-        let table = try identifier(arguments.value("--table") ?? "profiles", option: "--table", dotted: true)
-        let column = try identifier(arguments.value("--column") ?? "profile", option: "--column", dotted: false)
+        let (table, column) = try source(arguments)
         let now = try CommandSupport.nowNoted(arguments, io: io)
         let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
         guard let loaded = loadedRules else { return status }
@@ -81,15 +80,14 @@ enum SqlCommand: Command {
         return true
     }
 
-    /// A table or column name as given, checked to be a plain SQL identifier (letters, digits,
-    /// `_`, and for a table `.` between parts), so nothing else can be spliced into the query.
-    static func identifier(_ name: String, option: String, dotted: Bool) throws -> String {
-        let parts = dotted ? name.split(separator: ".", omittingEmptySubsequences: false).map(String.init) : [name]
-        let valid = parts.allSatisfy { part in
-            guard let first = part.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-            return part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    /// The source table and column (`--table`, `--column`), each checked as an `SQLIdentifier`;
+    /// a name that is not one is a usage error.
+    static func source(_ arguments: ParsedArguments) throws -> (table: SQLIdentifier, column: SQLIdentifier) {
+        do {
+            return (try arguments.value("--table").map { try SQLIdentifier($0, role: .table) } ?? .profiles,
+                    try arguments.value("--column").map { try SQLIdentifier($0, role: .column) } ?? .profile)
+        } catch let invalid as SQLIdentifier.Invalid {
+            throw UsageError(message: invalid.description)
         }
-        guard valid else { throw UsageError(message: "invalid \(option) `\(name)`: use letters, digits and `_`" + (dotted ? ", parts joined by `.`" : "")) }
-        return name
     }
 }

@@ -23,7 +23,7 @@ extension SQLCompiler {
     /// Each side is grouped by the profile value first (a profile decides the same way wherever
     /// it appears), so identical profiles are counted once per copy and never multiplied by the join.
     package static func diff(old: Program, new: Program, placements: [String], removed: [String] = [], added: [String] = [],
-                             now: Int64, dialect: SQLDialect, table: String = "profiles", column: String = "profile",
+                             now: Int64, dialect: SQLDialect, table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile,
                              byRow: Bool = false) -> String {
         let experiments = byRow && (old.reportsExperiments || new.reportsExperiments)
         func side(_ program: Program, _ names: [String]) -> String {

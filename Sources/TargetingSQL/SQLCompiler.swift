@@ -36,7 +36,7 @@ package struct SQLCompiler {
     /// `table` and `column` name the source (default `profiles` and `profile`).
     /// With `includeProfile`, each row also carries the `profile` it was computed from.
     package static func compile(placement: String, program: Program, now: Int64, dialect: SQLDialect,
-                                table: String = "profiles", column: String = "profile", includeProfile: Bool = false) -> String {
+                                table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile, includeProfile: Bool = false) -> String {
         compile(placements: [placement], program: program, now: now, dialect: dialect, table: table, column: column,
                 includeProfile: includeProfile)
     }
@@ -47,7 +47,7 @@ package struct SQLCompiler {
     /// `experimentColumns` adds `experiment`, `variant` and `held_out` (default: when the rule
     /// set reports them, as `resolve --format json` does).
     package static func compile(placements: [String], program: Program, now: Int64, dialect: SQLDialect,
-                                table: String = "profiles", column: String = "profile", includeProfile: Bool = false,
+                                table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile, includeProfile: Bool = false,
                                 experimentColumns: Bool? = nil) -> String {
         let indices = placements.compactMap(program.placementIndex(named:))
         guard !indices.isEmpty, indices.count == placements.count else { return "" }
@@ -60,8 +60,8 @@ package struct SQLCompiler {
     let program: Program
     let now: Int64
     let dialect: SQLDialect
-    var sourceTable = "profiles"
-    var sourceColumn = "profile"
+    var sourceTable = SQLIdentifier.profiles
+    var sourceColumn = SQLIdentifier.profile
     var includeProfile = false
     var experimentColumns = false
 
@@ -177,7 +177,7 @@ package struct SQLCompiler {
     /// parsed profile with the top-level fields that the slots `slots` read).
     func source(reading slots: [Int]) -> String {
         let materialized = dialect == .postgres ? " MATERIALIZED" : ""
-        let source = sourceTable == "profiles" && sourceColumn == "profile" ? "profiles" : "(SELECT \(sourceColumn) AS profile FROM \(sourceTable)) AS source"
+        let source = sourceTable == .profiles && sourceColumn == .profile ? "profiles" : "(SELECT \(sourceColumn) AS profile FROM \(sourceTable)) AS source"
         switch dialect {
         case .postgres:
             let profileID = "CASE WHEN jsonb_typeof(profile -> 'id') = 'string' THEN profile ->> 'id' END"
