@@ -100,19 +100,21 @@ package struct SQLCompiler {
         return text.replacingNewlines
     }
 
-    /// What one placement needs: its segments (dependencies first) with their levels, and the
-    /// slots its tests read with whether a test folds case.
+    /// What placements need: their segments (dependencies first) with their levels, the
+    /// audiences their rows use, and the slots their tests read with whether a test folds case.
     struct PlacementNeeds {
         var segments: [Int] = []
         var level: [Int: Int] = [:]
         var slots: [Int: Bool] = [:]
+        var audiences: [Int] = []
     }
 
-    /// The segments and slots `placement`'s audiences need.
-    func needs(_ placement: Program.Placement) -> PlacementNeeds {
+    /// The segments, audiences and slots the audiences of `placements` need.
+    func needs(_ placements: [Program.Placement]) -> PlacementNeeds {
         var needs = PlacementNeeds()
         var seen: Set<Int> = []
-        for audience in placement.rows.compactMap(\.audience) {
+        needs.audiences = Set(placements.flatMap { $0.rows.compactMap(\.audience) }).sorted()
+        for audience in placements.flatMap({ $0.rows.compactMap(\.audience) }) {
             for segment in program.audiences[audience].segmentOrder where seen.insert(segment).inserted {
                 needs.segments.append(segment)
             }
@@ -136,52 +138,50 @@ package struct SQLCompiler {
         return needs
     }
 
-    /// The common table expressions of a query, each `SELECT *` of the one before plus columns.
-    struct Chain {
-        let materialized: String
-        var ctes: [String] = []
-        var previous = "t0"
-
-        /// Adds `t<N>`: the previous expression's columns and `columns`, each under its comment.
-        mutating func add(_ columns: [(name: String, expression: String)], comments: [String?] = []) {
-            let name = "t\(ctes.count)"
-            let list = columns.enumerated().map { index, column in
-                let comment = index < comments.count ? comments[index].map { "    -- \($0)\n" } ?? "" : ""
-                return comment + "    \(column.expression) AS \(column.name)"
-            }.joined(separator: ",\n")
-            ctes.append("\(name) AS\(materialized) (\n  SELECT *,\n\(list)\n  FROM \(previous)\n)")
-            previous = name
-        }
-    }
-
-    /// The shared columns, then each placement's chain from them; the placements' rows one
-    /// after the other.
+    /// The shared columns, then the placements' decisions. In PostgreSQL, every placement is
+    /// decided in one chain (each slot, segment and audience once), and a `VALUES` list gives
+    /// each profile one row per placement. In Spark SQL, which cannot analyse that form in every
+    /// version, each placement has its own chain from the shared columns and their rows follow
+    /// one another in a `UNION ALL`.
     func compile(_ placements: [Program.Placement]) -> String {
-        let needed = placements.map(needs)
-        // PostgreSQL would otherwise inline each stage into the next, repeating expressions.
-        var chain = Chain(materialized: dialect == .postgres ? " MATERIALIZED" : "")
+        let needed = placements.map { needs([$0]) }
         let shared = SQLSharedDraws(program: program, placements: placements)
         var read: [Int] = []
         for slot in needed.flatMap({ $0.slots.keys }).sorted() + shared.keySlots where !read.contains(slot) { read.append(slot) }
-        chain.ctes.append(source(reading: read))
+        var chain = SQLChain(source: source(reading: read), sourceColumns: sourceColumns(reading: read))
         shared.addColumns(to: &chain, dialect: dialect, now: now)
+        if dialect == .postgres {
+            return compileInOnePass(placements, shared: shared, into: &chain)
+        }
         let base = chain.previous
         let selects = zip(placements, needed).map { placement, needs in
             chain.previous = base
-            return compile(placement, needs: needs, shared: shared, into: &chain)
+            addConditions(needs, into: &chain)
+            let values = addDecision(placement, prefix: "", shared: shared, into: &chain)
+            var columns = ["profile_id", "\(dialect.string(placement.name)) AS placement"]
+                + zip(values, outputColumns.dropFirst()).map { "\($0) AS \($1)" }
+            if includeProfile { columns.insert("profile", at: 0) }
+            return "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \(chain.previous)\n"
         }
-        return "WITH\n" + chain.ctes.joined(separator: ",\n") + "\n" + selects.joined(separator: "UNION ALL\n")
+        return chain.commonTableExpressions + selects.joined(separator: "UNION ALL\n")
     }
 
-    /// The first common table expression, `t0`: the profile and its id (in Spark SQL also the
-    /// parsed profile with the top-level fields that the slots `slots` read).
+    /// `t0`'s query: the profile and its id (in Spark SQL also the parsed profile with the
+    /// top-level fields that the slots `slots` read).
     func source(reading slots: [Int]) -> String {
-        let materialized = dialect == .postgres ? " MATERIALIZED" : ""
         let source = sourceTable == .profiles && sourceColumn == .profile ? "profiles" : "(SELECT \(sourceColumn) AS profile FROM \(sourceTable)) AS source"
         switch dialect {
         case .postgres:
             let profileID = "CASE WHEN jsonb_typeof(profile -> 'id') = 'string' THEN profile ->> 'id' END"
-            return "t0 AS\(materialized) (\n  SELECT profile, \(profileID) AS profile_id\n  FROM \(source)\n)"
+            guard reads(custom: slots) else { return "  SELECT profile, \(profileID) AS profile_id\n  FROM \(source)" }
+            // The custom attributes with their keys trimmed, once per profile: the object itself
+            // when no key needs trimming (the common case), so each attribute is one lookup.
+            // Two keys equal once trimmed make a profile `resolve` rejects; either is kept.
+            let trimmed = SQLDialect.postgres.trim("e.key")
+            let custom = "CASE WHEN jsonb_typeof(o) = 'object' THEN CASE WHEN NOT EXISTS (SELECT 1 FROM jsonb_each(o) AS e WHERE \(trimmed) <> e.key) "
+                + "THEN o ELSE (SELECT jsonb_object_agg(\(trimmed), e.value) FROM jsonb_each(o) AS e) END END"
+            return "  SELECT profile, \(profileID) AS profile_id,\n    \(custom) AS \(SQLSlotReader.postgresCustomAttributes)\n"
+                + "  FROM (SELECT profile, profile -> 'custom_attributes' AS o FROM \(source)) AS unread"
         case .spark:
             // The profile is parsed once, with exactly the top-level fields the query reads.
             var fields = ["id"]
@@ -196,12 +196,58 @@ package struct SQLCompiler {
             let id = SparkParse.field("id")
             var columns = ["profile", SparkParse.profile, "CASE WHEN \(SparkParse.isString(id)) THEN \(SparkParse.unmarked(id)) END AS profile_id"]
             if fields.contains("custom_attributes") { columns.append("\(SparkParse.customAttributesMap) AS \(SparkParse.customAttributes)") }
-            return "t0 AS (\n  SELECT \(columns.joined(separator: ",\n    "))\n  FROM (SELECT profile, \(SparkParse.parsed("profile", fields: fields, dialect: dialect)) AS \(SparkParse.profile) FROM \(source)) AS parsed\n)"
+            return "  SELECT \(columns.joined(separator: ",\n    "))\n  FROM (SELECT profile, \(SparkParse.parsed("profile", fields: fields, dialect: dialect)) AS \(SparkParse.profile) FROM \(source)) AS parsed"
         }
     }
 
-    /// One placement's chain, added to `chain` after the shared columns; returns its `SELECT`.
-    func compile(_ placement: Program.Placement, needs: PlacementNeeds, shared: SQLSharedDraws, into chain: inout Chain) -> String {
+    /// Whether any of `slots` is a custom attribute.
+    func reads(custom slots: [Int]) -> Bool {
+        slots.contains { if case .custom = program.slots[$0].target { true } else { false } }
+    }
+
+    /// The columns of `t0` (`source(reading:)`).
+    func sourceColumns(reading slots: [Int]) -> [String] {
+        switch dialect {
+        case .postgres: ["profile", "profile_id"] + (reads(custom: slots) ? [SQLSlotReader.postgresCustomAttributes] : [])
+        case .spark: ["profile", SparkParse.profile, "profile_id"] + (reads(custom: slots) ? [SparkParse.customAttributes] : [])
+        }
+    }
+
+    /// The columns a decision fills: `placement`, `audience`, `kind`, `id`, `split`, then
+    /// `experiment`, `variant` and `held_out` when reported.
+    var outputColumns: [String] {
+        ["placement", "audience", "kind", "id", "split"] + (experimentColumns ? ["experiment", "variant", "held_out"] : [])
+    }
+
+    /// Every placement decided in one chain: the slots, segments and audiences any of them
+    /// needs, then each placement's decision (`r`, `b<row>`; with several placements
+    /// `p<N>_r`, `p<N>_b<row>`); returns the PostgreSQL `SELECT`, whose `VALUES` list gives
+    /// each profile one row per placement, in the order given, when there are several.
+    func compileInOnePass(_ placements: [Program.Placement], shared: SQLSharedDraws, into chain: inout SQLChain) -> String {
+        addConditions(needs(placements), into: &chain)
+        let names = outputColumns
+        var columns = ["profile_id"]
+        if includeProfile { columns.insert("profile", at: 0) }
+        var decided = ""
+        if placements.count == 1 {
+            let values = [dialect.string(placements[0].name)] + addDecision(placements[0], prefix: "", shared: shared, into: &chain)
+            columns += zip(values, names).map { "\($0) AS \($1)" }
+        } else {
+            var rows: [String] = []
+            for (number, placement) in placements.enumerated() {
+                let values = addDecision(placement, prefix: "p\(number)_", shared: shared, into: &chain)
+                rows.append("  (" + ([dialect.string(placement.name)] + values).joined(separator: ",\n   ") + ")")
+            }
+            columns += names
+            decided = "CROSS JOIN LATERAL (VALUES\n" + rows.joined(separator: ",\n") + "\n) AS decided(\(names.joined(separator: ", ")))\n"
+        }
+        let select = "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \(chain.previous)\n" + decided
+        return chain.postgresCommonTableExpressions(using: [select]) + select
+    }
+
+    /// Adds the slots the placements' tests read, their segments level by level and their
+    /// audiences to `chain`.
+    func addConditions(_ needs: PlacementNeeds, into chain: inout SQLChain) {
         var stages = SQLStages()
         let reader = SQLSlotReader(dialect: dialect, now: now)
         for slot in needs.slots.keys.sorted() {
@@ -221,12 +267,17 @@ package struct SQLCompiler {
             chain.add(atDepth.map { (name: segmentColumns[$0], expression: conditions.compile(program.segments[$0].condition)) },
                       comments: atDepth.map { SQLCompiler.origin(program.ruleSet.segments[$0]) })
         }
-        let used = Set(placement.rows.compactMap(\.audience)).sorted()
-        if !used.isEmpty {
-            chain.add(used.map { (name: audienceColumns[$0], expression: conditions.compile(program.audiences[$0].condition)) },
-                      comments: used.map { SQLCompiler.origin(program.ruleSet.audiences[$0]) })
+        if !needs.audiences.isEmpty {
+            chain.add(needs.audiences.map { (name: audienceColumns[$0], expression: conditions.compile(program.audiences[$0].condition)) },
+                      comments: needs.audiences.map { SQLCompiler.origin(program.ruleSet.audiences[$0]) })
         }
+    }
 
+    /// Adds `placement`'s deciding row (`<prefix>r`) and its split buckets (`<prefix>b<row>`)
+    /// to `chain`, after its audiences; returns the values of `outputColumns` but `placement`.
+    func addDecision(_ placement: Program.Placement, prefix: String, shared: SQLSharedDraws, into chain: inout SQLChain) -> [String] {
+        let audienceColumns = SQLCompiler.columnNames(prefix: "aud_", program.ruleSet.audiences.map(\.name.text))
+        let r = prefix + "r"
         // The deciding row: its audience matches, the holdout does not hold the profile out of
         // it, and the profile has a value for its draw's key. Then the bucket of each split row;
         // an experiment row's bucket is the shared one.
@@ -241,21 +292,21 @@ package struct SQLCompiler {
             rowCases.append("WHEN \(terms.isEmpty ? "TRUE" : terms.joined(separator: " AND ")) THEN \(number)")
         }
         let decided = rowCases.isEmpty ? "CAST(NULL AS INT)" : "CASE " + rowCases.joined(separator: " ") + " END"
-        chain.add([(name: "r", expression: decided)])
+        chain.add([(name: r, expression: decided)])
         var buckets: [(name: String, expression: String)] = []
         for (number, row) in placement.rows.enumerated() {
             if let split = row.split, !split.isExperiment {
-                buckets.append((name: "b\(number)", expression: "CASE WHEN r = \(number) THEN \(split.sqlBucket(keyValue: split.key.sqlValue, dialect: dialect)) END"))
+                buckets.append((name: "\(prefix)b\(number)", expression: "CASE WHEN \(r) = \(number) THEN \(split.sqlBucket(keyValue: split.key.sqlValue, dialect: dialect)) END"))
             }
         }
         if !buckets.isEmpty { chain.add(buckets) }
         func bucket(_ number: Int, _ plan: SplitPlan) -> String {
-            plan.isExperiment ? shared.bucketColumn(plan.id) : "b\(number)"
+            plan.isExperiment ? shared.bucketColumn(plan.id) : "\(prefix)b\(number)"
         }
 
         let null = "CAST(NULL AS \(dialect.textType))"
         func column(_ value: (Int, Program.Row) -> String) -> String {
-            let cases = placement.rows.enumerated().map { "WHEN r = \($0.offset) THEN \(value($0.offset, $0.element))" }
+            let cases = placement.rows.enumerated().map { "WHEN \(r) = \($0.offset) THEN \(value($0.offset, $0.element))" }
             return cases.isEmpty ? null : "CASE " + cases.joined(separator: " ") + " END"
         }
         func kind(_ destination: Destination) -> String {
@@ -275,17 +326,11 @@ package struct SQLCompiler {
             guard let plan = row.split else { return value(row.source.destination) }
             return plan.sqlChoose(bucket: bucket(number, plan)) { value($0.destination) }
         }
-        let audience = column { dialect.string($1.source.audience.name) }
-        let kindColumn = column { pick($0, $1, kind) }
-        let idColumn = column { pick($0, $1, id) }
-        let splitColumn = column { _, row in row.split.flatMap { $0.isExperiment ? nil : dialect.string($0.id) } ?? null }
-        var columns = [
-            "profile_id",
-            "\(dialect.string(placement.name)) AS placement",
-            "\(audience) AS audience",
-            "\(kindColumn) AS kind",
-            "\(idColumn) AS id",
-            "\(splitColumn) AS split",
+        var values = [
+            column { dialect.string($1.source.audience.name) },
+            column { pick($0, $1, kind) },
+            column { pick($0, $1, id) },
+            column { _, row in row.split.flatMap { $0.isExperiment ? nil : dialect.string($0.id) } ?? null },
         ]
         if experimentColumns {
             let experiment = column { _, row in row.split.flatMap { $0.isExperiment ? dialect.string($0.id) : nil } ?? null }
@@ -293,14 +338,9 @@ package struct SQLCompiler {
                 guard let plan = row.split, plan.isExperiment else { return null }
                 return plan.sqlChoose(bucket: bucket(number, plan)) { $0.variant.map(dialect.string) ?? null }
             }
-            columns += [
-                "\(experiment) AS experiment",
-                "\(variant) AS variant",
-                "\(placement.isCoveredByHoldout && shared.holdout != nil ? SQLCompiler.holdoutColumn : "FALSE") AS held_out",
-            ]
+            values += [experiment, variant, placement.isCoveredByHoldout && shared.holdout != nil ? SQLCompiler.holdoutColumn : "FALSE"]
         }
-        if includeProfile { columns.insert("profile", at: 0) }
-        return "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \(chain.previous)\n"
+        return values
     }
 }
 

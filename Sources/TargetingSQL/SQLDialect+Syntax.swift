@@ -120,14 +120,23 @@ extension SQLDialect {
         }
     }
 
+    /// The white space `AdaptyLimits.trimmed` trims, as one PostgreSQL escape-string literal
+    /// (`E'\u0009…'`).
+    static let postgresWhiteSpace = "E'" + AdaptyLimits.whiteSpace.map { "\\u" + hex4($0) }.joined() + "'"
+
+    /// Four upper-case hex digits of a code point below 0x10000.
+    static func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16).uppercased()
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
     /// Text trimmed of Unicode white space at both ends, as `AdaptyLimits.trimmed` trims.
     func trim(_ text: String) -> String {
         switch self {
         case .postgres:
-            let set = AdaptyLimits.whiteSpace.map { "chr(\($0))" }.joined(separator: " || ")
-            return "btrim(\(text), \(set))"
+            return "btrim(\(text), \(SQLDialect.postgresWhiteSpace))"
         case .spark:
-            let set = AdaptyLimits.whiteSpace.map { "\\u" + String(repeating: "0", count: 4 - String($0, radix: 16).count) + String($0, radix: 16).uppercased() }.joined()
+            let set = AdaptyLimits.whiteSpace.map { "\\u" + SQLDialect.hex4($0) }.joined()
             return "trim(BOTH '\(set)' FROM \(text))"
         }
     }

@@ -8,7 +8,7 @@ extension SQLSlotReader {
     func readDate(text: String, prefix c: String, column: String, into stages: inout SQLStages) {
         let pattern = "^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[.]([0-9]+))?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2})))?" + dialect.endAnchor
         let m = "\(c)dm"
-        stages.add(SQLStage.view, m, dialect.match(text, pattern, groups: 10))
+        stages.add(SQLStage.view, m, dateMatch(text, pattern: pattern))
         func number(_ index: Int) -> String { "coalesce(\(dialect.bigint(dialect.group(m, index))), 0)" }
         let names = ["y", "mo", "d", "h", "mi", "se"]
         for (offset, name) in names.enumerated() {
@@ -36,6 +36,24 @@ extension SQLSlotReader {
         let days = "(\(era) * 146097 + \(dayOfEra) - 719468 - 146097)"
         let seconds = "(\(c)dh * 3600 + \(c)dmi * 60 + \(c)dse - \(c)dsg * (\(c)doh * 60 + \(c)dom) * 60)"
         stages.add(SQLStage.value, column, "CASE WHEN \(valid) THEN \(days) * 86400000 + \(seconds) * 1000 + \(c)dfr END")
+    }
+
+    /// The groups of a date's `pattern` in `text`. In PostgreSQL, whose regular expressions
+    /// cost far more than a string function, the common forms are taken apart by position
+    /// first: `YYYY-MM-DD`, and `YYYY-MM-DDTHH:MM:SS[.fff]Z`, told by the text with every ASCII
+    /// digit made `0`; anything else is matched.
+    func dateMatch(_ text: String, pattern: String) -> String {
+        let matched = dialect.match(text, pattern, groups: 10)
+        guard dialect == .postgres else { return matched }
+        func parts(_ ranges: [(Int, Int)]) -> String {
+            "ARRAY[" + ranges.map { "substr(\(text), \($0.0), \($0.1))" }.joined(separator: ", ") + "]"
+        }
+        let date = [(1, 4), (6, 2), (9, 2)], time = [(12, 2), (15, 2), (18, 2)]
+        return "CASE translate(\(text), '0123456789', '0000000000') "
+            + "WHEN '0000-00-00' THEN \(parts(date)) "
+            + "WHEN '0000-00-00T00:00:00Z' THEN \(parts(date + time)) "
+            + "WHEN '0000-00-00T00:00:00.000Z' THEN \(parts(date + time + [(21, 3)])) "
+            + "ELSE \(matched) END"
     }
 
     /// `profile.age` from the birthday in `_ms`: whole years from its UTC calendar date to the
@@ -74,11 +92,29 @@ extension SQLSlotReader {
         let identifier = "0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*"
         let pattern = "^v?(\(number))(?:[.](\(number)))?(?:[.](\(number)))?(?:-((?:\(identifier))(?:[.](?:\(identifier)))*))?(?:[+][0-9A-Za-z-]+(?:[.][0-9A-Za-z-]+)*)?" + dialect.endAnchor
         let m = "\(c)vm"
-        stages.add(SQLStage.view, m, dialect.match(text, pattern, groups: 4))
+        stages.add(SQLStage.view, m, versionMatch(text, pattern: pattern))
         stages.add(SQLStage.parts, "\(c)ok", "(\(m) IS NOT NULL)")
         stages.add(SQLStage.parts, "\(c)maj", dialect.group(m, 1))
         stages.add(SQLStage.parts, "\(c)min", "coalesce(\(dialect.group(m, 2)), '0')")
         stages.add(SQLStage.parts, "\(c)pat", "coalesce(\(dialect.group(m, 3)), '0')")
         stages.add(SQLStage.parts, "\(c)pre", "CASE WHEN \(dialect.group(m, 4)) IS NULL THEN \(dialect.emptyTextArray) ELSE \(dialect.splitOnDot(dialect.group(m, 4))) END")
+    }
+
+    /// The groups of a version's `pattern` in `text`. In PostgreSQL a release version of
+    /// digits and up to two dots (`4.1.0`, the common form) is taken apart with `split_part`
+    /// first, each part a number without a leading zero as the pattern requires; anything else
+    /// is matched.
+    func versionMatch(_ text: String, pattern: String) -> String {
+        let matched = dialect.match(text, pattern, groups: 4)
+        guard dialect == .postgres else { return matched }
+        let parts = (1...3).map { "split_part(\(text), '.', \($0))" }
+        func number(_ part: String) -> String { "(\(part) <> '' AND (\(part) = '0' OR left(\(part), 1) <> '0'))" }
+        func release(_ count: Int) -> String {
+            let used = Array(parts.prefix(count))
+            return "CASE WHEN \(used.map(number).joined(separator: " AND ")) THEN ARRAY[\((used + Array(repeating: "NULL", count: 4 - count)).joined(separator: ", "))] END"
+        }
+        return "CASE translate(\(text), '0123456789', '') "
+            + "WHEN '' THEN \(release(1)) WHEN '.' THEN \(release(2)) WHEN '..' THEN \(release(3)) "
+            + "ELSE \(matched) END"
     }
 }

@@ -93,13 +93,16 @@ struct SQLSlotReader {
         stages.add(SQLStage.stored, "\(c)n", "CASE WHEN \(c)t = 'number' THEN \(dialect.textToDouble("\(c)x")) END")
     }
 
+    /// PostgreSQL: the column of `t0` holding the custom attributes with their keys trimmed
+    /// (NULL when `custom_attributes` is not an object).
+    static let postgresCustomAttributes = "ca"
+
     /// The member whose trimmed key is `key`: `_t` and `_x` as for built-in fields (an array
     /// already joined with commas), then the stored string `_s` (trimmed) or number `_n` (SPEC §2).
     private func readCustom(_ key: String, prefix c: String, into stages: inout SQLStages) {
         switch dialect {
         case .postgres:
-            let object = "CASE WHEN jsonb_typeof(profile -> 'custom_attributes') = 'object' THEN profile -> 'custom_attributes' END"
-            stages.add(SQLStage.locate, "\(c)j", "(SELECT e.value FROM jsonb_each(\(object)) AS e WHERE \(dialect.trim("e.key")) = \(dialect.string(key)) LIMIT 1)")
+            stages.add(SQLStage.locate, "\(c)j", "\(SQLSlotReader.postgresCustomAttributes) -> \(dialect.string(key))")
             let j = "\(c)j"
             stages.add(SQLStage.raw, "\(c)t", "CASE WHEN jsonb_typeof(\(j)) <> 'null' THEN jsonb_typeof(\(j)) END")
             stages.add(SQLStage.raw, "\(c)x", "CASE WHEN jsonb_typeof(\(j)) IN ('string', 'number', 'boolean') THEN \(j) #>> '{}' "

@@ -96,8 +96,13 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertEqual(count("CASE WHEN exp_pricing < 50 THEN 'control' ELSE 'discount' END", in: query), 2, query)
         let shared = query.range(of: "AS exp_pricing\n")!.lowerBound
         XCTAssertLessThan(shared, query.range(of: "AS seg_recent")!.lowerBound, "the draw comes before either placement's chain")
-        XCTAssertEqual(count("AS seg_recent", in: query), 2, "each placement evaluates its own audiences")
-        XCTAssertEqual(query.components(separatedBy: "\nUNION ALL\n").count, 2, "one statement")
+        XCTAssertEqual(count("AS seg_recent", in: query), 1, "one chain evaluates each segment once for both placements")
+        XCTAssertEqual(count("AS aud_new_users", in: query), 1, query)
+        XCTAssertFalse(query.contains("UNION ALL"), "one statement: each profile gives one row per placement")
+        XCTAssertTrue(query.contains("CROSS JOIN LATERAL (VALUES\n  ('first',\n"), query)
+        XCTAssertTrue(query.contains("),\n  ('second',\n"), query)
+        XCTAssertTrue(query.contains(") AS decided(placement, audience, kind, id, split, experiment, variant, held_out)\n"), query)
+        XCTAssertTrue(query.contains("CASE WHEN p1_r = 0 THEN CASE WHEN exp_pricing < 50 THEN 'p_control'"), query)
         XCTAssertEqual(count("FROM profiles", in: query), 1, "the table is read once")
     }
 
