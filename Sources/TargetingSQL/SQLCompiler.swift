@@ -221,8 +221,9 @@ package struct SQLCompiler {
 
     /// Every placement decided in one chain: the slots, segments and audiences any of them
     /// needs, then each placement's decision (`r`, `b<row>`; with several placements
-    /// `p<N>_r`, `p<N>_b<row>`); returns the PostgreSQL `SELECT`, whose `VALUES` list gives
-    /// each profile one row per placement, in the order given, when there are several.
+    /// `p<N>_r`, `p<N>_b<row>` and the values `p<N>_audience`, …); returns the PostgreSQL
+    /// `SELECT`, whose `VALUES` list gives each profile one row per placement, in the order
+    /// given, when there are several.
     func compileInOnePass(_ placements: [Program.Placement], shared: SQLSharedDraws, into chain: inout SQLChain) -> String {
         addConditions(needs(placements), into: &chain)
         let names = outputColumns
@@ -233,11 +234,17 @@ package struct SQLCompiler {
             let values = [dialect.string(placements[0].name)] + addDecision(placements[0], prefix: "", shared: shared, into: &chain)
             columns += zip(values, names).map { "\($0) AS \($1)" }
         } else {
+            // Each placement's values in a stage of their own (`p<N>_audience`, …): expressions
+            // in a `VALUES` list would be prepared again for every profile.
+            var values: [(name: String, expression: String)] = []
             var rows: [String] = []
             for (number, placement) in placements.enumerated() {
-                let values = addDecision(placement, prefix: "p\(number)_", shared: shared, into: &chain)
-                rows.append("  (" + ([dialect.string(placement.name)] + values).joined(separator: ",\n   ") + ")")
+                let prefix = "p\(number)_"
+                let decision = zip(names.dropFirst(), addDecision(placement, prefix: prefix, shared: shared, into: &chain)).map { (name: prefix + $0, expression: $1) }
+                values += decision
+                rows.append("  (" + ([dialect.string(placement.name)] + decision.map(\.name)).joined(separator: ", ") + ")")
             }
+            chain.add(values)
             columns += names
             decided = "CROSS JOIN LATERAL (VALUES\n" + rows.joined(separator: ",\n") + "\n) AS decided(\(names.joined(separator: ", ")))\n"
         }

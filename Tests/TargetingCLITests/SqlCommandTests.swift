@@ -11,7 +11,7 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         let all = sql(["--all", "--dialect", "postgres"])
         XCTAssertEqual(all.status, 0, all.err)
         XCTAssertFalse(all.out.contains("UNION ALL"), "two placements decided in one chain, one statement")
-        XCTAssertTrue(all.out.contains("CROSS JOIN LATERAL (VALUES\n  ('onboarding_followup',\n") && all.out.contains("),\n  ('main_paywall',\n"), all.out)
+        XCTAssertTrue(all.out.contains("CROSS JOIN LATERAL (VALUES\n  ('onboarding_followup', p0_audience,") && all.out.contains("),\n  ('main_paywall', p1_audience,"), all.out)
         let spark = sql(["--all", "--dialect", "spark"])
         XCTAssertEqual(spark.out.components(separatedBy: "\nUNION ALL\n").count, 2, "Spark SQL: one chain per placement")
         XCTAssertTrue(spark.out.contains("'onboarding_followup' AS placement") && spark.out.contains("'main_paywall' AS placement"))

@@ -99,8 +99,8 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertEqual(count("AS seg_recent", in: query), 1, "one chain evaluates each segment once for both placements")
         XCTAssertEqual(count("AS aud_new_users", in: query), 1, query)
         XCTAssertFalse(query.contains("UNION ALL"), "one statement: each profile gives one row per placement")
-        XCTAssertTrue(query.contains("CROSS JOIN LATERAL (VALUES\n  ('first',\n"), query)
-        XCTAssertTrue(query.contains("),\n  ('second',\n"), query)
+        XCTAssertTrue(query.contains("CROSS JOIN LATERAL (VALUES\n  ('first', p0_audience, p0_kind, p0_id, p0_split, p0_experiment, p0_variant, p0_held_out),\n"
+                                     + "  ('second', p1_audience, p1_kind, p1_id, p1_split, p1_experiment, p1_variant, p1_held_out)\n"), query)
         XCTAssertTrue(query.contains(") AS decided(placement, audience, kind, id, split, experiment, variant, held_out)\n"), query)
         XCTAssertTrue(query.contains("CASE WHEN p1_r = 0 THEN CASE WHEN exp_pricing < 50 THEN 'p_control'"), query)
         XCTAssertEqual(count("FROM profiles", in: query), 1, "the table is read once")
