@@ -11,7 +11,7 @@ import TargetingSQL
 enum DiffCommand: Command {
     static let name = "diff"
     static let overview = "Show how a rule change moves profiles between destinations"
-    static let usage = "diff OLD NEW (--profiles FILE | --prove | --sql postgres|spark [--table NAME] [--column NAME]) [--placement P] [--by row|destination] [--no-jit] [--fail-on-change] [--now TIME] [--format text|json]"
+    static let usage = "diff OLD NEW (--profiles FILE | --prove | --sql postgres|spark [--table NAME] [--column NAME] [--layout json|columns]) [--placement P] [--by row|destination] [--no-jit] [--fail-on-change] [--now TIME] [--format text|json]"
     static let discussion = """
     ARGUMENTS:
       OLD                         The rules before the change (a directory or a .rules file)
@@ -30,7 +30,8 @@ enum DiffCommand: Command {
       placement, from_audience, from_kind, from_id, from_split, from_matched,
       to_audience, to_kind, to_id, to_split, to_matched, profiles, examples
     (without the audience and split columns with --by destination). --no-jit (PostgreSQL)
-    puts `SET jit = off;` before the query.
+    puts `SET jit = off;` before the query. --layout columns reads a typed table, as
+    `sql --layout columns` does, with the columns of both rule sets.
     With --prove, answers over every profile the two rule sets can tell apart at --now
     instead of a corpus: each placement is `equivalent` (no profile changes destination),
     `changed` (every kind of move, each with a witness profile that `resolve` sends from ->
@@ -58,6 +59,7 @@ enum DiffCommand: Command {
         OptionSpec(names: ["--table"], takesValue: true, valueName: "NAME", help: "With --sql: the source table (default: profiles)"),
         OptionSpec(names: ["--column"], takesValue: true, valueName: "NAME", help: "With --sql: the profile JSON column (default: profile)"),
         SqlCommand.noJITOption,
+        SqlCommand.layoutOption,
     ]
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
@@ -71,12 +73,13 @@ enum DiffCommand: Command {
         }
         let prove = arguments.has("--prove")
         if prove {
-            for option in ["--profiles", "--sql", "--by", "--examples", "--table", "--column", "--no-jit"] where arguments.has(option) {
+            for option in ["--profiles", "--sql", "--by", "--examples", "--table", "--column", "--layout", "--no-jit"] where arguments.has(option) {
                 throw UsageError(message: "--prove decides over every profile; it takes no \(option)")
             }
         }
         var dialect: SQLDialect?
         if arguments.has("--no-jit"), arguments.value("--sql") == nil { throw UsageError(message: "--no-jit needs --sql postgres") }
+        if arguments.has("--layout"), arguments.value("--sql") == nil { throw UsageError(message: "--layout needs --sql (it names how the table holds the profiles)") }
         if let name = arguments.value("--sql") {
             guard let parsed = SQLDialect(rawValue: name) else { throw UsageError(message: "unknown dialect `\(name)`; use `postgres` or `spark`") }
             guard !arguments.has("--profiles") else { throw UsageError(message: "give --profiles or --sql, not both") }
@@ -127,6 +130,7 @@ enum DiffCommand: Command {
         }
         if let dialect {
             let (table, column) = try SqlCommand.source(arguments)
+            let layout = try SqlCommand.layout(arguments)
             let shared = oldNames.filter { newNames.contains($0) }
             let removed = oldNames.filter { !newNames.contains($0) }
             let added = newNames.filter { !oldNames.contains($0) }
@@ -135,7 +139,7 @@ enum DiffCommand: Command {
                 return ExitStatus.inputError
             }
             let query = SQLCompiler.diff(old: old, new: new, placements: shared, removed: removed, added: added,
-                                         now: now, dialect: dialect, table: table, column: column, byRow: view == .row)
+                                         now: now, dialect: dialect, table: table, column: column, layout: layout, byRow: view == .row)
             let jit = arguments.has("--no-jit") ? SQLCompiler.jitOff : ""
             io.out(SQLCompiler.header(now: now, dialect: dialect, rules: arguments.positionals[0] + " -> " + arguments.positionals[1]) + jit + query + "\n")
             return ExitStatus.success

@@ -7,7 +7,7 @@ import TargetingSQL
 enum SqlCommand: Command {
     static let name = "sql"
     static let overview = "Compile a placement into one SQL query for audience sizing"
-    static let usage = "sql (PLACEMENT | --all) --dialect postgres|spark [--summary] [--no-jit] [--table NAME] [--column NAME] [--rules PATH] [--now TIME]"
+    static let usage = "sql (PLACEMENT | --all | --schema) --dialect postgres|spark [--summary] [--layout json|columns] [--no-jit] [--table NAME] [--column NAME] [--rules PATH] [--now TIME]"
     static let discussion = """
     ARGUMENTS:
       PLACEMENT                   The placement to compile (or --all for every placement)
@@ -20,6 +20,13 @@ enum SqlCommand: Command {
     --summary counts inside the engine instead, as `resolve --summary` does: one row per
       placement, audience, kind, id, split (and experiment, variant, held_out) the placement can give, with profiles (0 where none
       takes it) and share (percent, rounded down to one decimal)
+    --layout columns reads a typed table instead: `id`, one column per built-in field the rules
+      read, named as in the profile JSON (`country`, `birthday` for profile.age, ...), and one
+      column `ca_<attribute>` per custom attribute. Numbers (and custom dates, in milliseconds)
+      are DOUBLE PRECISION (Spark: DOUBLE), bools BOOLEAN, the rest text (a set as its
+      comma-joined text); NULL is not set. A value means what it means in a JSON profile: a
+      custom attribute's text is trimmed, and empty text is not set.
+    --schema prints the CREATE TABLE statement of that table for the rules, and nothing else.
     --no-jit (PostgreSQL) puts `SET jit = off;` before the query: JIT-compiling a query this
       size takes PostgreSQL longer than running it
     """
@@ -28,6 +35,8 @@ enum SqlCommand: Command {
         OptionSpec(names: ["--dialect"], takesValue: true, valueName: "DIALECT", help: "SQL dialect: postgres or spark"),
         OptionSpec(names: ["--all"], takesValue: false, valueName: "", help: "Every placement, in one query"),
         OptionSpec(names: ["--summary"], takesValue: false, valueName: "", help: "Profiles and share per audience, destination and variant"),
+        layoutOption,
+        OptionSpec(names: ["--schema"], takesValue: false, valueName: "", help: "Print the CREATE TABLE of --layout columns for the rules"),
         noJITOption,
         OptionSpec(names: ["--table"], takesValue: true, valueName: "NAME", help: "The source table, e.g. warehouse.profiles (default: profiles)"),
         OptionSpec(names: ["--column"], takesValue: true, valueName: "NAME", help: "The column holding each profile's JSON (default: profile)"),
@@ -41,6 +50,20 @@ enum SqlCommand: Command {
             throw UsageError(message: "unknown dialect `\(dialectName)`; use `postgres` or `spark`")
         }
         let noJIT = try noJIT(arguments, dialect: dialect)
+        if arguments.has("--schema") {
+            guard arguments.positionals.isEmpty, !arguments.has("--all"), !arguments.has("--summary") else {
+                throw UsageError(message: "--schema prints the table only: give no placement, --all or --summary")
+            }
+            guard arguments.value("--layout").map({ $0 == SQLLayout.columns.rawValue }) ?? true else {
+                throw UsageError(message: "--schema is the table of --layout columns")
+            }
+            let (table, _) = try source(arguments)
+            let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
+            guard let loaded = loadedRules else { return status }
+            io.out(SQLTableSchema(programs: [loaded.program]).createTable(table, dialect: dialect))
+            return ExitStatus.success
+        }
+        let layout = try layout(arguments)
         let all = arguments.has("--all")
         guard arguments.positionals.count == (all ? 0 : 1) else {
             throw UsageError(message: all ? "give a placement or --all, not both"
@@ -59,7 +82,8 @@ enum SqlCommand: Command {
         for name in names where CommandSupport.placementIndex(named: name, in: program, io: io) == nil {
             return ExitStatus.inputError
         }
-        var query = SQLCompiler.compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column)
+        let schema = layout == .columns ? SQLTableSchema(programs: [program]) : nil
+        var query = SQLCompiler.compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column, schema: schema)
         if arguments.has("--summary") {
             let entries = names.flatMap { program.possibleDecisions(placement: program.placementIndex(named: $0)!) }
             query = SQLCompiler.summary(of: query, entries: entries, dialect: dialect)
@@ -78,6 +102,20 @@ enum SqlCommand: Command {
         guard arguments.has("--no-jit") else { return false }
         guard dialect == .postgres else { throw UsageError(message: "--no-jit is for PostgreSQL only: Spark SQL has no JIT setting") }
         return true
+    }
+
+    /// `--layout`, shared with `diff --sql`.
+    static let layoutOption = OptionSpec(names: ["--layout"], takesValue: true, valueName: "LAYOUT",
+                                         help: "The table: json (one JSON column, the default) or columns (one typed column per field)")
+
+    /// `--layout` (default json); a usage error for another value, or for `--column` with `columns`.
+    static func layout(_ arguments: ParsedArguments) throws -> SQLLayout {
+        guard let name = arguments.value("--layout") else { return .json }
+        guard let layout = SQLLayout(rawValue: name) else { throw UsageError(message: "unknown layout `\(name)`; use `json` or `columns`") }
+        if layout == .columns, arguments.value("--column") != nil {
+            throw UsageError(message: "--column names the JSON column of --layout json; --layout columns reads one column per field")
+        }
+        return layout
     }
 
     /// The source table and column (`--table`, `--column`), each checked as an `SQLIdentifier`;

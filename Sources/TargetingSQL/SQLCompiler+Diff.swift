@@ -20,15 +20,20 @@ extension SQLCompiler {
     /// profile was held out tell decisions apart too: `from_experiment, from_variant,
     /// from_held_out` follow `from_split`, and likewise for `to_`.
     ///
+    /// With `layout` `.columns`, the table is the typed table of both rule sets' columns
+    /// (`SQLTableSchema(programs: [old, new])`).
+    ///
     /// Each side is grouped by the profile value first (a profile decides the same way wherever
     /// it appears), so identical profiles are counted once per copy and never multiplied by the join.
     package static func diff(old: Program, new: Program, placements: [String], removed: [String] = [], added: [String] = [],
                              now: Int64, dialect: SQLDialect, table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile,
-                             byRow: Bool = false) -> String {
+                             layout: SQLLayout = .json, byRow: Bool = false) -> String {
         let experiments = byRow && (old.reportsExperiments || new.reportsExperiments)
+        // One typed table for both rule sets: the columns either reads.
+        let schema = layout == .columns ? SQLTableSchema(programs: [old, new]) : nil
         func side(_ program: Program, _ names: [String]) -> String {
             compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column,
-                    includeProfile: true, experimentColumns: experiments)
+                    schema: schema, includeProfile: true, experimentColumns: experiments)
         }
         // What tells two decisions apart, in the order of the columns.
         let parts = byRow ? ["audience", "kind", "id", "split"] + (experiments ? ["experiment", "variant", "held_out"] : []) : ["kind", "id"]

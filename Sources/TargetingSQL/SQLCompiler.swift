@@ -33,12 +33,15 @@ import TargetingProfiles
 package struct SQLCompiler {
     /// The query for placement `placement` at time `now` (Unix ms), or an empty string when the
     /// program has no such placement.
-    /// `table` and `column` name the source (default `profiles` and `profile`).
-    /// With `includeProfile`, each row also carries the `profile` it was computed from.
+    /// `table` and `column` name the source (default `profiles` and `profile`); with `schema`,
+    /// the table is the typed table of `--layout columns` instead, and `column` is not used.
+    /// With `includeProfile`, each row also carries the `profile` it was computed from (in the
+    /// typed layout, the text of a row of its columns, equal for equal rows).
     package static func compile(placement: String, program: Program, now: Int64, dialect: SQLDialect,
-                                table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile, includeProfile: Bool = false) -> String {
+                                table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile, schema: SQLTableSchema? = nil,
+                                includeProfile: Bool = false) -> String {
         compile(placements: [placement], program: program, now: now, dialect: dialect, table: table, column: column,
-                includeProfile: includeProfile)
+                schema: schema, includeProfile: includeProfile)
     }
 
     /// The query for the placements named `placements`, in that order, as one statement whose
@@ -47,13 +50,14 @@ package struct SQLCompiler {
     /// `experimentColumns` adds `experiment`, `variant` and `held_out` (default: when the rule
     /// set reports them, as `resolve --format json` does).
     package static func compile(placements: [String], program: Program, now: Int64, dialect: SQLDialect,
-                                table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile, includeProfile: Bool = false,
-                                experimentColumns: Bool? = nil) -> String {
+                                table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile, schema: SQLTableSchema? = nil,
+                                includeProfile: Bool = false, experimentColumns: Bool? = nil) -> String {
         let indices = placements.compactMap(program.placementIndex(named:))
         guard !indices.isEmpty, indices.count == placements.count else { return "" }
         var compiler = SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column,
                                    includeProfile: includeProfile)
         compiler.experimentColumns = experimentColumns ?? program.reportsExperiments
+        compiler.schema = schema
         return compiler.compile(indices.map { program.placements[$0] })
     }
 
@@ -64,6 +68,11 @@ package struct SQLCompiler {
     var sourceColumn = SQLIdentifier.profile
     var includeProfile = false
     var experimentColumns = false
+    /// The typed table read instead of JSON profiles (`--layout columns`), if any.
+    var schema: SQLTableSchema? = nil
+
+    /// Reads the slots from the layout compiled for.
+    var reader: SQLSlotReader { SQLSlotReader(dialect: dialect, now: now, schema: schema) }
 
     /// The column prefix of the shared reading of key slot `index`: `k<N>_`.
     static func keyPrefix(_ index: Int) -> String { "k\(index)_" }
@@ -149,7 +158,7 @@ package struct SQLCompiler {
         var read: [Int] = []
         for slot in needed.flatMap({ $0.slots.keys }).sorted() + shared.keySlots where !read.contains(slot) { read.append(slot) }
         var chain = SQLChain(source: source(reading: read), sourceColumns: sourceColumns(reading: read))
-        shared.addColumns(to: &chain, dialect: dialect, now: now)
+        shared.addColumns(to: &chain, reader: reader)
         if dialect == .postgres {
             return compileInOnePass(placements, shared: shared, into: &chain)
         }
@@ -169,6 +178,7 @@ package struct SQLCompiler {
     /// `t0`'s query: the profile and its id (in Spark SQL also the parsed profile with the
     /// top-level fields that the slots `slots` read).
     func source(reading slots: [Int]) -> String {
+        if let schema { return source(of: schema) }
         let source = sourceTable == .profiles && sourceColumn == .profile ? "profiles" : "(SELECT \(sourceColumn) AS profile FROM \(sourceTable)) AS source"
         switch dialect {
         case .postgres:
@@ -200,6 +210,18 @@ package struct SQLCompiler {
         }
     }
 
+    /// `t0` of the typed layout: the id, each column of `schema` under its alias (`col<N>`),
+    /// and with `includeProfile` the row as text.
+    func source(of schema: SQLTableSchema) -> String {
+        let names = ["id"] + schema.columns.map { SQLTableSchema.identifier($0.name, dialect) }
+        var columns = ["id AS profile_id"] + zip(names.dropFirst(), schema.columns.indices).map { "\($0) AS \(SQLTableSchema.alias($1))" }
+        if includeProfile {
+            let row = dialect == .postgres ? "CAST(ROW(\(names.joined(separator: ", "))) AS TEXT)" : "to_json(struct(\(names.joined(separator: ", "))))"
+            columns.insert("\(row) AS profile", at: 0)
+        }
+        return "  SELECT \(columns.joined(separator: ",\n    "))\n  FROM \(sourceTable)"
+    }
+
     /// Whether any of `slots` is a custom attribute.
     func reads(custom slots: [Int]) -> Bool {
         slots.contains { if case .custom = program.slots[$0].target { true } else { false } }
@@ -207,9 +229,10 @@ package struct SQLCompiler {
 
     /// The columns of `t0` (`source(reading:)`).
     func sourceColumns(reading slots: [Int]) -> [String] {
+        if let schema { return (includeProfile ? ["profile"] : []) + ["profile_id"] + schema.columns.indices.map(SQLTableSchema.alias) }
         switch dialect {
-        case .postgres: ["profile", "profile_id"] + (reads(custom: slots) ? [SQLSlotReader.postgresCustomAttributes] : [])
-        case .spark: ["profile", SparkParse.profile, "profile_id"] + (reads(custom: slots) ? [SparkParse.customAttributes] : [])
+        case .postgres: return ["profile", "profile_id"] + (reads(custom: slots) ? [SQLSlotReader.postgresCustomAttributes] : [])
+        case .spark: return ["profile", SparkParse.profile, "profile_id"] + (reads(custom: slots) ? [SparkParse.customAttributes] : [])
         }
     }
 
@@ -256,7 +279,6 @@ package struct SQLCompiler {
     /// audiences to `chain`.
     func addConditions(_ needs: PlacementNeeds, into chain: inout SQLChain) {
         var stages = SQLStages()
-        let reader = SQLSlotReader(dialect: dialect, now: now)
         for slot in needs.slots.keys.sorted() {
             reader.read(program.slots[slot], index: slot, folded: needs.slots[slot] ?? false, into: &stages)
         }

@@ -58,6 +58,9 @@ extension SQLDialect {
     /// The text type.
     var textType: String { self == .postgres ? "TEXT" : "STRING" }
 
+    /// The type of an array of text.
+    var textArrayType: String { self == .postgres ? "TEXT[]" : "ARRAY<STRING>" }
+
     /// An empty array of text.
     var emptyTextArray: String { self == .postgres ? "CAST(ARRAY[] AS TEXT[])" : "CAST(array() AS ARRAY<STRING>)" }
 

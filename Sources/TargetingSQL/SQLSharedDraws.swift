@@ -41,9 +41,9 @@ struct SQLSharedDraws {
     func bucketColumn(_ name: String) -> String { columns[name] ?? "exp_" }
 
     /// Adds the shared columns to `chain`: the key slots read as strings, then the draws.
-    func addColumns(to chain: inout SQLChain, dialect: SQLDialect, now: Int64) {
+    func addColumns(to chain: inout SQLChain, reader: SQLSlotReader) {
+        let dialect = reader.dialect
         var stages = SQLStages()
-        let reader = SQLSlotReader(dialect: dialect, now: now)
         for slot in keySlots {
             reader.read(program.slots[slot], index: slot, folded: false, prefix: SQLCompiler.keyPrefix(slot), into: &stages)
         }

@@ -8,6 +8,8 @@ import TargetingProfiles
 struct SQLSlotReader {
     let dialect: SQLDialect
     let now: Int64
+    /// The typed table read instead of JSON profiles (`--layout columns`), if any.
+    var schema: SQLTableSchema? = nil
 
     /// Adds the columns of slot `index` to `stages`; `folded` adds `s<N>_f`, the lowercase view.
     /// `prefix` names the columns instead of `s<N>_` (the shared key columns, `k<N>_`).
@@ -16,10 +18,10 @@ struct SQLSlotReader {
         let type = slot.type
         switch slot.target {
         case .custom(let key):
-            readCustom(key, prefix: c, into: &stages)
+            if let schema { readColumn(slot.target, of: schema, prefix: c, set: false, presence: true, into: &stages) } else { readCustom(key, prefix: c, into: &stages) }
         case .builtin(let field):
             if let derived = BuiltinField.derivation(of: field) {
-                readBuiltin(derived.source, prefix: c, set: false, presence: false, into: &stages)
+                readStored(derived.source, prefix: c, set: false, presence: false, into: &stages)
                 readDate(text: "\(c)s", prefix: c, column: "\(c)ms", into: &stages)
                 // Set exactly when computable: the source is a date that parses (SPEC §9).
                 stages.add(SQLStage.derived, "\(c)p", "(\(c)ms IS NOT NULL)")
@@ -34,7 +36,7 @@ struct SQLSlotReader {
                 return
             }
             let viewType = slot.type ?? BuiltinField.all[field]?.type ?? .string
-            readBuiltin(field, prefix: c, set: viewType == .set, into: &stages)
+            readStored(field, prefix: c, set: viewType == .set, presence: true, into: &stages)
             switch viewType {
             case .string: stages.add(SQLStage.view, "\(c)v", "\(c)s")
             case .number: stages.add(SQLStage.view, "\(c)v", "\(c)n")
@@ -64,6 +66,57 @@ struct SQLSlotReader {
             stages.add(SQLStage.folded, "\(c)f", "CASE WHEN \(c)v IS NOT NULL THEN \(dialect.lowercaseAll("\(c)v")) END")
         } else {
             stages.add(SQLStage.folded, "\(c)f", dialect.lowercase("\(c)v"))
+        }
+    }
+
+    /// Built-in field `field`, from the JSON profile or from its typed column.
+    private func readStored(_ field: String, prefix c: String, set: Bool, presence: Bool, into stages: inout SQLStages) {
+        if let schema {
+            readColumn(.builtin(field), of: schema, prefix: c, set: set, presence: presence, into: &stages)
+        } else {
+            readBuiltin(field, prefix: c, set: set, presence: presence, into: &stages)
+        }
+    }
+
+    /// From the typed column of `target` (`--layout columns`): the columns the JSON readers give
+    /// from the same value, `_s`, `_n` (and `_a` for a set, `_p` unless `presence` is false).
+    /// A custom attribute's text is trimmed and empty text is not set; a bool is 1 or 0; `NaN`
+    /// is not set. A built-in field is present whenever its column is not NULL.
+    private func readColumn(_ target: AttributeTarget, of schema: SQLTableSchema, prefix c: String, set: Bool, presence: Bool,
+                            into stages: inout SQLStages) {
+        let custom: Bool
+        if case .custom = target { custom = true } else { custom = false }
+        let value: String, kind: SQLTableSchema.Kind
+        if target == .builtin("id") {
+            (value, kind) = ("profile_id", .text)
+        } else if let (index, column) = schema.column(for: target) {
+            (value, kind) = (SQLTableSchema.alias(index), column.kind)
+        } else {
+            (value, kind) = ("CAST(NULL AS \(dialect.textType))", .text)
+        }
+        let noText = "CAST(NULL AS \(dialect.textType))", noNumber = dialect.doubleCast("NULL")
+        let text: String, number: String
+        switch kind {
+        case .text:
+            text = custom ? "nullif(\(dialect.trim(value)), '')" : value
+            number = noNumber
+        case .number:
+            text = noText
+            number = "nullif(\(value), \(dialect.doubleCast("'NaN'")))"
+        case .bool:
+            text = noText
+            number = "CASE WHEN \(value) THEN \(dialect.doubleCast("1")) WHEN NOT \(value) THEN \(dialect.doubleCast("0")) END"
+        }
+        stages.add(SQLStage.stored, "\(c)s", text)
+        stages.add(SQLStage.stored, "\(c)n", number)
+        if set {
+            let array = kind == .text ? "CASE WHEN \(value) = '' THEN \(dialect.emptyTextArray) ELSE \(dialect.splitOnComma(value)) END" : "CAST(NULL AS \(dialect.textArrayType))"
+            stages.add(SQLStage.stored, "\(c)a", "CASE WHEN \(value) IS NOT NULL THEN \(array) END")
+        }
+        if custom {
+            stages.add(SQLStage.view, "\(c)p", "(\(c)s IS NOT NULL OR \(c)n IS NOT NULL)")
+        } else if presence {
+            stages.add(SQLStage.stored, "\(c)p", "(\(kind == .number ? number : value) IS NOT NULL)")
         }
     }
 

@@ -26,6 +26,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import typed_layout  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 NOW = "2026-11-29T12:00:00Z"
@@ -232,6 +234,20 @@ def profiles(count, seed):
     return out
 
 
+def layout_flags(args):
+    """The `--layout` the queries are compiled for, as options."""
+    return ["--layout", "columns"] if getattr(args, "layout", "json") == "columns" else []
+
+
+def typed(args, rule_paths, lines, dialect):
+    """With `--layout columns`: the typed table's columns for `rule_paths` and the lines whose
+    profiles it can hold; else (None, lines)."""
+    if getattr(args, "layout", "json") != "columns":
+        return None, lines
+    columns = typed_layout.schema(args.bin, rule_paths, dialect, NOW)
+    return columns, typed_layout.representable(lines, columns)
+
+
 def run(command, **kwargs):
     return subprocess.run(command, capture_output=True, text=True, **kwargs)
 
@@ -282,7 +298,7 @@ def expected_rows(args, rules, placement, lines, workdir):
 
 
 def query_text(args, rules, placement, dialect):
-    query = run([args.bin, "sql", placement, "--dialect", dialect, "--rules", rules, "--now", NOW])
+    query = run([args.bin, "sql", placement, "--dialect", dialect, "--rules", rules, "--now", NOW] + layout_flags(args))
     if query.returncode != 0:
         sys.exit("error: targeting sql failed: " + query.stderr)
     return query.stdout
@@ -321,17 +337,26 @@ def compare(args, rules, placement, expected, rows, kept, rejected, label=""):
     return failed
 
 
-def postgres_rows(args, query, kept, workdir):
-    """Runs `query` over a temporary table `profiles` holding `kept`; its rows as dicts."""
+def postgres_rows(args, query, kept, workdir, columns=None):
+    """Runs `query` over a temporary table `profiles` holding `kept` (with `columns`, the typed
+    table of `--layout columns` holding their rows); its rows as dicts."""
     table = os.path.join(workdir, "table.jsonl")
     with open(table, "w", encoding="utf-8") as handle:
-        handle.write("".join(line + "\n" for line in kept))
+        if columns:
+            handle.write("".join(typed_layout.csv_line(typed_layout.row(json.loads(line), columns)) + "\n" for line in kept))
+        else:
+            handle.write("".join(line + "\n" for line in kept))
     os.chmod(table, 0o644)
     script = os.path.join(workdir, "query.sql")
     with open(script, "w", encoding="utf-8") as handle:
         # JIT compilation of a query this size takes PostgreSQL longer than running it (README).
-        handle.write("\\set ON_ERROR_STOP on\nSET jit = off;\nCREATE TEMP TABLE profiles(profile jsonb);\n")
-        handle.write("\\copy profiles(profile) FROM '%s' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')\n" % table)
+        handle.write("\\set ON_ERROR_STOP on\nSET jit = off;\n")
+        if columns:
+            handle.write(typed_layout.postgres_table(columns))
+            handle.write("\\copy profiles FROM '%s' WITH (FORMAT csv)\n" % table)
+        else:
+            handle.write("CREATE TEMP TABLE profiles(profile jsonb);\n")
+            handle.write("\\copy profiles(profile) FROM '%s' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')\n" % table)
         handle.write("SELECT row_to_json(q) FROM (\n%s) AS q;\n" % query.rstrip().rstrip(";"))
     os.chmod(script, 0o644)
     result = run(shlex.split(args.psql) + ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-f", script], cwd="/")
@@ -341,10 +366,11 @@ def postgres_rows(args, query, kept, workdir):
     return [json.loads(line, parse_float=str) for line in result.stdout.splitlines() if line.strip()]
 
 
-def check(args, rules, placement, lines, workdir):
+def check(args, rules, placement, lines, workdir, label=""):
+    columns, lines = typed(args, [rules], lines, "postgres")
     expected, kept, rejected = expected_rows(args, rules, placement, lines, workdir)
-    rows = postgres_rows(args, query_text(args, rules, placement, "postgres"), kept, workdir)
-    return compare(args, rules, placement, expected, rows, kept, rejected)
+    rows = postgres_rows(args, query_text(args, rules, placement, "postgres"), kept, workdir, columns)
+    return compare(args, rules, placement, expected, rows, kept, rejected, label)
 
 
 def summary_key(row):
@@ -380,6 +406,7 @@ def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
     """`sql --all --summary` against `resolve --all --summary` over the profiles that no
     placement rejects: the same entries, zeros included, the same profile counts, and shares
     printed as the CLI prints them (one decimal, `51.3%` in text)."""
+    columns, lines = typed(args, [rules], lines, dialect)
     source, kept, rejected, _ = resolvable(args, [rules], lines, workdir, "summary.jsonl")
     summary = run([args.bin, "resolve", "--all", "--summary", "--rules", rules, "--now", NOW, "--format", "json", "--profiles", source])
     if summary.returncode != 0:
@@ -392,11 +419,11 @@ def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
         expected[summary_key(row)] = (row["profiles"], "%.1f" % row["share"])
     if not lines and not expected:
         sys.exit("error: resolve --summary of `%s` lists nothing over no profiles" % rules)
-    query = run([args.bin, "sql", "--all", "--summary", "--dialect", dialect, "--rules", rules, "--now", NOW])
+    query = run([args.bin, "sql", "--all", "--summary", "--dialect", dialect, "--rules", rules, "--now", NOW] + layout_flags(args))
     if query.returncode != 0:
         sys.exit("error: targeting sql --summary failed: " + query.stderr)
     actual = {}
-    for row in rows_of(query.stdout, kept):
+    for row in rows_of(query.stdout, kept, columns):
         if summary_key(row) in actual:
             sys.exit("error: sql --summary returns %s twice" % (summary_key(row),))
         actual[summary_key(row)] = (int(row["profiles"]), share_text(row["share"]))
@@ -537,6 +564,7 @@ def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row", pai
     make, experiments = DIFF_PAIRS[pair]
     old, new = make(workdir)
     carries = declares_section_11(old) or declares_section_11(new)
+    columns, lines = typed(args, [old, new], lines, dialect)
     source, kept, rejected, _ = resolvable(args, [old, new], lines, workdir, "diff.jsonl")
     report = run([args.bin, "diff", old, new, "--profiles", source, "--now", NOW, "--format", "json", "--by", view])
     if report.returncode != 0:
@@ -571,11 +599,11 @@ def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row", pai
             sys.exit("error: the diff by row has no move between two variants of one destination to compare")
         if not any(entry[held_out] != entry[matched_from + held_out] for entry in moves):
             sys.exit("error: the diff by row has no move into or out of the holdout to compare")
-    query = run([args.bin, "diff", old, new, "--sql", dialect, "--now", NOW, "--by", view])
+    query = run([args.bin, "diff", old, new, "--sql", dialect, "--now", NOW, "--by", view] + layout_flags(args))
     if query.returncode != 0:
         sys.exit("error: targeting diff --sql failed: " + query.stderr)
     actual = collections.Counter()
-    for row in rows_of(query.stdout, kept):
+    for row in rows_of(query.stdout, kept, columns):
         def side(prefix):
             matched = row[prefix + "matched"]
             if matched is not None and not matched:
@@ -596,16 +624,17 @@ def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row", pai
 def check_all(args, rules, lines, workdir, dialect, rows_of, label=""):
     """Every placement of `rules` at once (`sql --all`, one query) against `resolve --all`, over
     the profiles no placement rejects; returns the number of failures."""
+    columns, lines = typed(args, [rules], lines, dialect)
     _, kept, rejected, listing = resolvable(args, [rules], lines, workdir, "all-placements.jsonl")
     expected = collections.defaultdict(lambda: collections.defaultdict(list))
     for line in listing.splitlines():
         row = json.loads(line)
         expected[row["placement"]][row["profile_id"]].append(key(row))
-    query = run([args.bin, "sql", "--all", "--dialect", dialect, "--rules", rules, "--now", NOW])
+    query = run([args.bin, "sql", "--all", "--dialect", dialect, "--rules", rules, "--now", NOW] + layout_flags(args))
     if query.returncode != 0:
         sys.exit("error: targeting sql --all failed: " + query.stderr)
     by_placement = collections.defaultdict(list)
-    for row in rows_of(query.stdout, kept):
+    for row in rows_of(query.stdout, kept, columns):
         by_placement[row["placement"]].append(row)
     failed = 0
     for placement in placements(args.bin, rules):
@@ -645,6 +674,8 @@ def arguments(doc, random_default):
                         help="random rule sets of 10 placements each to add (default: %(default)s)")
     parser.add_argument("--random-count", type=int, default=500,
                         help="profiles (the first of the generated ones) for the random rule sets (default: %(default)s)")
+    parser.add_argument("--layout", choices=("json", "columns", "both"), default="both",
+                        help="the table: one JSON column, typed columns (profiles it cannot hold left out), or both (default)")
     return parser
 
 
@@ -656,23 +687,27 @@ def main():
     rule_sets = args.rules or default_rule_sets()
     lines = profile_lines(args)
     failed = 0
+    layouts = ("json", "columns") if args.layout == "both" else (args.layout,)
     with tempfile.TemporaryDirectory() as workdir:
         os.chmod(workdir, 0o755)
-        for rules in random_rule_sets(args, workdir):
-            failed += check_all(args, rules, lines[:args.random_count], workdir, "postgres",
-                                lambda query, kept: postgres_rows(args, query, kept, workdir))
-        for rules in rule_sets:
-            rules = os.path.abspath(rules)
-            for placement in placements(args.bin, rules):
-                failed += check(args, rules, placement, lines, workdir)
-            failed += check_all(args, rules, lines, workdir, "postgres", lambda query, kept: postgres_rows(args, query, kept, workdir), " (--all)")
-            for corpus, label in ((lines, ""), ([], " (no profiles)")):
-                failed += check_summary(args, rules, corpus, workdir, "postgres",
-                                        lambda query, kept: postgres_rows(args, query, kept, workdir), label)
-        for pair in DIFF_PAIRS:
-            for view in DIFF_PARTS:
-                failed += check_diff(args, lines, workdir, "postgres", lambda query, kept: postgres_rows(args, query, kept, workdir),
-                                     view=view, pair=pair)
+
+        def rows_of(query, kept, columns):
+            return postgres_rows(args, query, kept, workdir, columns)
+        for layout in layouts:
+            args.layout = layout
+            typed_label = " (columns)" if layout == "columns" else ""
+            for rules in random_rule_sets(args, workdir):
+                failed += check_all(args, rules, lines[:args.random_count], workdir, "postgres", rows_of, typed_label)
+            for rules in rule_sets:
+                rules = os.path.abspath(rules)
+                for placement in placements(args.bin, rules):
+                    failed += check(args, rules, placement, lines, workdir, typed_label)
+                failed += check_all(args, rules, lines, workdir, "postgres", rows_of, " (--all)" + typed_label)
+                for corpus, label in ((lines, ""), ([], " (no profiles)")):
+                    failed += check_summary(args, rules, corpus, workdir, "postgres", rows_of, label + typed_label)
+            for pair in DIFF_PAIRS:
+                for view in DIFF_PARTS:
+                    failed += check_diff(args, lines, workdir, "postgres", rows_of, typed_label, view=view, pair=pair)
     sys.exit(1 if failed else 0)
 
 
