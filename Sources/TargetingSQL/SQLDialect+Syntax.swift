@@ -175,15 +175,19 @@ extension SQLDialect {
     }
 
     /// The split bucket: MD5 of `key`, last 8 bytes as an unsigned big-endian integer, modulo 100.
-    func bucket(_ key: String) -> String {
+    func bucket(_ key: String) -> String { bucket(ofHash: "md5(\(key))") }
+
+    /// The split bucket of `hash`, an MD5 in hex (`md5(key)`, or a column holding it: in
+    /// PostgreSQL the bucket reads the hash twice).
+    func bucket(ofHash hash: String) -> String {
         switch self {
         case .postgres:
-            let high = "CAST(CAST(('x' || substr(md5(\(key)), 17, 8)) AS BIT(32)) AS BIGINT)"
-            let low = "CAST(CAST(('x' || substr(md5(\(key)), 25, 8)) AS BIT(32)) AS BIGINT)"
+            let high = "CAST(CAST(('x' || substr(\(hash), 17, 8)) AS BIT(32)) AS BIGINT)"
+            let low = "CAST(CAST(('x' || substr(\(hash), 25, 8)) AS BIT(32)) AS BIGINT)"
             // (high * 2^32 + low) mod 100, with 2^32 mod 100 = 96.
             return "((((\(high)) % 100) * 96 + ((\(low)) % 100)) % 100)"
         case .spark:
-            return "CAST(pmod(CAST(conv(substr(md5(\(key)), 17, 16), 16, 10) AS DECIMAL(20, 0)), 100) AS INT)"
+            return "CAST(pmod(CAST(conv(substr(\(hash), 17, 16), 16, 10) AS DECIMAL(20, 0)), 100) AS INT)"
         }
     }
 

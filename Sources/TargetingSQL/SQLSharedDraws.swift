@@ -50,19 +50,28 @@ struct SQLSharedDraws {
         for stage in stages.ordered { chain.add(stage) }
         var draws: [(name: String, expression: String)] = []
         var comments: [String?] = []
+        // PostgreSQL reads a hash twice for one bucket: each draw's MD5 comes first, once.
+        var hashes: [(name: String, expression: String)] = []
+        func bucket(_ name: String, _ seed: String, _ value: String) -> String {
+            let key = dialect.concat([dialect.string(seed + "-"), value])
+            guard dialect == .postgres else { return dialect.bucket(key) }
+            hashes.append((name: name + "_h", expression: "CASE WHEN \(value) IS NOT NULL THEN md5(\(key)) END"))
+            return dialect.bucket(ofHash: name + "_h")
+        }
         if let holdout {
             let value = holdout.key.sqlValue
-            let bucket = dialect.bucket(dialect.concat([dialect.string(holdout.name + "-"), value]))
+            let bucket = bucket(SQLCompiler.holdoutColumn, holdout.name, value)
             // A profile without a value for the key cannot be drawn, and is not held out.
             draws.append((name: SQLCompiler.holdoutColumn, expression: "CASE WHEN \(value) IS NOT NULL THEN \(bucket) < \(holdout.weight) ELSE FALSE END"))
             comments.append("holdout \(holdout.name) \(holdout.weight)% by \(describe(holdout.key))".replacingNewlines)
         }
         for experiment in experiments {
             let value = experiment.key.sqlValue
-            let bucket = dialect.bucket(dialect.concat([dialect.string(experiment.name + "-"), value]))
+            let bucket = bucket(bucketColumn(experiment.name), experiment.name, value)
             draws.append((name: bucketColumn(experiment.name), expression: "CASE WHEN \(value) IS NOT NULL THEN \(bucket) END"))
             comments.append("experiment \(experiment.name) by \(describe(experiment.key))".replacingNewlines)
         }
+        if !hashes.isEmpty { chain.add(hashes) }
         if !draws.isEmpty { chain.add(draws, comments: comments) }
     }
 
