@@ -19,7 +19,8 @@ extension SQLCompiler {
     /// with `experiment, variant, held_out` after `split` when the entries report them (the rule
     /// set has experiments or a holdout) — with 0 profiles where none takes it. `share` is the
     /// percent of the placement's profiles rounded down to one decimal, as a decimal of scale 1
-    /// (`51.3`, `0.0`), as the CLI prints it.
+    /// (`51.3`, `0.0`), as the CLI prints it. A decision is counted in the entry equal to it
+    /// in every column, NULLs equal (the engines group them so).
     package static func summary(of query: String, entries: [Decision], dialect: SQLDialect) -> String {
         let null = "CAST(NULL AS \(dialect.textType))"
         func text(_ value: String?) -> String { value.map(dialect.string) ?? null }
@@ -31,22 +32,25 @@ extension SQLCompiler {
         }.joined(separator: ",\n")
         let parts = ["audience", "kind", "id", "split"] + (experiments ? ["experiment", "variant", "held_out"] : [])
         let list = parts.joined(separator: ", ")
-        let same = parts.map { "c.\($0) IS NOT DISTINCT FROM e.\($0)" }.joined(separator: " AND ")
+        // The entries (each counting 0) and the decisions (each 1) in one list, grouped: no
+        // join, so no engine traces the decision columns back through the query to filter it.
         return """
         SELECT placement, \(list), profiles,
           ROUND(COALESCE(FLOOR(profiles * 1000.0 / NULLIF(SUM(profiles) OVER (PARTITION BY placement), 0)), 0) / 10, 1) AS share
         FROM (
-        SELECT e.entry, e.placement, \(parts.map { "e." + $0 }.joined(separator: ", ")), COALESCE(c.profiles, 0) AS profiles
+        SELECT MIN(entry) AS entry, placement, \(list), SUM(taken) AS profiles
+        FROM (
+        SELECT entry, placement, \(list), 0 AS taken
         FROM (VALUES
         \(values)
         ) AS e(entry, placement, \(list))
-        LEFT JOIN (
-        SELECT placement, \(list), COUNT(*) AS profiles
+        UNION ALL
+        SELECT CAST(NULL AS INT) AS entry, placement, \(list), 1 AS taken
         FROM (
         \(query)
         ) AS decisions
+        ) AS listed
         GROUP BY placement, \(list)
-        ) AS c ON c.placement = e.placement AND \(same)
         ) AS counted
         ORDER BY placement, profiles DESC, entry
         """

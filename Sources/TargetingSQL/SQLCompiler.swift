@@ -147,32 +147,16 @@ package struct SQLCompiler {
         return needs
     }
 
-    /// The shared columns, then the placements' decisions. In PostgreSQL, every placement is
-    /// decided in one chain (each slot, segment and audience once), and a `VALUES` list gives
-    /// each profile one row per placement. In Spark SQL, which cannot analyse that form in every
-    /// version, each placement has its own chain from the shared columns and their rows follow
-    /// one another in a `UNION ALL`.
+    /// The shared columns, then the placements' decisions, every placement decided in one
+    /// chain (each slot, segment and audience once) and each profile given one row per
+    /// placement by a cross join with the placements' numbers.
     func compile(_ placements: [Program.Placement]) -> String {
-        let needed = placements.map { needs([$0]) }
         let shared = SQLSharedDraws(program: program, placements: placements)
         var read: [Int] = []
-        for slot in needed.flatMap({ $0.slots.keys }).sorted() + shared.keySlots where !read.contains(slot) { read.append(slot) }
+        for slot in needs(placements).slots.keys.sorted() + shared.keySlots where !read.contains(slot) { read.append(slot) }
         var chain = SQLChain(source: source(reading: read), sourceColumns: sourceColumns(reading: read))
         shared.addColumns(to: &chain, reader: reader)
-        if dialect == .postgres {
-            return compileInOnePass(placements, shared: shared, into: &chain)
-        }
-        let base = chain.previous
-        let selects = zip(placements, needed).map { placement, needs in
-            chain.previous = base
-            addConditions(needs, into: &chain)
-            let values = addDecision(placement, prefix: "", shared: shared, into: &chain)
-            var columns = ["profile_id", "\(dialect.string(placement.name)) AS placement"]
-                + zip(values, outputColumns.dropFirst()).map { "\($0) AS \($1)" }
-            if includeProfile { columns.insert("profile", at: 0) }
-            return "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \(chain.previous)\n"
-        }
-        return chain.commonTableExpressions + selects.joined(separator: "UNION ALL\n")
+        return compileInOnePass(placements, shared: shared, into: &chain)
     }
 
     /// `t0`'s query: the profile and its id (in Spark SQL also the parsed profile with the
@@ -244,35 +228,46 @@ package struct SQLCompiler {
 
     /// Every placement decided in one chain: the slots, segments and audiences any of them
     /// needs, then each placement's decision (`r`, `b<row>`; with several placements
-    /// `p<N>_r`, `p<N>_b<row>` and the values `p<N>_audience`, …); returns the PostgreSQL
-    /// `SELECT`, whose `VALUES` list gives each profile one row per placement, in the order
-    /// given, when there are several.
+    /// `p<N>_r`, `p<N>_b<row>` and the values `p<N>_audience`, …); returns the query, in which
+    /// a `VALUES` list of the placements' numbers gives each profile one row per placement,
+    /// in the order given, when there are several.
     func compileInOnePass(_ placements: [Program.Placement], shared: SQLSharedDraws, into chain: inout SQLChain) -> String {
         addConditions(needs(placements), into: &chain)
         let names = outputColumns
         var columns = ["profile_id"]
         if includeProfile { columns.insert("profile", at: 0) }
         var decided = ""
+        // The placements' deciding rows side by side, then their buckets: as many stages for
+        // twenty placements as for one.
+        var decisions = SQLStages()
         if placements.count == 1 {
-            let values = [dialect.string(placements[0].name)] + addDecision(placements[0], prefix: "", shared: shared, into: &chain)
+            let values = [dialect.string(placements[0].name)] + addDecision(placements[0], prefix: "", shared: shared, into: &decisions)
+            for stage in decisions.ordered { chain.add(stage) }
             columns += zip(values, names).map { "\($0) AS \($1)" }
         } else {
-            // Each placement's values in a stage of their own (`p<N>_audience`, …): expressions
-            // in a `VALUES` list would be prepared again for every profile.
+            // Each placement's values in a stage of their own (`p<N>_audience`, …), then one
+            // row per placement and profile, each value picked by the placement's number.
             var values: [(name: String, expression: String)] = []
-            var rows: [String] = []
             for (number, placement) in placements.enumerated() {
                 let prefix = "p\(number)_"
-                let decision = zip(names.dropFirst(), addDecision(placement, prefix: prefix, shared: shared, into: &chain)).map { (name: prefix + $0, expression: $1) }
-                values += decision
-                rows.append("  (" + ([dialect.string(placement.name)] + decision.map(\.name)).joined(separator: ", ") + ")")
+                values += zip(names.dropFirst(), addDecision(placement, prefix: prefix, shared: shared, into: &decisions)).map { (name: prefix + $0, expression: $1) }
             }
+            for stage in decisions.ordered { chain.add(stage) }
             chain.add(values)
-            columns += names
-            decided = "CROSS JOIN LATERAL (VALUES\n" + rows.joined(separator: ",\n") + "\n) AS decided(\(names.joined(separator: ", ")))\n"
+            columns += names.map { name in
+                let cases = placements.enumerated().map { number, placement in
+                    "WHEN \(number) THEN " + (name == "placement" ? dialect.string(placement.name) : "p\(number)_\(name)")
+                }
+                return "CASE decided.placement_number " + cases.joined(separator: " ") + " END AS \(name)"
+            }
+            let numbers = placements.indices.map { "(\($0))" }.joined(separator: ", ")
+            decided = "CROSS JOIN (VALUES \(numbers)) AS decided(placement_number)\n"
         }
         let select = "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \(chain.previous)\n" + decided
-        return chain.postgresCommonTableExpressions(using: [select]) + select
+        switch dialect {
+        case .postgres: return chain.postgresCommonTableExpressions(using: [select]) + select
+        case .spark: return chain.commonTableExpressions + select
+        }
     }
 
     /// Adds the slots the placements' tests read, their segments level by level and their
@@ -302,9 +297,10 @@ package struct SQLCompiler {
         }
     }
 
-    /// Adds `placement`'s deciding row (`<prefix>r`) and its split buckets (`<prefix>b<row>`)
-    /// to `chain`, after its audiences; returns the values of `outputColumns` but `placement`.
-    func addDecision(_ placement: Program.Placement, prefix: String, shared: SQLSharedDraws, into chain: inout SQLChain) -> [String] {
+    /// Adds `placement`'s deciding row (`<prefix>r`, stage 0) and its split buckets
+    /// (`<prefix>b<row>`, stage 1) to `stages`; returns the values of `outputColumns` but
+    /// `placement`.
+    func addDecision(_ placement: Program.Placement, prefix: String, shared: SQLSharedDraws, into stages: inout SQLStages) -> [String] {
         let audienceColumns = SQLCompiler.columnNames(prefix: "aud_", program.ruleSet.audiences.map(\.name.text))
         let r = prefix + "r"
         // The deciding row: its audience matches, the holdout does not hold the profile out of
@@ -321,14 +317,12 @@ package struct SQLCompiler {
             rowCases.append("WHEN \(terms.isEmpty ? "TRUE" : terms.joined(separator: " AND ")) THEN \(number)")
         }
         let decided = rowCases.isEmpty ? "CAST(NULL AS INT)" : "CASE " + rowCases.joined(separator: " ") + " END"
-        chain.add([(name: r, expression: decided)])
-        var buckets: [(name: String, expression: String)] = []
+        stages.add(0, r, decided)
         for (number, row) in placement.rows.enumerated() {
             if let split = row.split, !split.isExperiment {
-                buckets.append((name: "\(prefix)b\(number)", expression: "CASE WHEN \(r) = \(number) THEN \(split.sqlBucket(keyValue: split.key.sqlValue, dialect: dialect)) END"))
+                stages.add(1, "\(prefix)b\(number)", "CASE WHEN \(r) = \(number) THEN \(split.sqlBucket(keyValue: split.key.sqlValue, dialect: dialect)) END")
             }
         }
-        if !buckets.isEmpty { chain.add(buckets) }
         func bucket(_ number: Int, _ plan: SplitPlan) -> String {
             plan.isExperiment ? shared.bucketColumn(plan.id) : "\(prefix)b\(number)"
         }

@@ -656,10 +656,11 @@ def random_rule_sets(args, workdir):
 
 
 def default_rule_sets():
-    """The hand-written rule sets: the shipped rules, the stress and injection sets, and the two
-    sets of SPEC §11 (experiments, `by KEY`, the holdout)."""
+    """The hand-written rule sets: the shipped rules, the stress and injection sets, the two
+    sets of SPEC §11 (experiments, `by KEY`, the holdout), and a six-row placement of a common
+    shape."""
     return [os.path.join(ROOT, "Rules")] + [os.path.join(HERE, name) for name in
-                                            ("stress.rules", "injection.rules", "experiments.rules", "holdout.rules")]
+                                            ("stress.rules", "injection.rules", "experiments.rules", "holdout.rules", "followup.rules")]
 
 
 def arguments(doc, random_default):
@@ -669,7 +670,7 @@ def arguments(doc, random_default):
     parser.add_argument("--count", type=int, default=3000, help="number of profiles (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=7, help="random seed (default: %(default)s)")
     parser.add_argument("--show", type=int, default=5, help="mismatches printed per placement (default: %(default)s)")
-    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/{stress,injection,experiments,holdout}.rules)")
+    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/{stress,injection,experiments,holdout,followup}.rules)")
     parser.add_argument("--random", type=int, default=random_default,
                         help="random rule sets of 10 placements each to add (default: %(default)s)")
     parser.add_argument("--random-count", type=int, default=500,

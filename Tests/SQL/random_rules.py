@@ -109,8 +109,9 @@ def expression(rng, segments, depth=0):
     return comparison(rng)
 
 
-def rule_set(seed, placements=10):
-    """The text of one rule set with `placements` placements."""
+def rule_set(seed, placements=10, audience_count=None, rows=None):
+    """The text of one rule set with `placements` placements; `audience_count` audiences (default 3
+    to 6), and in each placement `rows` rows before `everyone` (default: up to all audiences)."""
     rng = random.Random(seed)
     lines = [DECLARATIONS]
     segments = []
@@ -119,7 +120,7 @@ def rule_set(seed, placements=10):
         lines.append("segment %s = %s" % (name, expression(rng, segments)))
         segments.append(name)
     audiences = []
-    for index in range(rng.randint(3, 6)):
+    for index in range(audience_count or rng.randint(3, 6)):
         name = "a%d" % index
         used = rng.sample(segments, rng.randint(1, 3))
         joined = (" and " if rng.random() < 0.6 else " or ").join(("not " if rng.random() < 0.2 else "") + item for item in used)
@@ -157,7 +158,7 @@ def rule_set(seed, placements=10):
 
     for number in range(placements):
         lines.append("placement p%d {" % number)
-        for audience in rng.sample(audiences, rng.randint(1, len(audiences))):
+        for audience in rng.sample(audiences, min(rows, len(audiences)) if rows else rng.randint(1, len(audiences))):
             roll = rng.random()
             if roll < 0.2:
                 split_row(audience)
@@ -180,6 +181,15 @@ def rule_set(seed, placements=10):
         lines.append("holdout h%d %d%%%s%s" % (seed, rng.choice([5, 20, 50, 100]), by() if rng.random() < 0.6 else "",
                                               " except " + ", ".join("p%d" % number for number in excepted) if excepted else ""))
     return "\n".join(lines) + "\n"
+
+
+def write_wide(directory, seed):
+    """One rule set of 20 placements over 20 audiences, each placement with 20 rows and most
+    with `everyone` after them; returns its path."""
+    path = os.path.join(directory, "wide-%d.rules" % seed)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(rule_set(seed * 1000 + 999, placements=20, audience_count=20, rows=20))
+    return path
 
 
 def write(directory, count, seed):
