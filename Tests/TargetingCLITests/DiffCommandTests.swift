@@ -123,6 +123,17 @@ final class DiffCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(CLIHarness.run(["diff", old, new, "--sql", "spark", "--fail-on-change"]).status, 64, "a query cannot fail the run")
     }
 
+    func testSQLImpactOverATypedTable() {
+        let (old, new, profiles) = paths()
+        let typed = CLIHarness.run(["diff", old, new, "--sql", "postgres", "--layout", "columns", "--now", "2026-11-29T12:00:00Z"])
+        XCTAssertEqual(typed.status, 0, typed.err)
+        XCTAssertTrue(typed.out.contains("CAST(ROW(id, "), typed.out)
+        XCTAssertFalse(typed.out.contains("jsonb"), typed.out)
+        XCTAssertEqual(CLIHarness.run(["diff", old, new, "--profiles", profiles, "--layout", "columns"]).status, 64, "a layout is for --sql")
+        XCTAssertEqual(CLIHarness.run(["diff", old, new, "--prove", "--layout", "columns"]).status, 64)
+        XCTAssertEqual(CLIHarness.run(["diff", old, new, "--sql", "spark", "--layout", "wide"]).status, 64)
+    }
+
     func testNoExamplesLeavesNoDanglingEG() {
         let (old, new, profiles) = paths()
         let result = CLIHarness.run(["diff", old, new, "--profiles", profiles, "--now", "2026-11-29T12:00:00Z",

@@ -77,6 +77,33 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(sql(["main_paywall", "--dialect", "spark", "--column", "a.b"]).status, 64)
     }
 
+    func testSchemaPrintsTheTypedTableOfTheRules() {
+        let schema = sql(["--schema", "--dialect", "postgres", "--table", "app.users"])
+        XCTAssertEqual(schema.status, 0, schema.err)
+        XCTAssertTrue(schema.out.hasPrefix("CREATE TABLE app.users (\n  id TEXT,\n  birthday TEXT,\n"), schema.out)
+        XCTAssertTrue(schema.out.contains("  ca_experience TEXT,\n"), schema.out)
+        XCTAssertTrue(schema.out.contains("  ca_reminders BOOLEAN,\n"), schema.out)
+        XCTAssertTrue(schema.out.hasSuffix("  ca_weekly_hours DOUBLE PRECISION\n);\n"), schema.out)
+        XCTAssertFalse(schema.out.contains("--"), "the statement alone, ready to run")
+        XCTAssertTrue(sql(["--schema", "--dialect", "spark"]).out.contains("  ca_weekly_hours DOUBLE\n);\n"))
+        for bad in [["--schema", "main_paywall"], ["--schema", "--all"], ["--schema", "--layout", "json"]] {
+            XCTAssertEqual(sql(bad + ["--dialect", "postgres"]).status, 64, "\(bad)")
+        }
+    }
+
+    func testLayoutColumnsReadsTheTypedTable() {
+        let typed = sql(["--all", "--summary", "--dialect", "postgres", "--layout", "columns", "--table", "app.users"])
+        XCTAssertEqual(typed.status, 0, typed.err)
+        XCTAssertTrue(typed.out.contains("  SELECT id AS profile_id,\n    birthday AS col0,\n"), typed.out)
+        XCTAssertTrue(typed.out.contains("\n  FROM app.users\n"), typed.out)
+        XCTAssertFalse(typed.out.contains("jsonb"), typed.out)
+        let unknown = sql(["--all", "--dialect", "postgres", "--layout", "rows"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.err.contains("error: unknown layout `rows`; use `json` or `columns`"), unknown.err)
+        XCTAssertEqual(sql(["--all", "--dialect", "postgres", "--layout", "columns", "--column", "doc"]).status, 64)
+        XCTAssertEqual(sql(["--all", "--dialect", "postgres", "--layout", "json"]).out, sql(["--all", "--dialect", "postgres"]).out)
+    }
+
     func testPrintsOneQuery() {
         let result = sql(["main_paywall", "--dialect", "postgres"])
         XCTAssertEqual(result.status, 0, result.err)
