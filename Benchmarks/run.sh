@@ -134,19 +134,41 @@ measure "$bin" check "$work/many-old"
 analysed=$(grep -c 'for the reachability analysis' "$work/err" || true)
 echo "| \`check\`: 200 generated placements, analysed ($analysed skipped) | ${seconds} s | — | — |"
 
-# Warehouse: audience sizing on Spark local[2] (PySpark 4 from PyPI into .build/spark-venv-4) against
-# `resolve --summary` on every core, over the same 200,000 profiles (skipped without PyPI).
-spark_profiles=${SPARK_PROFILES:-200000}
+# Warehouse: audience sizing on PostgreSQL (a running server, through psql as `postgres`) and on
+# Spark local[2] (PySpark 4 from PyPI into .build/spark-venv-4), over the same 200,000 profiles as
+# one JSON column and as the typed table of `--layout columns`, each against `resolve --summary`
+# on the same profiles per core (`--jobs 1` for PostgreSQL, which runs a query on one core;
+# `--jobs 2` for local[2]); `diff --sql` against `diff --profiles --jobs 1`. Skipped without them.
+warehouse_profiles=${WAREHOUSE_PROFILES:-200000}
+head -n "$warehouse_profiles" "$work/profiles.jsonl" > "$work/warehouse.jsonl"
+if runuser -u postgres -- psql -X -A -t -c 'SELECT 1' >/dev/null 2>&1; then
+  measure "$bin" resolve --all --summary --profiles "$work/warehouse.jsonl" --now "$now" --jobs 1
+  ours=$seconds
+  measure "$bin" diff Rules "$work/prove-new" --profiles "$work/warehouse.jsonl" --now "$now" --jobs 1 --by destination
+  diff_ours=$seconds
+  python3 Benchmarks/peers/postgres_summary.py "$bin" Rules "$work/prove-new" "$now" "$work/warehouse.jsonl" > "$work/postgres" 2>&1 || true
+  while read -r layout pg_seconds pg_check; do
+    case $layout in
+      json|columns) echo "| warehouse: PostgreSQL \`sql --all --summary --layout $layout\`, $warehouse_profiles profiles | \`resolve --summary --jobs 1\`: $(rate "$warehouse_profiles" "$ours") | PostgreSQL: $(rate "$warehouse_profiles" "$pg_seconds") ($pg_check) | $(ratio "$ours" "$pg_seconds") |" ;;
+      diff) echo "| warehouse: PostgreSQL \`diff --sql\`, $warehouse_profiles profiles | \`diff --profiles --jobs 1\`: $(rate "$warehouse_profiles" "$diff_ours") | PostgreSQL: $(rate "$warehouse_profiles" "$pg_seconds") ($pg_check) | $(ratio "$diff_ours" "$pg_seconds") |" ;;
+      *) echo "| warehouse: PostgreSQL failed: $layout $pg_seconds $pg_check | — | — | — |" ;;
+    esac
+  done < "$work/postgres"
+else
+  echo "| warehouse: PostgreSQL | skipped: no server reachable as \`postgres\` | — | — |"
+fi
 spark_venv=.build/spark-venv-4
 if [ ! -x "$spark_venv/bin/python" ] || ! "$spark_venv/bin/python" -c "import pyspark" 2>/dev/null; then
   python3 -m venv "$spark_venv" >&2 && "$spark_venv/bin/pip" install -q "pyspark>=4,<5" >&2 || true
 fi
 if command -v java >/dev/null 2>&1 && "$spark_venv/bin/python" -c "import pyspark" 2>/dev/null; then
-  head -n "$spark_profiles" "$work/profiles.jsonl" > "$work/spark.jsonl"
-  measure "$bin" resolve --all --summary --profiles "$work/spark.jsonl" --now "$now" --jobs "$cores"
+  measure "$bin" resolve --all --summary --profiles "$work/warehouse.jsonl" --now "$now" --jobs "$cores"
   ours=$seconds
-  read -r spark_seconds spark_check < <("$spark_venv/bin/python" Benchmarks/peers/spark_summary.py "$bin" Rules "$now" "$work/spark.jsonl" 2>/dev/null | tail -1)
-  echo "| warehouse: \`sql --all --summary\` on Spark local[2], $spark_profiles profiles | \`resolve --summary --jobs $cores\`: $(rate "$spark_profiles" "$ours") | Spark: $(rate "$spark_profiles" "$spark_seconds") ($spark_check) | $(ratio "$ours" "$spark_seconds") |"
+  for layout in json columns; do
+    read -r spark_seconds plan_cold plan_warm spark_check < <("$spark_venv/bin/python" Benchmarks/peers/spark_summary.py "$bin" Rules "$now" "$work/warehouse.jsonl" "$layout" 2>/dev/null | tail -1)
+    echo "| warehouse: Spark local[2] \`sql --all --summary --layout $layout\`, $warehouse_profiles profiles | \`resolve --summary --jobs $cores\`: $(rate "$warehouse_profiles" "$ours") | Spark: $(rate "$warehouse_profiles" "$spark_seconds") ($spark_check) | $(ratio "$ours" "$spark_seconds") |"
+    echo "| warehouse: Spark planning of that query, --layout $layout | first in the session: ${plan_cold} s; again: ${plan_warm} s | — | — |"
+  done
 else
   echo "| warehouse: Spark | skipped: no Java or PyPI | — | — |"
 fi

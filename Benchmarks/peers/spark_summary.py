@@ -1,30 +1,55 @@
 #!/usr/bin/env python3
 """Audience sizing on Spark (local[2]): `targeting sql --all --summary --dialect spark` over a
-JSON Lines file loaded as a string column. Prints the query's seconds (planning and running,
-the session start excluded) and checks the counts against `resolve --all --summary`.
+JSON Lines file loaded as a string column (`json`), or over the typed table of `--layout
+columns` written as Parquet (`columns`). Prints the query's seconds (planning and running, the
+session start and the load excluded), the planning's seconds alone (the session's first query)
+and when planned again, and whether the counts equal `resolve --all --summary`.
 
-    spark_summary.py TARGETING RULES NOW PROFILES.jsonl
+    spark_summary.py TARGETING RULES NOW PROFILES.jsonl [json|columns]
 """
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 import time
 
 from pyspark.sql import SparkSession
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "SQL"))
+import typed_layout  # noqa: E402
+
 
 def main():
     binary, rules, now, path = sys.argv[1:5]
-    query = subprocess.run([binary, "sql", "--all", "--summary", "--dialect", "spark", "--rules", rules, "--now", now],
+    layout = sys.argv[5] if len(sys.argv) > 5 else "json"
+    query = subprocess.run([binary, "sql", "--all", "--summary", "--dialect", "spark", "--rules", rules, "--now", now, "--layout", layout],
                            capture_output=True, text=True, check=True).stdout
     spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
              .config("spark.ui.showConsoleProgress", "false").config("spark.sql.shuffle.partitions", "2").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
-    spark.read.text(path).withColumnRenamed("value", "profile").createOrReplaceTempView("profiles")
-    start = time.monotonic()
-    rows = spark.sql(query).collect()
-    seconds = time.monotonic() - start
+    with tempfile.TemporaryDirectory() as work:
+        if layout == "columns":
+            columns = typed_layout.schema(binary, [rules], "spark", now)
+            types = {"text": "string", "number": "double", "bool": "boolean"}
+            schema = ", ".join("%s %s" % (typed_layout.quoted(name, "spark"), types[kind]) for name, kind in columns)
+            with open(path, encoding="utf-8") as handle:
+                rows = [tuple(typed_layout.row(json.loads(line), columns)) for line in handle if line.strip()]
+            spark.createDataFrame(rows, schema).write.parquet(os.path.join(work, "profiles.parquet"))
+            spark.read.parquet(os.path.join(work, "profiles.parquet")).createOrReplaceTempView("profiles")
+        else:
+            spark.read.text(path).withColumnRenamed("value", "profile").createOrReplaceTempView("profiles")
+        start = time.monotonic()
+        frame = spark.sql(query)
+        frame._jdf.queryExecution().executedPlan()
+        planned = time.monotonic()
+        rows = frame.collect()
+        seconds = time.monotonic() - start
+        # Planned again in the warm session, as every query after a session's first is.
+        again = time.monotonic()
+        spark.sql(query)._jdf.queryExecution().executedPlan()
+        warm = time.monotonic() - again
     spark.stop()
     listed = subprocess.run([binary, "resolve", "--all", "--summary", "--format", "json", "--rules", rules, "--now", now,
                              "--profiles", path], capture_output=True, text=True).stdout
@@ -35,7 +60,7 @@ def main():
         row = json.loads(line)  # every entry, 0 where no profile takes it, as the query lists them
         expected[tuple(row.get(column) for column in columns)] = row["profiles"]
     actual = {tuple(row.asDict().get(column) for column in columns): row["profiles"] for row in rows}
-    print("%.2f %s" % (seconds, "same counts" if actual == expected else "COUNTS DIFFER"))
+    print("%.2f %.2f %.2f %s" % (seconds, planned - start, warm, "same counts" if actual == expected else "COUNTS DIFFER"))
 
 
 if __name__ == "__main__":

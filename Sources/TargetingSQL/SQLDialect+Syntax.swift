@@ -110,9 +110,12 @@ extension SQLDialect {
     /// The lowercase mapping of `ignoring case` (`CaseFolding.lowercase`: full Unicode mapping,
     /// Final_Sigma). PostgreSQL's `lower()` applies it under an ICU collation only (the libc one
     /// of a `C.UTF-8` database maps each character alone), hence `und-x-icu`; Spark's `lower()`
-    /// is Java's `toLowerCase`, which applies it.
+    /// is Java's `toLowerCase`, which applies it. In PostgreSQL ASCII text (as many bytes as
+    /// characters) takes the byte-wise `lower()` first, which maps ASCII as ICU does.
     func lowercase(_ text: String) -> String {
-        self == .postgres ? "lower(\(text) COLLATE \"und-x-icu\")" : "lower(\(text))"
+        guard self == .postgres else { return "lower(\(text))" }
+        return "CASE WHEN octet_length(\(text)) = length(\(text)) THEN lower(\(text) COLLATE \"C\") COLLATE \"default\" "
+            + "ELSE lower(\(text) COLLATE \"und-x-icu\") COLLATE \"default\" END"
     }
 
     /// Lowercases every element of a text array.
