@@ -228,7 +228,7 @@ package struct SQLCompiler {
 
     /// Every placement decided in one chain: the slots, segments and audiences any of them
     /// needs, then each placement's decision (`r`, `b<row>`; with several placements
-    /// `p<N>_r`, `p<N>_b<row>` and the values `p<N>_audience`, …); returns the query, in which
+    /// `p<N>_r`, `p<N>_b<row>`); returns the query, in which
     /// a `VALUES` list of the placements' numbers gives each profile one row per placement,
     /// in the order given, when there are several.
     func compileInOnePass(_ placements: [Program.Placement], shared: SQLSharedDraws, into chain: inout SQLChain) -> String {
@@ -245,19 +245,15 @@ package struct SQLCompiler {
             for stage in decisions.ordered { chain.add(stage) }
             columns += zip(values, names).map { "\($0) AS \($1)" }
         } else {
-            // Each placement's values in a stage of their own (`p<N>_audience`, …), then one
-            // row per placement and profile, each value picked by the placement's number.
-            var values: [(name: String, expression: String)] = []
+            // One row per placement and profile; each value is the placement's own expression,
+            // picked by the placement's number, so a row computes only its placement's values.
+            var values: [[String]] = []
             for (number, placement) in placements.enumerated() {
-                let prefix = "p\(number)_"
-                values += zip(names.dropFirst(), addDecision(placement, prefix: prefix, shared: shared, into: &decisions)).map { (name: prefix + $0, expression: $1) }
+                values.append([dialect.string(placement.name)] + addDecision(placement, prefix: "p\(number)_", shared: shared, into: &decisions))
             }
             for stage in decisions.ordered { chain.add(stage) }
-            chain.add(values)
-            columns += names.map { name in
-                let cases = placements.enumerated().map { number, placement in
-                    "WHEN \(number) THEN " + (name == "placement" ? dialect.string(placement.name) : "p\(number)_\(name)")
-                }
+            columns += names.enumerated().map { index, name in
+                let cases = values.enumerated().map { number, value in "WHEN \(number) THEN \(value[index])" }
                 return "CASE decided.placement_number " + cases.joined(separator: " ") + " END AS \(name)"
             }
             let numbers = placements.indices.map { "(\($0))" }.joined(separator: ", ")

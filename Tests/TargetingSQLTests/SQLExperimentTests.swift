@@ -102,7 +102,8 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertEqual(count("AS aud_new_users", in: query), 1, query)
         XCTAssertFalse(query.contains("UNION ALL"), "one statement: each profile gives one row per placement")
         XCTAssertTrue(query.contains("  CASE decided.placement_number WHEN 0 THEN 'first' WHEN 1 THEN 'second' END AS placement,\n"), query)
-        XCTAssertTrue(query.contains("  CASE decided.placement_number WHEN 0 THEN p0_variant WHEN 1 THEN p1_variant END AS variant,\n"), query)
+        XCTAssertTrue(query.contains("  CASE decided.placement_number WHEN 0 THEN CASE WHEN p0_r = 0 THEN CASE WHEN exp_pricing < 50 THEN 'control'"), query)
+        XCTAssertTrue(query.contains(" WHEN 1 THEN CASE WHEN p1_r = 0 THEN CASE WHEN exp_pricing < 50 THEN 'control' ELSE 'discount' END WHEN p1_r = 1 THEN CAST(NULL AS TEXT) END END AS variant,\n"), query)
         XCTAssertTrue(query.hasSuffix("CROSS JOIN (VALUES (0), (1)) AS decided(placement_number)\n"), query)
         // Both placements' deciding rows in one stage: a chain as deep for twenty placements as for one.
         XCTAssertNotNil(query.range(of: #"END AS p0_r,\n    CASE WHEN [^\n]* END AS p1_r\n"#, options: .regularExpression), query)
