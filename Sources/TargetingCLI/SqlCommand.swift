@@ -125,7 +125,8 @@ enum SqlCommand: Command {
             return (try arguments.value("--table").map { try SQLIdentifier($0, role: .table) } ?? .profiles,
                     try arguments.value("--column").map { try SQLIdentifier($0, role: .column) } ?? .profile)
         } catch let invalid as SQLIdentifier.Invalid {
-            throw UsageError(message: invalid.description)
+            let option = invalid.role == .table ? "--table" : "--column"
+            throw UsageError(message: "invalid \(option) `\(invalid.name)`: use letters, digits and `_`" + (invalid.role == .table ? ", parts joined by `.`" : ""))
         }
     }
 }

@@ -9,19 +9,12 @@ package struct SQLIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// What a name is for: a table may be qualified (`lake.app.profiles`), a column may not.
     package enum Role: Sendable {
         case table, column
-
-        /// The command-line option that names it.
-        var option: String { self == .table ? "--table" : "--column" }
     }
 
-    /// The error for a name that is not a plain identifier; its description is the message.
-    package struct Invalid: Error, CustomStringConvertible {
+    /// The error for a name that is not a plain identifier: the name, and what it was to name.
+    package struct Invalid: Error {
         package let name: String
         package let role: Role
-
-        package var description: String {
-            "invalid \(role.option) `\(name)`: use letters, digits and `_`" + (role == .table ? ", parts joined by `.`" : "")
-        }
     }
 
     /// The default source: a table `profiles`, and its column `profile`.

@@ -2,14 +2,6 @@ import TargetingBase
 import TargetingEngine
 import TargetingProfiles
 
-/// How the profiles table holds a profile.
-package enum SQLLayout: String, Hashable, Sendable, CaseIterable {
-    /// One column holding each profile's JSON object (`--column`, default `profile`).
-    case json
-    /// One typed column per field the rules read (`SQLTableSchema`).
-    case columns
-}
-
 /// The typed table of `--layout columns`: `id`, then one column per built-in field the rules
 /// read, named as in the profile JSON (`country`, `birthday` for `profile.age`, …), then one
 /// column `ca_<key>` per custom attribute they read.

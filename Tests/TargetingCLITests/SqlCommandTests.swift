@@ -73,8 +73,12 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         let result = sql(["main_paywall", "--dialect", "spark", "--table", "lake.app.profiles", "--column", "doc"])
         XCTAssertEqual(result.status, 0, result.err)
         XCTAssertTrue(result.out.contains("FROM (SELECT doc AS profile FROM lake.app.profiles) AS source"), result.out)
-        XCTAssertEqual(sql(["main_paywall", "--dialect", "spark", "--table", "x; DROP TABLE y"]).status, 64)
-        XCTAssertEqual(sql(["main_paywall", "--dialect", "spark", "--column", "a.b"]).status, 64)
+        let injected = sql(["main_paywall", "--dialect", "spark", "--table", "x; DROP TABLE y"])
+        XCTAssertEqual(injected.status, 64)
+        XCTAssertTrue(injected.err.contains("error: invalid --table `x; DROP TABLE y`: use letters, digits and `_`, parts joined by `.`"), injected.err)
+        let dotted = sql(["main_paywall", "--dialect", "spark", "--column", "a.b"])
+        XCTAssertEqual(dotted.status, 64)
+        XCTAssertTrue(dotted.err.contains("error: invalid --column `a.b`: use letters, digits and `_`\n"), dotted.err)
     }
 
     func testSchemaPrintsTheTypedTableOfTheRules() {

@@ -18,11 +18,13 @@ final class SQLIdentifierTests: XCTestCase {
                       "a/*c*/", "a--", "naïve", "a\u{0}", "a'b", "tab\tle"]
         for name in tables {
             XCTAssertThrowsError(try SQLIdentifier(name, role: .table), name) { error in
-                XCTAssertEqual(String(describing: error), "invalid --table `\(name)`: use letters, digits and `_`, parts joined by `.`")
+                let invalid = error as? SQLIdentifier.Invalid
+                XCTAssertEqual(invalid?.name, name)
+                XCTAssertEqual(invalid?.role, .table)
             }
         }
         XCTAssertThrowsError(try SQLIdentifier("a.b", role: .column)) { error in
-            XCTAssertEqual(String(describing: error), "invalid --column `a.b`: use letters, digits and `_`")
+            XCTAssertEqual((error as? SQLIdentifier.Invalid)?.role, .column)
         }
     }
 
