@@ -69,7 +69,7 @@ let package = Package(
         layer("TargetingTesting", ["TargetingEngine"]),
         layer("TargetingImpact", ["TargetingEngine"]),
         layer("TargetingSQL", ["TargetingEngine"]),
-        // The front door of SPEC §10.
+        // The front door: the library API an app calls.
         layer("Targeting", ["TargetingEngine", "TargetingAnalysis"]),
         // Editors: the language server behind `targeting lsp`.
         layer("TargetingLanguageServer", ["Targeting", "TargetingAnalysis", "TargetingFormatting"]),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Proves that an app can depend on a tagged version of Targeting, as SwiftPM users do:
 # clone this repository, tag the clone, build a throwaway app package that depends on the tag
-# with `from:` and calls the library API of SPEC §10 (rules from text, the input handler,
+# with `from:` and calls the library API (rules from text, the input handler,
 # answers applied to a profile, resolve). Also checks that the flag gate matters (forcing the
 # debug optimisation flag on makes SwiftPM reject the dependency) and that the pipeline's own
 # types are not visible to the app.

@@ -32,7 +32,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a <= 0) a = 0.001; printf "%.2f×
 echo "| benchmark | Targeting | reference (same run) | ratio |"
 echo "|---|---|---|---|"
 
-# (a) In process: SPEC §10 against a hand-written Swift function over the same Profile values.
+# (a) In process: the library API against a hand-written Swift function over the same Profile values.
 "$bench" in-process Rules
 
 # (b) Batch: resolve --all over JSON Lines, against the specialised stdlib-Python loop on the same

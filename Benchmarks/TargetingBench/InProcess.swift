@@ -2,7 +2,7 @@ import Foundation
 import Targeting
 import TargetingBase
 
-/// (a) In process: SPEC §10's `rules.resolve(_:for:at:)` against the hand-written function,
+/// (a) In process: the library's `rules.resolve(_:for:at:)` against the hand-written function,
 /// over the same in-memory profiles, in one run.
 enum InProcess {
     static let now = Date(timeIntervalSince1970: 1_796_040_000)  // 2026-11-29T12:00:00Z

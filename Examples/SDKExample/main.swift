@@ -1,4 +1,4 @@
-// A small app-side example that uses only the library's public API (SPEC §10): it loads the
+// A small app-side example that uses only the library's public API: it loads the
 // rules, plays the SDK's analytics callback for one onboarding flow, feeds the events to
 // `FlowInputHandler` exactly as `didReceiveAnalyticEvent` delivers them, applies the answers
 // when the flow disappears and asks which flow the user gets next, and why.
