@@ -210,7 +210,10 @@ package struct Program: Sendable {
             case .less: .less
             case .lessOrEqual: .lessOrEqual
             case .greater: .greater
-            default: .greaterOrEqual
+            case .greaterOrEqual: .greaterOrEqual
+            // Not orderings: never asked for (only the ordering operators below call this).
+            case .equal, .notEqual, .between, .isIn, .isNotIn, .contains, .startsWith, .endsWith, .has, .hasAny, .hasAll,
+                 .hasNone, .isSet, .isNotSet: .greaterOrEqual
             }
         }
         var negated = false
@@ -228,27 +231,27 @@ package struct Program: Sendable {
                 if case .bool(let flag) = literal.value { kind = .boolEquals(flag) } else { kind = .boolEquals(false) }
             case .date: kind = .dateEquals(date(literal))
             case .version: kind = .versionEquals(version(literal))
-            default: kind = .stringEquals(text(literal), fold: fold)
+            case .string, .set, nil: kind = .stringEquals(text(literal), fold: fold)
             }
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             let literal = literals[0]
             switch type {
             case .date: kind = .dateOrder(ordering(comparison.op), date(literal))
             case .version: kind = .versionOrder(ordering(comparison.op), version(literal))
-            default: kind = .numberOrder(ordering(comparison.op), number(literal))
+            case .number, .string, .bool, .set, nil: kind = .numberOrder(ordering(comparison.op), number(literal))
             }
         case .between:
             switch type {
             case .date: kind = .dateBetween(date(literals[0]), date(literals[1]))
             case .version: kind = .versionBetween(version(literals[0]), version(literals[1]))
-            default: kind = .numberBetween(number(literals[0]), number(literals[1]))
+            case .number, .string, .bool, .set, nil: kind = .numberBetween(number(literals[0]), number(literals[1]))
             }
         case .isIn, .isNotIn:
             negated = comparison.op == .isNotIn
             switch type {
             case .number: kind = .numberIn(Set(literals.map(number)))
             case .version: kind = .versionIn(Set(literals.map(version)))
-            default: kind = .stringIn(ExactStringSet(literals.map(text)), fold: fold)
+            case .string, .bool, .date, .set, nil: kind = .stringIn(ExactStringSet(literals.map(text)), fold: fold)
             }
         case .contains: kind = .contains(text(literals[0]), fold: fold)
         case .startsWith: kind = .startsWith(text(literals[0]), fold: fold)

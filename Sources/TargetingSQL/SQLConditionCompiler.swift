@@ -32,14 +32,16 @@ struct SQLConditionCompiler {
             return outcome ? "TRUE" : "FALSE"
         }
         let c = "s\(test.slot)_"
-        if case .isSet = test.kind { return test.negated ? "(NOT \(c)p)" : c + "p" }
         let fits: String
         let check: String
         switch test.kind {
+        case .isSet:
+            return test.negated ? "(NOT \(c)p)" : c + "p"
         case .versionEquals, .versionOrder, .versionBetween, .versionIn:
             fits = c + "ok"
             check = versionCheck(test.kind, prefix: c)
-        default:
+        case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder, .numberBetween, .numberIn,
+             .boolEquals, .dateEquals, .dateOrder, .dateBetween, .has, .hasAny, .hasAll, .hasNone:
             fits = "(\(c)v IS NOT NULL)"
             check = valueCheck(test.kind, prefix: c)
         }
@@ -96,8 +98,8 @@ struct SQLConditionCompiler {
         case .hasNone(let literals, let fold):
             // Each term is coalesced: a literal PostgreSQL cannot hold is NULL and held by no set.
             return "(NOT (" + literals.map { "coalesce(\(dialect.arrayContains(text(fold), dialect.string($0))), FALSE)" }.joined(separator: " OR ") + "))"
-        default:
-            return "FALSE"
+        case .versionEquals, .versionOrder, .versionBetween, .versionIn, .isSet:
+            return "FALSE"  // compiled by `versionCheck` and `compile`, never here
         }
     }
 
@@ -113,8 +115,9 @@ struct SQLConditionCompiler {
         case .versionIn(let literals):
             let sorted = literals.sorted()
             return "(" + sorted.map { "\(comparison.compare(to: $0)) = 0" }.joined(separator: " OR ") + ")"
-        default:
-            return "FALSE"
+        case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder, .numberBetween, .numberIn,
+             .boolEquals, .dateEquals, .dateOrder, .dateBetween, .has, .hasAny, .hasAll, .hasNone, .isSet:
+            return "FALSE"  // compiled by `valueCheck` and `compile`, never here
         }
     }
 

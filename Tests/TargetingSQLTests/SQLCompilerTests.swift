@@ -3,6 +3,7 @@ import XCTest
 @testable import TargetingBase
 @testable import TargetingEngine
 @testable import TargetingSQL
+import TargetingTestSupport
 
 /// SQL text (SPEC §7): golden snippets for both dialects. PostgreSQL output is also checked
 /// against a real server by Tests/SQL/agreement.py; Spark SQL by Tests/SQL/spark_agreement.py.
@@ -10,9 +11,7 @@ final class SQLCompilerTests: XCTestCase {
     private let now: Int64 = 1_796_040_000_000  // 2026-11-29T12:00:00Z
 
     private func program(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> Program {
-        let loaded = LoadedRules(sources: [SourceFile(path: "q.rules", text: text)])
-        XCTAssertFalse(loaded.hasErrors, "\(loaded.diagnostics)", file: file, line: line)
-        return loaded.program!
+        checkedProgram(text, file: file, line: line)
     }
 
     private func sql(_ text: String, _ placement: String, _ dialect: SQLDialect) -> String {

@@ -3,6 +3,7 @@ import XCTest
 @testable import TargetingBase
 @testable import TargetingEngine
 @testable import TargetingSQL
+import TargetingTestSupport
 
 /// SQL text for SPEC §11: experiment rows, `by KEY` draws and the holdout, in both dialects.
 /// Tests/SQL/agreement.py and spark_agreement.py run the same forms on real engines against
@@ -11,9 +12,7 @@ final class SQLExperimentTests: XCTestCase {
     private let now: Int64 = 1_796_040_000_000  // 2026-11-29T12:00:00Z
 
     private func program(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> Program {
-        let loaded = LoadedRules(sources: [SourceFile(path: "q.rules", text: text)])
-        XCTAssertFalse(loaded.hasErrors, "\(loaded.diagnostics)", file: file, line: line)
-        return loaded.program!
+        checkedProgram(text, file: file, line: line)
     }
 
     private func count(_ text: String, in query: String) -> Int { query.components(separatedBy: text).count - 1 }

@@ -1,6 +1,6 @@
 import XCTest
-@testable import Targeting
 @testable import TargetingSQL
+import TargetingTestSupport
 
 /// `SQLIdentifier`: plain names and qualified tables are held as given; anything that could
 /// change the query around them is refused with a message naming the option.
@@ -29,15 +29,14 @@ final class SQLIdentifierTests: XCTestCase {
     }
 
     func testTheQueryReadsTheNamedSource() throws {
-        let loaded = LoadedRules(sources: [SourceFile(path: "q.rules", text: """
+        let program = checkedProgram("""
             attribute plan: string
             segment s = plan == "pro"
             audience a = s
             placement p {
               a -> flow "f"
             }
-            """)])
-        let program = try XCTUnwrap(loaded.program, "\(loaded.diagnostics)")
+            """)
         let query = SQLCompiler.compile(placement: "p", program: program, now: 0, dialect: .postgres,
                                         table: try SQLIdentifier("lake.app.users", role: .table),
                                         column: try SQLIdentifier("doc", role: .column))

@@ -3,6 +3,7 @@ import XCTest
 @testable import TargetingBase
 @testable import TargetingEngine
 @testable import TargetingSQL
+import TargetingTestSupport
 
 /// `--layout columns`: the typed table the rules read, its `CREATE TABLE`, and queries that read
 /// its columns as the JSON readers read the same values.
@@ -10,9 +11,7 @@ final class SQLTableSchemaTests: XCTestCase {
     private let now: Int64 = 1_796_040_000_000  // 2026-11-29T12:00:00Z
 
     private func program(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> Program {
-        let loaded = LoadedRules(sources: [SourceFile(path: "q.rules", text: text)])
-        XCTAssertFalse(loaded.hasErrors, "\(loaded.diagnostics)", file: file, line: line)
-        return loaded.program!
+        checkedProgram(text, file: file, line: line)
     }
 
     private let rules = """
