@@ -17,7 +17,9 @@ enum DateCandidates {
             switch kind {
             case .dateEquals(let operand), .dateOrder(_, let operand): found.append(operand.at(now))
             case .dateBetween(let low, let high): found += [low.at(now), high.at(now)]
-            default: break
+            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder,
+                 .numberBetween, .numberIn, .boolEquals, .versionEquals, .versionOrder, .versionBetween, .versionIn,
+                 .has, .hasAny, .hasAll, .hasNone, .isSet: break
             }
         }
         return found
@@ -37,7 +39,9 @@ enum DateCandidates {
             switch kind {
             case .dateEquals(let operand), .dateOrder(_, let operand): add(operand)
             case .dateBetween(let low, let high): add(low); add(high)
-            default: break
+            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder,
+                 .numberBetween, .numberIn, .boolEquals, .versionEquals, .versionOrder, .versionBetween, .versionIn,
+                 .has, .hasAny, .hasAll, .hasNone, .isSet: break
             }
         }
         return (fixed, relative)

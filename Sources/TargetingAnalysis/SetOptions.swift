@@ -22,8 +22,11 @@ enum SetOptions {
             let (texts, fold): ([String], Bool)
             switch test.kind {
             case .has(let text, let flag): (texts, fold) = ([text], flag)
-            case .hasAny(let list, let flag), .hasAll(let list, let flag), .hasNone(let list, let flag): (texts, fold) = (list.items, flag)
-            default: continue
+            case .hasAny(let list, let flag), .hasAll(let list, let flag),
+                 .hasNone(let list, let flag): (texts, fold) = (list.items, flag)
+            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder,
+                 .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .versionEquals,
+                 .versionOrder, .versionBetween, .versionIn, .isSet: continue
             }
             for text in texts.map({ Array($0.utf8) }) {
                 if fold { if !classes.contains(text) { classes.append(text) } } else if !exact.contains(text) { exact.append(text) }

@@ -24,7 +24,9 @@ enum TextOptions {
                 fold ? folded.append(Array(text.utf8)) : exact.append(Array(text.utf8))
             case .stringIn(let texts, let fold):
                 for text in texts { fold ? folded.append(Array(text.utf8)) : exact.append(Array(text.utf8)) }
-            default:
+            case .contains, .startsWith, .endsWith, .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals,
+                 .dateEquals, .dateOrder, .dateBetween, .versionEquals, .versionOrder, .versionBetween, .versionIn, .has,
+                 .hasAny, .hasAll, .hasNone, .isSet:
                 if let pattern = TextPattern(test.kind), !patterns.contains(pattern) { patterns.append(pattern) }
             }
         }
@@ -48,7 +50,10 @@ enum TextOptions {
             switch test.kind {
             case .stringEquals(let text, true): return [Array(text.utf8)]
             case .stringIn(let texts, true): return texts.map { Array($0.utf8) }
-            default: return []
+            case .stringEquals(_, false), .stringIn(_, false), .contains, .startsWith, .endsWith, .numberEquals,
+                 .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween,
+                 .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny, .hasAll, .hasNone,
+                 .isSet: return []
             }
         }
         func vector(_ foldClass: [UInt8]?, _ facts: [Bool]) -> [Bool] {

@@ -17,7 +17,9 @@ struct TextPattern: Hashable {
         case .contains(let text, let fold): self.init(kind: .contains, literal: Array(text.utf8), fold: fold)
         case .startsWith(let text, let fold): self.init(kind: .startsWith, literal: Array(text.utf8), fold: fold)
         case .endsWith(let text, let fold): self.init(kind: .endsWith, literal: Array(text.utf8), fold: fold)
-        default: return nil
+        case .stringEquals, .stringIn, .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals,
+             .dateOrder, .dateBetween, .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny,
+             .hasAll, .hasNone, .isSet: return nil
         }
     }
 
@@ -78,7 +80,8 @@ struct TextPatternRules {
     static func implies(_ a: TextPattern, _ b: TextPattern) -> Bool {
         switch (a.kind, b.kind) {
         case (.startsWith, .startsWith): return a.literal.starts(with: b.literal)
-        case (.endsWith, .endsWith): return a.literal.count >= b.literal.count && a.literal.suffix(b.literal.count).elementsEqual(b.literal)
+        case (.endsWith,
+             .endsWith): return a.literal.count >= b.literal.count && a.literal.suffix(b.literal.count).elementsEqual(b.literal)
         case (_, .contains): return TextPattern.isSubsequence(b.literal, of: a.literal)
         default: return false
         }

@@ -16,7 +16,9 @@ enum VersionCandidates {
             case .versionEquals(let version), .versionOrder(_, let version): found.append(version)
             case .versionBetween(let low, let high): found += [low, high]
             case .versionIn(let versions): found += versions
-            default: break
+            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder,
+                 .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .has, .hasAny, .hasAll,
+                 .hasNone, .isSet: break
             }
         }
         return found
