@@ -83,7 +83,9 @@ package struct FastTest: Sendable {
             if let packed = version.packed { op = .versionOrder; ordering = order; lowBits = packed }
         case .versionBetween(let from, let to):
             if let low = from.packed, let high = to.packed { op = .versionBetween; lowBits = low; highBits = high }
-        default:
+        // No fixed-size form: folded text, patterns, lists of numbers and versions take the typed comparison.
+        case .stringEquals(_, fold: true), .stringIn(_, fold: true), .contains, .startsWith, .endsWith, .numberIn, .versionIn,
+             .has(_, fold: true), .hasAny(_, fold: true), .hasAll(_, fold: true), .hasNone(_, fold: true):
             break
         }
     }
