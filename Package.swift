@@ -53,6 +53,8 @@ let package = Package(
     name: "Targeting",
     products: [
         .library(name: "Targeting", targets: ["Targeting"]),
+        // For servers: the profile store, event ingest and the parallel batch runners.
+        .library(name: "TargetingStore", targets: ["TargetingStore"]),
         .executable(name: "targeting", targets: ["targeting"]),
     ],
     dependencies: [],
@@ -69,12 +71,14 @@ let package = Package(
         layer("TargetingTesting", ["TargetingEngine"]),
         layer("TargetingImpact", ["TargetingEngine"]),
         layer("TargetingSQL", ["TargetingEngine"]),
+        // Servers: the JSON Lines profile store, its lock, ingest and the batch runners.
+        layer("TargetingStore", ["TargetingProfiles", "TargetingEngine"]),
         // The front door: the library API an app calls.
         layer("Targeting", ["TargetingEngine", "TargetingAnalysis"]),
         // Editors: the language server behind `targeting lsp`.
         layer("TargetingLanguageServer", ["Targeting", "TargetingAnalysis", "TargetingFormatting"]),
         // The command line.
-        .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingAnalysis", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL", "TargetingLanguageServer"]),
+        .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingAnalysis", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL", "TargetingStore", "TargetingLanguageServer"]),
         .executableTarget(name: "targeting", dependencies: ["TargetingCLI"]),
         .executableTarget(name: "sdk-example", dependencies: ["Targeting"], path: "Examples/SDKExample"),
         // Benchmarks/run.sh: `swift run -c release targeting-bench`.
@@ -91,6 +95,7 @@ let package = Package(
         tests(of: "TargetingTesting", ["Targeting"]),
         tests(of: "TargetingImpact", ["Targeting"]),
         tests(of: "TargetingSQL", ["Targeting"]),
+        tests(of: "TargetingStore", ["Targeting"]),
         tests(of: "Targeting", []),
         tests(of: "TargetingLanguageServer", ["Targeting"]),
         tests(of: "TargetingCLI", ["Targeting"]),

@@ -2,6 +2,7 @@ import Dispatch
 import TargetingBase
 import TargetingEngine
 import TargetingProfiles
+import TargetingStore
 
 /// Resolves the records of a JSON Lines file in batches spread over `jobs` threads.
 ///

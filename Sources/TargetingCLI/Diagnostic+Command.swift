@@ -56,16 +56,6 @@ extension Diagnostic {
         return Diagnostic(.warning, "date-not-midnight", message, at: .line(line, of: file), place: .line)
     }
 
-    /// The store's lock file cannot be created or locked; `reason` says which and why.
-    static func storeNotLockable(_ path: String, reason: String) -> Diagnostic {
-        Diagnostic(.error, "store-lock", "cannot lock `\(path)`: \(reason); the store was not changed", at: .unknown(path), place: .none)
-    }
-
-    /// The store (or a file being rewritten) could not be read or written; `message` says where.
-    static func storeFailed(_ message: String) -> Diagnostic {
-        Diagnostic(.error, "store", message, at: .unknown(""), place: .none)
-    }
-
     /// A file `fmt` could not format for a reason other than a syntax error.
     static func cannotFormat(_ path: String, reason: String) -> Diagnostic {
         Diagnostic(.error, "format", "cannot format `\(path)`: \(reason)", at: .unknown(path), place: .none)
@@ -104,18 +94,4 @@ struct UsageError: Error {
     let diagnostic: Diagnostic
 
     init(message: String) { diagnostic = .usage(message) }
-}
-
-/// The store (or a file being rewritten) could not be read or written; carries its coded diagnostic.
-struct StoreError: Error {
-    let diagnostic: Diagnostic
-
-    init(message: String) { diagnostic = .storeFailed(message) }
-
-    /// The same failure with more said after it (e.g. "; the store was not changed").
-    func adding(_ text: String) -> Diagnostic {
-        var extended = diagnostic
-        extended.message += text
-        return extended
-    }
 }

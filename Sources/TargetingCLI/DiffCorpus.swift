@@ -3,6 +3,7 @@ import TargetingBase
 import TargetingEngine
 import TargetingImpact
 import TargetingProfiles
+import TargetingStore
 
 /// The corpus side of `diff --profiles`: every profile resolved under both rule sets, in
 /// batches spread over `jobs` threads. Each thread records its share of a batch (a contiguous

@@ -1,6 +1,7 @@
 import Foundation
 import TargetingBase
 import TargetingFormatting
+import TargetingStore
 
 /// `targeting fmt [--check | -w] [PATH…]`: write rules and tests files in canonical form.
 enum FmtCommand: Command {

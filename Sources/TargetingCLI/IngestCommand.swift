@@ -1,6 +1,7 @@
 import Foundation
 import TargetingBase
 import TargetingProfiles
+import TargetingStore
 
 /// `targeting ingest EVENTS.jsonl… [--store FILE]`: the input handler over event streams.
 enum IngestCommand: Command {

@@ -1,4 +1,5 @@
 import Foundation
+import TargetingTestSupport
 import XCTest
 
 /// Inputs at and past the limits of SPEC §9 ("Limits"), and inputs far larger than real rule sets

@@ -4,6 +4,7 @@ import TargetingProfiles
 import XCTest
 
 @testable import TargetingCLI
+@testable import TargetingStore
 import Targeting
 
 /// The batch path prints each decision as a profile-id head and a prepared tail, reading most

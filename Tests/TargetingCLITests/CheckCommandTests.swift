@@ -1,4 +1,5 @@
 import Foundation
+import TargetingTestSupport
 import XCTest
 
 /// `targeting check` (SPEC §4.6, §6, §8, §9 "Diagnostics and exit status").

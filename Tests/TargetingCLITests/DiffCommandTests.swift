@@ -1,4 +1,5 @@
 import Foundation
+import TargetingTestSupport
 import XCTest
 
 /// `targeting diff OLD NEW --profiles FILE` on small, known inputs.

@@ -1,4 +1,5 @@
 import Foundation
+import TargetingTestSupport
 import XCTest
 
 /// `diff --profiles --jobs N`: the same report, example ids and rejections for every N.

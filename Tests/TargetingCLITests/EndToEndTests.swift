@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import TargetingTestSupport
 import XCTest
 
 /// The real `targeting` executable: events -> ingest -> store -> resolve, and the store's

@@ -1,4 +1,5 @@
 import Foundation
+import TargetingTestSupport
 import XCTest
 
 /// `targeting fmt [--check | -w] [PATH…]` (SPEC §6).

@@ -1,4 +1,5 @@
 import Foundation
+import TargetingTestSupport
 import XCTest
 
 /// `targeting ingest` in-process (SPEC §3 event streams, §6, §9 "Input handler and store").

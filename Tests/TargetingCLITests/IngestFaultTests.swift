@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import TargetingTestSupport
 import XCTest
 @testable import TargetingCLI
 
@@ -97,14 +98,5 @@ final class IngestFaultTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(stat(store, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o600)
         XCTAssertNotEqual(CLIHarness.bytes(store), original)
-    }
-
-    /// A failure to create the temporary file names the file being replaced and the reason.
-    func testAtomicReplaceNamesTheTargetAndTheReason() {
-        let target = directory.file("absent-directory/file.rules")
-        XCTAssertThrowsError(try AtomicFile.replace(target, with: Array("x".utf8))) { error in
-            let message = (error as? StoreError)?.diagnostic.message ?? ""
-            XCTAssertTrue(message.hasPrefix("cannot write `\(target)`: No such file or directory"), message)
-        }
     }
 }

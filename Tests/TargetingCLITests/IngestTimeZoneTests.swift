@@ -1,4 +1,5 @@
 import Foundation
+import TargetingTestSupport
 import XCTest
 
 /// `ingest` reading pickers that feed `profile.birthday` as calendar dates: in the event line's

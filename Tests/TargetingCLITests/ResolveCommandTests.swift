@@ -1,4 +1,5 @@
 import Foundation
+import TargetingTestSupport
 import XCTest
 
 /// `targeting resolve` (SPEC §4.5, §6, §9 "Profiles and batches") over the shipped rules.

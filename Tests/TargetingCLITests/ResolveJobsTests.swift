@@ -1,4 +1,5 @@
 import Foundation
+import TargetingTestSupport
 import XCTest
 @testable import TargetingCLI
 

@@ -1,4 +1,5 @@
 import Foundation
+import TargetingTestSupport
 import XCTest
 
 /// `targeting sql` (SPEC §6, §7): output and exit statuses.

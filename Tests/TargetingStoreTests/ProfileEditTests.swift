@@ -1,6 +1,7 @@
 import TargetingBase
 import XCTest
-@testable import TargetingCLI
+@testable import TargetingStore
+import TargetingTestSupport
 @testable import TargetingProfiles
 
 /// A store keeps a touched profile as its line plus a `ProfileEdit`: replaying the edit must

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 @testable import TargetingBase
-@testable import TargetingCLI
+@testable import TargetingStore
+import TargetingTestSupport
 @testable import TargetingProfiles
 
 /// The store reads its lines again from the file it opened; when that file no longer holds

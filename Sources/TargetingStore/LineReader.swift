@@ -7,16 +7,16 @@ import TargetingProfiles
 /// The streaming form of `SourceFile`'s line table (a test keeps the two in agreement): LF,
 /// CRLF and lone CR end a line; a UTF-8 BOM at the start is skipped. A line longer than
 /// `maxLineBytes` is reported as too long (its bytes are not kept).
-struct LineReader {
+package struct LineReader {
     /// One line: its 1-based number and bytes, or nil bytes when it was too long.
-    struct Line {
+    package struct Line {
         package let number: Int
-        let bytes: [UInt8]?
+        package let bytes: [UInt8]?
         /// Where the line's bytes start in the file.
-        var offset = 0
+        package var offset = 0
     }
 
-    static let defaultMaxLineBytes = EventFile.maxLineBytes
+    package static let defaultMaxLineBytes = EventFile.maxLineBytes
 
     private let handle: FileHandle
     private let maxLineBytes: Int
@@ -30,7 +30,7 @@ struct LineReader {
     private var pendingCR = false
 
     /// Opens `path` for reading, or returns nil.
-    init?(path: String, maxLineBytes: Int = LineReader.defaultMaxLineBytes) {
+    package init?(path: String, maxLineBytes: Int = LineReader.defaultMaxLineBytes) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
@@ -39,7 +39,7 @@ struct LineReader {
     }
 
     /// Reads standard input (or any handle).
-    init(handle: FileHandle, maxLineBytes: Int = LineReader.defaultMaxLineBytes) {
+    package init(handle: FileHandle, maxLineBytes: Int = LineReader.defaultMaxLineBytes) {
         self.handle = handle
         self.maxLineBytes = maxLineBytes
     }
@@ -65,7 +65,7 @@ struct LineReader {
     }
 
     /// The next line, or nil at the end of the file.
-    mutating func next() -> Line? {
+    package mutating func next() -> Line? {
         var tooLong = false
         var collected: [UInt8] = []
         var start: Int?
@@ -103,60 +103,6 @@ struct LineReader {
                 return Line(number: lineNumber, bytes: tooLong ? nil : collected, offset: start ?? bufferOffset + position)
             }
             position = end
-        }
-    }
-}
-
-/// The records of a JSON Lines file: non-blank lines, each with its path and line number, or
-/// a diagnostic for a line too long to read.
-struct JSONLinesReader {
-    /// One record.
-    struct Record {
-        /// The file's path.
-        let path: String
-        /// The 1-based line number.
-        let line: Int
-        /// The line's bytes, or why it could not be read.
-        let bytes: Result<[UInt8], Diagnostic>
-        /// Where the line's bytes start in the file.
-        var offset = 0
-
-        /// `path:line`, for messages.
-        var location: String { "\(path):\(line)" }
-
-        /// A rejection of this record.
-        func rejection(_ message: String) -> Diagnostic { .badRecord(message, file: path, line: line) }
-    }
-
-    private var lines: LineReader
-    let path: String
-
-    /// Opens `path`, or returns nil when it is missing, a directory or unreadable.
-    init?(path: String) {
-        guard let lines = LineReader(path: path) else { return nil }
-        self.lines = lines
-        self.path = path
-    }
-
-    /// The next non-blank line (spaces and tabs only count as blank).
-    mutating func next() -> Record? {
-        while let line = lines.next() {
-            guard let bytes = line.bytes else {
-                return Record(path: path, line: line.number, bytes: .failure(.badRecord("line is longer than 1 MiB", file: path, line: line.number)))
-            }
-            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            return Record(path: path, line: line.number, bytes: .success(bytes), offset: line.offset)
-        }
-        return nil
-    }
-
-    /// The next record read as a profile (SPEC §2 rules applied), or the diagnostic rejecting it.
-    mutating func nextProfile() -> (record: Record, profile: Result<Profile, Diagnostic>)? {
-        guard let record = next() else { return nil }
-        switch record.bytes {
-        case .failure(let error): return (record, .failure(error))
-        case .success(let bytes):
-            return (record, ProfileReader.read(bytes).mapError { record.rejection($0.message) })
         }
     }
 }

@@ -12,7 +12,7 @@ import TargetingProfiles
 /// (and locked by the caller) and lines are read from it again when needed. A profile that
 /// events change is kept as a `ProfileEdit` of the answers over its line; whole `Profile`s are
 /// built only to decide, once the events are applied, which lines changed, and to write those.
-struct ProfileStore {
+package struct ProfileStore {
     /// The file as opened (nil when there was none).
     private var file: StoreFile?
     /// Where each stored line's bytes lie in the file (line ends left out).
@@ -29,10 +29,10 @@ struct ProfileStore {
     private var touched: [Int] = []
     /// Reused to read lines.
     private var scan = ProfileScan()
-    let path: String
+    package let path: String
 
     /// Reads the store at `path`; an absent file is an empty store.
-    static func open(_ path: String) throws -> ProfileStore {
+    package static func open(_ path: String) throws -> ProfileStore {
         var store = ProfileStore(path: path)
         guard FileManager.default.fileExists(atPath: path) else { return store }
         try checkIsNotDirectory(path)
@@ -74,7 +74,7 @@ struct ProfileStore {
     }
 
     /// Throws when `path` is a directory (which can be neither read nor replaced as a store).
-    static func checkIsNotDirectory(_ path: String) throws(StoreError) {
+    package static func checkIsNotDirectory(_ path: String) throws(StoreError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw StoreError(message: "store `\(path)` is a directory, not a file")
@@ -85,7 +85,7 @@ struct ProfileStore {
     private var storedCount: Int { ranges.count }
 
     /// The number of profiles.
-    var count: Int { storedCount + createdIDs.count }
+    package var count: Int { storedCount + createdIDs.count }
 
     /// What profile `index`'s edit changes.
     private func base(_ index: Int) -> EditedProfile.Base {
@@ -116,7 +116,7 @@ struct ProfileStore {
     /// Decides once, for every touched line, whether it must be written anew; call it when the
     /// events are applied, before `isModified`, `save()` and the counts (which are right without
     /// it, only slower).
-    mutating func settle() {
+    package mutating func settle() {
         // In file order, so the lines are read a window at a time.
         for index in touched.sorted() {
             let slot = Int(editIndex[index])
@@ -126,20 +126,20 @@ struct ProfileStore {
     }
 
     /// How many profiles changed (created ones included): those whose line is written anew.
-    var changedCount: Int { createdIDs.count + touched.count(where: isRewritten) }
+    package var changedCount: Int { createdIDs.count + touched.count(where: isRewritten) }
 
     /// How many existing profiles took answers but end as their line holds them.
-    var unchangedCount: Int { touched.count { !isRewritten($0) } }
+    package var unchangedCount: Int { touched.count { !isRewritten($0) } }
 
     /// Whether anything changed since reading.
-    var isModified: Bool { changedCount > 0 }
+    package var isModified: Bool { changedCount > 0 }
 
     /// Applies `change` to the profile with `id` (a new profile holding only the id when there
     /// is none); the change is kept only when `change` returns true, so a rejected answer
     /// neither creates a profile nor rewrites one (`change` leaves the profile as it was when it
     /// returns false). Returns whether a profile was created.
     @discardableResult
-    mutating func update(id: String, _ change: (inout EditedProfile) -> Bool) -> Bool {
+    package mutating func update(id: String, _ change: (inout EditedProfile) -> Bool) -> Bool {
         guard let index = indexByID[id] else {
             var fresh = EditedProfile(edit: ProfileEdit(), base: .fresh(id: id))
             guard change(&fresh) else { return false }
@@ -173,7 +173,7 @@ struct ProfileStore {
 
     /// Writes the store atomically, a chunk at a time, reading unchanged lines from the file
     /// as opened; a line that cannot be read again fails the write (and the store is not changed).
-    func save() throws {
+    package func save() throws {
         var scan = ProfileScan()
         try AtomicFile.replace(path) { write in
             var output: [UInt8] = []
@@ -200,49 +200,5 @@ struct ProfileStore {
     /// The error when stored line `index` cannot be read again.
     private func rereadFailure(_ index: Int) -> StoreError {
         StoreError(message: "cannot read store `\(path)` again: it changed while locked, or cannot be read")
-    }
-}
-
-/// The store file as opened, read again by byte range: its lines need not stay in memory.
-///
-/// Lines read in file order go through a window of about 1 MiB (one read per window); a line
-/// read out of order is read alone.
-final class StoreFile {
-    private let descriptor: Int32
-    private var window: [UInt8] = []
-    private var windowStart = 0
-
-    /// Opens `path` for reading, or returns nil.
-    init?(path: String) {
-        descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-    }
-
-    deinit { close(descriptor) }
-
-    /// The bytes in `range`, or nil when they cannot be read (the file shrank, or the read
-    /// failed); `readingAhead` when the next reads follow in file order.
-    func bytes(_ range: Range<Int>, readingAhead: Bool = false) -> ArraySlice<UInt8>? {
-        if range.lowerBound >= windowStart, range.upperBound <= windowStart + window.count {
-            return window[(range.lowerBound - windowStart)..<(range.upperBound - windowStart)]
-        }
-        let size = readingAhead ? max(range.count, 1 << 20) : range.count
-        var chunk = [UInt8](repeating: 0, count: size)
-        var filled = 0
-        while filled < size {
-            let read = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, size - filled, off_t(range.lowerBound + filled)) }
-            if read < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if read == 0 { break }
-            filled += read
-        }
-        guard filled >= range.count else { return nil }
-        chunk.removeLast(size - filled)
-        guard readingAhead else { return chunk[0..<range.count] }
-        window = chunk
-        windowStart = range.lowerBound
-        return window[0..<range.count]
     }
 }

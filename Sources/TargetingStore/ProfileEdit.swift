@@ -14,9 +14,9 @@ import TargetingProfiles
 /// The changes are encoded one after another in a byte buffer, a few dozen bytes each: a tag
 /// (custom or field, removal, kind of value), the key's length and UTF-8, then the value (a
 /// string's length and UTF-8, a number's bits, or another field value as JSON text).
-struct ProfileEdit {
+package struct ProfileEdit {
     /// One change: a built-in field or a custom attribute set, or removed (nil).
-    enum Change: Equatable {
+    package enum Change: Equatable {
         case field(String, JSONValue?)
         case custom(String, CustomValue?)
 
@@ -36,13 +36,13 @@ struct ProfileEdit {
     /// The encoded changes, in order.
     private var encoded: [UInt8] = []
     /// How many custom attributes the base holds.
-    var baseCustomCount = 0
+    package var baseCustomCount = 0
     /// How many changes set a custom attribute (each key is set by at most one).
     private(set) var customSets = 0
     /// Whether an answer kept changed the profile (it may since have come back to its base).
-    var changed = false
+    package var changed = false
     /// Once the store settled: whether the profile differs from its base (member order aside).
-    var differs: Bool?
+    package var differs: Bool?
 
     private static let customBit: UInt8 = 1, removalBit: UInt8 = 2
     private static let stringKind: UInt8 = 0, numberKind: UInt8 = 4, jsonKind: UInt8 = 8, kindMask: UInt8 = 12
@@ -172,10 +172,10 @@ struct ProfileEdit {
     }
 
     /// The changes, decoded, in order.
-    var changes: [Change] { entries.map(change) }
+    package var changes: [Change] { entries.map(change) }
 
     /// Records a change (see the type's note on folding).
-    mutating func note(_ change: Change) {
+    package mutating func note(_ change: Change) {
         let isCustom = change.isCustom
         let key: String
         switch change {
@@ -202,12 +202,12 @@ struct ProfileEdit {
     }
 
     /// The latest change of a key, if any.
-    func lastChange(custom: Bool, _ key: String) -> Change? {
+    package func lastChange(custom: Bool, _ key: String) -> Change? {
         lastEntry(custom: custom, key).map(change)
     }
 
     /// `base` with the changes made.
-    func applied(to base: Profile) -> Profile {
+    package func applied(to base: Profile) -> Profile {
         var profile = base
         for change in changes {
             switch change {
@@ -217,59 +217,4 @@ struct ProfileEdit {
         }
         return profile
     }
-}
-
-/// A store's profile as answers see it while applied: its edit, over the base it changes.
-struct EditedProfile: AnswerRecipient {
-    /// What the edit changes.
-    enum Base {
-        /// A stored line: where its bytes lie in the store file (read when a rule needs more than the edit knows).
-        case line(StoreFile, Range<Int>)
-        /// A profile created by an event, holding only its id.
-        case fresh(id: String)
-    }
-
-    var edit: ProfileEdit
-    let base: Base
-
-    /// The base as a `Profile` (nil for a stored line that cannot be read, which `ProfileStore.open` rules out).
-    /// `readingAhead` when the next bases read follow in file order.
-    static func profile(of base: Base, scan: inout ProfileScan, readingAhead: Bool = false) -> Profile? {
-        switch base {
-        case .fresh(let id):
-            var profile = Profile()
-            profile.setField("id", .string(id))
-            return profile
-        case .line(let file, let range):
-            guard let bytes = file.bytes(range, readingAhead: readingAhead) else { return nil }
-            if let profile = bytes.withUnsafeBufferPointer({ scan.scan($0) ? scan.profile(in: $0) : nil }) { return profile }
-            return try? ProfileReader.read(bytes).get()
-        }
-    }
-
-    /// The base, read now (only rules near a limit and a stored `time_zone` need it).
-    private var baseProfile: Profile {
-        var scan = ProfileScan()
-        return EditedProfile.profile(of: base, scan: &scan) ?? Profile()
-    }
-
-    /// The built-in field `name` as `Profile`'s subscript gives it (nil when absent or `null`).
-    subscript(name: String) -> JSONValue? {
-        guard let change = edit.lastChange(custom: false, name) else { return baseProfile[name] }
-        guard case .field(_, let value?) = change, value != .null else { return nil }
-        return value
-    }
-
-    mutating func setField(_ name: String, _ value: JSONValue?) { edit.note(.field(name, value)) }
-
-    mutating func setCustom(_ key: String, _ value: CustomValue?) { edit.note(.custom(key, value)) }
-
-    func hasCustom(_ key: String) -> Bool {
-        guard let change = edit.lastChange(custom: true, key) else { return baseProfile.hasCustom(key) }
-        return !change.isRemoval
-    }
-
-    var customCount: Int { edit.applied(to: baseProfile).customCount }
-
-    var customCountBound: Int { edit.baseCustomCount + edit.customSets }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import TargetingCLI
+@testable import TargetingStore
+import TargetingTestSupport
 
 /// The store's lock file: taken by one ingest at a time, removed by the holder when it is done,
 /// and never held by two even when a waiter opened a file that was removed meanwhile.

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 @testable import TargetingBase
-@testable import TargetingCLI
+@testable import TargetingStore
+import TargetingTestSupport
 
 /// The chunked line reader behind every JSON Lines input.
 final class LineReaderTests: TemporaryDirectoryTestCase {
