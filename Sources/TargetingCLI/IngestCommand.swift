@@ -31,26 +31,6 @@ enum IngestCommand: Command {
     /// Open sessions listed by name in the text summary (JSON lists them all).
     static let openSessionsShown = 20
 
-    /// Counters for the summary.
-    struct Summary {
-        var events = 0
-        var applied = 0
-        var ignored: [String: Int] = [:]
-        var rejected = 0
-        var warnings = 0
-        var created = 0
-        /// Profiles that existed before and whose stored line changed (created ones count only as created).
-        var updated = 0
-        /// Profiles that existed before and took answers, but whose stored line stays the same.
-        var unchanged = 0
-        /// Stored picker values read as calendar dates that were not midnight in the zone used.
-        var datesNotMidnight = 0
-        /// The first of them: where, the zone, and the date stored.
-        var firstNotMidnight: (file: String, line: Int, zone: String, date: String)?
-        var sessionsClosed = 0
-        var openSessions: Set<String> = []
-    }
-
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let format = try OutputFormat.from(arguments)
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing event file (EVENTS.jsonl)") }
@@ -77,144 +57,36 @@ enum IngestCommand: Command {
         }
 
         let storePath = arguments.value("--store") ?? "profiles.jsonl"
-        let lock: FileLock
-        do {
-            // Before locking, so a directory given as the store gets no lock file beside it.
-            try ProfileStore.checkIsNotDirectory(storePath)
-            lock = try FileLock(protecting: storePath, onWait: { io.err("waiting for another ingest to release `\(storePath)`…\n") })
-        } catch let error as StoreError {
-            io.report(error.adding("; the store was not changed"))
-            return ExitStatus.inputError
-        } catch let error as FileLock.Failure {
-            io.report(.storeNotLockable(storePath, reason: error.reason))
-            return ExitStatus.inputError
-        }
-        defer { lock.release() }
-        AtomicFile.removeLeftovers(of: storePath)
-        var store: ProfileStore
-        do {
-            store = try ProfileStore.open(storePath)
-        } catch let error as StoreError {
-            io.report(error.adding("; the store was not changed"))
-            return ExitStatus.inputError
-        }
-
-        var summary = Summary()
-        var scan = EventScan()
-        for path in arguments.positionals {
-            guard var reader = JSONLinesReader(path: path) else {
-                io.report(.cannotRead(path))
-                return ExitStatus.inputError
-            }
-            while let record = reader.next() {
-                let problem: Diagnostic?
-                switch record.bytes {
-                case .failure(let rejection):
-                    problem = rejection
-                case .success(let bytes):
-                    summary.events += 1
-                    problem = ingest(bytes, scan: &scan, interpreter: interpreter, zoneName: zoneName, store: &store, summary: &summary, record: record, io: io)
+        var ingestor = Ingestor(interpreter: interpreter, zoneName: zoneName)
+        var unreadable: String?
+        let changed: ProfileStore?
+        do throws(StoreError) {
+            changed = try ProfileStore.change(at: storePath, onWait: { io.err("waiting for another ingest to release `\(storePath)`…\n") }) { store in
+                for path in arguments.positionals {
+                    guard var reader = JSONLinesReader(path: path) else {
+                        unreadable = path
+                        return false
+                    }
+                    while let record = reader.next() { ingestor.ingest(record, into: &store, report: { io.report($0) }) }
                 }
-                if let problem {
-                    summary.rejected += 1
-                    io.report(problem)
-                }
+                return true
             }
+        } catch {
+            io.report(error.diagnostic)
+            return ExitStatus.inputError
         }
-        store.settle()
-        if store.isModified || !FileManager.default.fileExists(atPath: storePath) {
-            do {
-                try store.save()
-            } catch let error as StoreError {
-                io.report(error.adding("; the store was not changed"))
-                return ExitStatus.inputError
-            }
+        guard let store = changed else {
+            io.report(.cannotRead(unreadable ?? ""))
+            return ExitStatus.inputError
         }
-        summary.updated = store.changedCount - summary.created
-        summary.unchanged = store.unchangedCount
-        if let first = summary.firstNotMidnight {
-            summary.warnings += 1
-            io.report(.pickerDatesNotMidnight(summary.datesNotMidnight, field: "profile.birthday", file: first.file, line: first.line,
-                                              zone: first.zone, date: first.date))
-        }
+        let summary = ingestor.finish(store, report: { io.report($0) })
         printSummary(summary, store: storePath, format: format, io: io)
         return summary.rejected > 0 ? ExitStatus.inputError : ExitStatus.success
     }
 
-    /// Handles one event line; returns the diagnostic rejecting it.
-    ///
-    /// A line of the common shape is read by `EventScan`, without a JSON tree; any other line
-    /// by `EventLine`, which reads every line and names what is wrong with a bad one.
-    static func ingest(_ bytes: [UInt8], scan: inout EventScan, interpreter: FlowEventInterpreter, zoneName: String, store: inout ProfileStore,
-                       summary: inout Summary, record: JSONLinesReader.Record, io: CommandIO) -> Diagnostic? {
-        let scanned = bytes.withUnsafeBufferPointer { buffer -> Diagnostic?? in
-            guard let head = scan.scan(buffer) else { return .none }
-            return .some(ingest(profileID: head.profileID, name: head.name, lineTimeZone: head.timeZone, params: scan.params(in: buffer),
-                                interpreter: interpreter, zoneName: zoneName, store: &store, summary: &summary, record: record, io: io))
-        }
-        if let scanned { return scanned }
-        switch EventLine.parse(bytes, file: record.path, line: record.line) {
-        case .failure(let rejection): return rejection
-        case .success(let event):
-            return ingest(profileID: event.profileID, name: event.name, lineTimeZone: event.timeZone, params: event.params,
-                          interpreter: interpreter, zoneName: zoneName, store: &store, summary: &summary, record: record, io: io)
-        }
-    }
-
-    /// Handles one event; returns the diagnostic rejecting it.
-    static func ingest(profileID: String, name: String, lineTimeZone: TimeZone?, params: some EventParams, interpreter: FlowEventInterpreter,
-                       zoneName: String, store: inout ProfileStore, summary: inout Summary, record: JSONLinesReader.Record, io: CommandIO) -> Diagnostic? {
-        if name == EventLine.sessionEnd {
-            if summary.openSessions.remove(profileID) != nil { summary.sessionsClosed += 1 }
-            return nil
-        }
-        summary.openSessions.insert(profileID)
-        // Read without the profile first: only an answer reads or changes one, and only a
-        // calendar date read from a line without a zone needs the profile's stored zone.
-        var reading = interpreter.read(name: name, params: params, lineTimeZone: lineTimeZone, storedTimeZone: nil)
-        var effect: EventEffect
-        if reading.outcome.isAnswer {
-            effect = .ignored("")
-            let created = store.update(id: profileID) { profile in
-                if reading.calendarDate != nil, lineTimeZone == nil {
-                    reading = interpreter.read(name: name, params: params, lineTimeZone: nil, storedTimeZone: profile["time_zone"])
-                }
-                effect = profile.record(reading.outcome)
-                return effect.changedProfile
-            }
-            if created { summary.created += 1 }
-        } else {
-            // Not an answer: no profile is read or changed.
-            var untouched = Profile()
-            effect = untouched.record(reading.outcome)
-        }
-        if case .stored(let answer, _) = effect, let date = reading.calendarDate, !date.isLocalMidnight {
-            summary.datesNotMidnight += 1
-            if summary.firstNotMidnight == nil {
-                // The default zone by the name it was given (Foundation calls UTC `GMT`).
-                let zone = date.zone == interpreter.timeZone ? zoneName : date.zone.identifier
-                summary.firstNotMidnight = (record.path, record.line, zone, answer.value?.stringValue ?? "")
-            }
-        }
-        switch effect {
-        case .ignored(let reason):
-            summary.ignored[reason, default: 0] += 1
-            return nil
-        case .rejected(let reason):
-            return record.rejection("profile `\(profileID)`: " + reason)
-        case .stored(_, let warnings), .notStored(_, let warnings):
-            for warning in warnings {
-                summary.warnings += 1
-                io.report(.recordWarning(warning, file: record.path, line: record.line))
-            }
-            if case .notStored(let rejection, _) = effect { return record.rejection("profile `\(profileID)`: " + rejection.message) }
-            summary.applied += 1
-            return nil
-        }
-    }
-
-    static func printSummary(_ summary: Summary, store: String, format: OutputFormat, io: CommandIO) {
-        let ignoredTotal = summary.ignored.values.reduce(0, +)
+    static func printSummary(_ summary: IngestSummary, store: String, format: OutputFormat, io: CommandIO) {
+        let ignoredTotal = summary.ignoredTotal
+        let ignored = summary.ignored.map { (label: $0.key.description, count: $0.value) }.sorted { $0.label < $1.label }
         let open = summary.openSessions.sorted()
         switch format {
         case .json:
@@ -222,7 +94,7 @@ enum IngestCommand: Command {
                 JSONMember(key: "store", value: .string(store)),
                 JSONMember(key: "events", value: .number(Double(summary.events))),
                 JSONMember(key: "applied", value: .number(Double(summary.applied))),
-                JSONMember(key: "ignored", value: .object(summary.ignored.sorted { $0.key < $1.key }.map { JSONMember(key: $0.key, value: .number(Double($0.value))) })),
+                JSONMember(key: "ignored", value: .object(ignored.map { JSONMember(key: $0.label, value: .number(Double($0.count))) })),
                 JSONMember(key: "rejected", value: .number(Double(summary.rejected))),
                 JSONMember(key: "warnings", value: .number(Double(summary.warnings))),
                 JSONMember(key: "profiles_created", value: .number(Double(summary.created))),
@@ -238,7 +110,7 @@ enum IngestCommand: Command {
             text += "inputs applied: \(summary.applied)\n"
             text += "ignored: \(ignoredTotal)"
             if ignoredTotal > 0 {
-                text += " (" + summary.ignored.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")"
+                text += " (" + ignored.map { "\($0.label): \($0.count)" }.joined(separator: ", ") + ")"
             }
             text += "\nrejected: \(summary.rejected)\n"
             if summary.warnings > 0 { text += "warnings: \(summary.warnings)\n" }

@@ -6,6 +6,12 @@ package struct StoreError: Error {
 
     package init(message: String) { diagnostic = .storeFailed(message) }
 
+    /// A failure with its own diagnostic.
+    package init(diagnostic: Diagnostic) { self.diagnostic = diagnostic }
+
+    /// The same failure, saying that the store was left as it was.
+    package var unchanged: StoreError { StoreError(diagnostic: adding("; the store was not changed")) }
+
     /// The same failure with more said after it (e.g. "; the store was not changed").
     package func adding(_ text: String) -> Diagnostic {
         var extended = diagnostic

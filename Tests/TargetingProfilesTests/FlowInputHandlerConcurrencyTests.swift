@@ -41,9 +41,9 @@ final class FlowInputHandlerConcurrencyTests: XCTestCase {
         for index in 0..<10 {
             handler.handle(name: "flow_user_input", params: ["element_id": "e\(index)", "element_type": "text_input", "value": "v"])
         }
-        XCTAssertEqual(handler.eventCounts["answers"], 10)
+        XCTAssertEqual(handler.eventCounts.answers, 10)
         XCTAssertEqual(handler.flowDidDisappear().answers.count, 10)
-        XCTAssertEqual(handler.eventCounts, [:])
+        XCTAssertEqual(handler.eventCounts, EventCounts())
         XCTAssertEqual(handler.pendingAnswers.answers, [])
     }
 }

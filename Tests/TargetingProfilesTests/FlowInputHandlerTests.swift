@@ -105,8 +105,8 @@ final class FlowInputHandlerTests: XCTestCase {
         lookalike["name"] = "paywall_showed"
         assertIgnored(handler.handle(name: "paywall_showed", params: lookalike))
 
-        let ignored = handler.eventCounts.filter { $0.key.hasPrefix("ignored") }.values.reduce(0, +)
-        XCTAssertEqual(ignored, 2)
+        XCTAssertEqual(handler.eventCounts.ignored, [.otherEvent("flow_screen_showed"): 1, .otherEvent("paywall_showed"): 1])
+        XCTAssertEqual(handler.eventCounts.total, 2)
         XCTAssertEqual(handler.flowDidDisappear().answers, [])
     }
 
@@ -156,7 +156,7 @@ final class FlowInputHandlerTests: XCTestCase {
         params["instanceId"] = 7
         XCTAssertTrue(rejection(send(handler, params)).contains("instanceId"))
 
-        XCTAssertEqual(handler.eventCounts["rejected"], 6)
+        XCTAssertEqual(handler.eventCounts.rejected, 6)
         XCTAssertEqual(handler.flowDidDisappear().answers, [])
     }
 

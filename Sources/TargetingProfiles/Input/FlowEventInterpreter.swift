@@ -5,9 +5,8 @@ import TargetingBase
 public enum EventOutcome: Hashable, Sendable {
     /// An answer to store, with warnings (a value outside a declared `one of`).
     case answer(Answer, warnings: [String])
-    /// Not an input (another event name, or an element type that never reports); the reason is
-    /// a short label such as `event flow_screen_showed` or `element type password_input`.
-    case ignored(String)
+    /// Not an input: another event name, or an element type that never reports.
+    case ignored(IgnoredEvent)
     /// A malformed or unstorable input, with a lowercase reason.
     case rejected(String)
 }
@@ -38,7 +37,7 @@ package struct FlowEventInterpreter: Sendable {
     /// Interprets an event, reading a picker that feeds a calendar date in `timeZone`.
     func reading(name: String, params: some EventParams, timeZone: TimeZone) -> EventReading {
         func outcome(_ outcome: EventOutcome) -> EventReading { EventReading(outcome: outcome, calendarDate: nil) }
-        guard name == "flow_user_input" else { return outcome(.ignored("event \(name)")) }
+        guard name == "flow_user_input" else { return outcome(.ignored(.otherEvent(name))) }
         guard params.isObject else { return outcome(.rejected("event parameters must be an object")) }
         guard let elementValue = params["element_id"] else { return outcome(.rejected("missing `element_id`")) }
         guard case .string(let element) = elementValue, !element.isEmpty else {
@@ -80,7 +79,7 @@ package struct FlowEventInterpreter: Sendable {
 
     enum Extraction {
         case value(ProducedValue)
-        case ignored(String)
+        case ignored(IgnoredEvent)
         case rejected(String)
     }
 
@@ -128,7 +127,7 @@ package struct FlowEventInterpreter: Sendable {
             }
             return .value(.toggle(flag))
         default:
-            return .ignored("element type \(elementType)")
+            return .ignored(.elementType(elementType))
         }
     }
 

@@ -17,7 +17,7 @@ public final class FlowInputHandler: @unchecked Sendable {
     private var answers: [String: (order: Int, answer: Answer)] = [:]
     private var warnings: [String] = []
     private var sequence = 0
-    private var counts: [String: Int] = [:]
+    private var counts = EventCounts()
 
     /// Creates a handler with the given mapping; pickers that feed `profile.birthday` become a
     /// calendar date in `timeZone` (an app passes the device's).
@@ -37,7 +37,7 @@ public final class FlowInputHandler: @unchecked Sendable {
         if let json = JSONValue(sdkParams: params) {
             outcome = interpreter.interpret(name: name, params: json)
         } else {
-            outcome = name == "flow_user_input" ? .rejected("event parameters hold a value that is not JSON-like") : .ignored("event \(name)")
+            outcome = name == "flow_user_input" ? .rejected("event parameters hold a value that is not JSON-like") : .ignored(.otherEvent(name))
         }
         lock.lock()
         defer { lock.unlock() }
@@ -46,11 +46,11 @@ public final class FlowInputHandler: @unchecked Sendable {
             sequence += 1
             answers["\(answer.screen ?? "")\u{0}\(answer.element)"] = (sequence, answer)
             warnings += newWarnings
-            counts["answers", default: 0] += 1
+            counts.answers += 1
         case .ignored(let reason):
-            counts["ignored: " + reason, default: 0] += 1
+            counts.ignored[reason, default: 0] += 1
         case .rejected:
-            counts["rejected", default: 0] += 1
+            counts.rejected += 1
         }
         return outcome
     }
@@ -65,8 +65,8 @@ public final class FlowInputHandler: @unchecked Sendable {
         AnswerSet(answers: answers.values.sorted { $0.order < $1.order }.map(\.answer), warnings: warnings)
     }
 
-    /// How many events were handled, by outcome (`answers`, `rejected`, `ignored: …`).
-    public var eventCounts: [String: Int] {
+    /// How many events were handled since the session began, by outcome.
+    public var eventCounts: EventCounts {
         lock.withLock { counts }
     }
 
@@ -78,7 +78,7 @@ public final class FlowInputHandler: @unchecked Sendable {
             let result = currentAnswers
             answers = [:]
             warnings = []
-            counts = [:]
+            counts = EventCounts()
             return result
         }
     }

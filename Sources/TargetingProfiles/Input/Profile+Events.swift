@@ -4,8 +4,8 @@ package enum EventEffect: Hashable, Sendable {
     case stored(Answer, warnings: [String])
     /// A valid answer that breaks Adapty's limits (a 31st attribute, a value too long).
     case notStored(ApplyRejection, warnings: [String])
-    /// Not an input; the reason is a short label.
-    case ignored(String)
+    /// Not an input.
+    case ignored(IgnoredEvent)
     /// A malformed or unstorable event, with a lowercase reason.
     case rejected(String)
 
