@@ -68,8 +68,8 @@ let package = Package(
         // The tools on top.
         layer("TargetingAnalysis", ["TargetingEngine"]),
         layer("TargetingFormatting", ["TargetingSyntax"]),
-        layer("TargetingTesting", ["TargetingEngine"]),
-        layer("TargetingImpact", ["TargetingEngine"]),
+        layer("TargetingTesting", ["TargetingEngine", "TargetingStore"]),
+        layer("TargetingImpact", ["TargetingEngine", "TargetingStore"]),
         layer("TargetingSQL", ["TargetingEngine"]),
         // Servers: the JSON Lines profile store, its lock, ingest and the batch runners.
         layer("TargetingStore", ["TargetingProfiles", "TargetingEngine"]),

@@ -1,3 +1,5 @@
+import TargetingBase
+
 /// An option a command accepts.
 struct OptionSpec {
     /// Long names with dashes, e.g. ["--rules"] or ["-w", "--write"].
@@ -84,10 +86,8 @@ enum CommonOptions {
                                  help: "Threads for a batch of profiles (default: every core)")
 }
 
-/// Output formats.
-enum OutputFormat: String {
-    case text, json
-
+extension OutputFormat {
+    /// The `--format` given (text without one).
     static func from(_ arguments: ParsedArguments) throws -> OutputFormat {
         guard let raw = arguments.value("--format") else { return .text }
         guard let format = OutputFormat(rawValue: raw) else {

@@ -24,12 +24,6 @@ extension Diagnostic {
         Diagnostic(.error, "no-such-profile", "no profile with id `\(id)` in `\(path)`", at: .unknown(path), place: .none)
     }
 
-    /// A profile that a placement could not be resolved for (a split without a profile id).
-    static func unresolvable(_ error: ResolveError, file: String, line: Int?) -> Diagnostic {
-        if let line { return .badRecord(error.message, file: file, line: line) }
-        return .badFile(error.message, file: file)
-    }
-
     /// `ingest` with neither `--rules`, a `Rules` directory, nor `--no-rules`.
     static func noRulesForIngest() -> Diagnostic {
         Diagnostic(.error, "no-rules", "no `Rules` directory here and no --rules given, so no `input` declarations would apply",

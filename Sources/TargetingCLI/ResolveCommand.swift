@@ -92,7 +92,7 @@ enum ResolveCommand: Command {
             case .success(let profile):
                 var output = BatchResolver.Output()
                 batch.resolve(.profile(profile), file: name, line: nil, into: &output)
-                batch.emit(output, io: io)
+                emit(output, io: io)
                 rejected += output.rejections.count
             }
         } else {
@@ -101,7 +101,7 @@ enum ResolveCommand: Command {
                 io.report(.cannotRead(path))
                 return ExitStatus.inputError
             }
-            let (batchRejected, found, counts) = batch.run(&reader, io: io)
+            let (batchRejected, found, counts) = batch.run(&reader) { emit($0, io: io) }
             if batch.summary { printSummary(counts, tails: batch.tails, program: program, placements: placements, format: format, io: io) }
             rejected += batchRejected
             if let onlyID = batch.onlyID, !found {
@@ -110,6 +110,17 @@ enum ResolveCommand: Command {
             }
         }
         return rejected > 0 ? ExitStatus.inputError : ExitStatus.success
+    }
+
+    /// Writes a batch's output: its bytes to standard output, each rejection to standard error where it came.
+    static func emit(_ output: BatchResolver.Output, io: CommandIO) {
+        var written = 0
+        for (offset, diagnostic) in output.rejections {
+            if offset > written { io.out(output.bytes[written..<offset]) }
+            written = offset
+            io.report(diagnostic)
+        }
+        if output.bytes.count > written { io.out(output.bytes[written...]) }
     }
 
     /// Prints `--summary`: per placement, every decision it can make (`possibleDecisions`) with

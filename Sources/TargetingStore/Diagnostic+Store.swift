@@ -1,4 +1,5 @@
 import TargetingBase
+import TargetingEngine
 
 /// Findings about the profile store and the files written beside it.
 extension Diagnostic {
@@ -22,5 +23,11 @@ extension Diagnostic {
             + "(the first on this line, read in `\(zone)` as `\(date)`), so the stored calendar date may be a day off; "
             + "give the user's IANA zone as \"time_zone\" in the event line or on the stored profile, or pass --time-zone"
         return Diagnostic(.warning, "date-not-midnight", message, at: .line(line, of: file), place: .line)
+    }
+
+    /// A profile that a placement could not be resolved for (a split without a profile id).
+    package static func unresolvable(_ error: ResolveError, file: String, line: Int?) -> Diagnostic {
+        if let line { return .badRecord(error.message, file: file, line: line) }
+        return .badFile(error.message, file: file)
     }
 }

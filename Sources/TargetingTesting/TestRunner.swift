@@ -1,8 +1,8 @@
-import Dispatch
 import Foundation
 import TargetingBase
 import TargetingEngine
 import TargetingProfiles
+import TargetingStore
 import TargetingSyntax
 
 /// Runs `.tests` tests against a compiled program.
@@ -37,20 +37,8 @@ package struct TestRunner: Sendable {
                 selected.append((test, file.source.path))
             }
         }
-        let used = max(1, min(jobs, selected.count))
-        guard used > 1 else { return selected.map { run($0.0, in: $0.1) } }
-        let tests = selected
-        var results = [TestResult?](repeating: nil, count: tests.count)
         let runner = self
-        results.withUnsafeMutableBufferPointer { buffer in
-            let slots = ResultSlots(buffer)
-            DispatchQueue.concurrentPerform(iterations: used) { part in
-                for position in (tests.count * part / used)..<(tests.count * (part + 1) / used) {
-                    slots.set(position, runner.run(tests[position].0, in: tests[position].1))
-                }
-            }
-        }
-        return results.map { $0! }
+        return ParallelBatches.map(selected, jobs: jobs) { runner.run($0.0, in: $0.1) }
     }
 
     /// Runs one test written in the tests file at `path`.
@@ -163,14 +151,4 @@ package struct TestRunner: Sendable {
             }
         }
     }
-}
-
-/// The results buffer, shared with the threads of one run: each position is written by one
-/// thread only, and the buffer outlives them (`concurrentPerform` returns when all are done).
-private struct ResultSlots: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<TestResult?>
-
-    init(_ buffer: UnsafeMutableBufferPointer<TestResult?>) { self.buffer = buffer }
-
-    func set(_ index: Int, _ result: TestResult) { buffer[index] = result }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TargetingTestSupport
 import XCTest
 @testable import TargetingBase
 @testable import TargetingCLI
@@ -58,14 +59,7 @@ enum CLIHarness {
     }
 
     /// The package root (the directory holding Package.swift).
-    static let packageRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        fatalError("Package.swift not found above \(#filePath)")
-    }()
+    static var packageRoot: URL { RepositoryFiles.root }
 
     /// The shipped rules directory.
     static var rulesPath: String { packageRoot.appendingPathComponent("Rules").path }

@@ -1,16 +1,17 @@
+import TargetingBase
 import TargetingEngine
 
 /// The printed form of every decision a program can make, without its profile id: one tail
 /// per placement for "no match" and one per row (per variant of a split row). A printed
 /// decision is the head for its profile id followed by the tail of its choice, the same bytes
 /// as `DecisionPrinter.text` (both come from `Decision`'s `jsonTail` and `textTail`).
-struct DecisionTails {
-    let format: OutputFormat
+package struct DecisionTails: Sendable {
+    package let format: OutputFormat
     private let tails: [[UInt8]]
     /// The decision each tail prints, without a profile id (for `--summary`).
-    let decisions: [Decision]
+    package let decisions: [Decision]
     /// Per placement: the indices of its tails, rows in order, then "no match" last.
-    let placementTails: [[Int]]
+    package let placementTails: [[Int]]
     /// Per placement: the index of its "no match" tail.
     private let noMatch: [Int]
     /// Per row of the flat code (all placements): the index of its first tail.
@@ -21,7 +22,7 @@ struct DecisionTails {
     private let heldOutNoMatch: [Int]
     private let heldOutEveryone: [Int]
 
-    init(program: Program, format: OutputFormat) {
+    package init(program: Program, format: OutputFormat) {
         self.format = format
         let flat = program.flat!
         var tails: [[UInt8]] = []
@@ -89,10 +90,10 @@ struct DecisionTails {
     }
 
     /// The number of tails (every decision any placement can make).
-    var count: Int { tails.count }
+    package var count: Int { tails.count }
 
     /// The tail of choice `choice` in placement `index`.
-    func index(placement index: Int, choice: Choice) -> Int {
+    package func index(placement index: Int, choice: Choice) -> Int {
         if choice.heldOut {
             guard choice.row != nil else { return heldOutNoMatch[index] }
             return heldOutEveryone[index] + (choice.step ?? 0)
@@ -102,7 +103,7 @@ struct DecisionTails {
     }
 
     /// Appends the printed decision `choice` of placement `index` for `profileID`.
-    func append(placement index: Int, choice: Choice, profileID: String?, to bytes: inout [UInt8]) {
+    package func append(placement index: Int, choice: Choice, profileID: String?, to bytes: inout [UInt8]) {
         switch format {
         case .json: Decision.appendJSONHead(profileID: profileID, to: &bytes)
         case .text: bytes.append(contentsOf: Decision.textHead(profileID: profileID).utf8)

@@ -1,7 +1,5 @@
-import Dispatch
 import TargetingBase
 import TargetingEngine
-import TargetingImpact
 import TargetingProfiles
 import TargetingStore
 
@@ -10,9 +8,9 @@ import TargetingStore
 /// run of lines) into a report of its own, and the partial reports are merged in corpus order,
 /// so the report (example ids included) is the same for any number of jobs. With more than one
 /// job, the next batch is read while the threads work on the current one.
-struct DiffCorpus: Sendable {
+package struct DiffCorpus: Sendable {
     /// What one profile line gave.
-    enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// The line was rejected: unreadable, not a profile, or a split that cannot draw.
         case rejected(Diagnostic)
         /// The profile's decisions per placement (nil on the side without it), and the
@@ -22,82 +20,68 @@ struct DiffCorpus: Sendable {
 
     /// What a run of consecutive lines gave: their report, the diagnostics of the lines
     /// rejected (in order), and the attributes (indices into `attributes`) some profile has.
-    struct Part: Sendable {
-        var report: ImpactReport
-        var rejections: [Diagnostic] = []
-        var seen: [Int] = []
+    package struct Part: Sendable {
+        package var report: ImpactReport
+        package var rejections: [Diagnostic] = []
+        package var seen: [Int] = []
+
+        package init(report: ImpactReport) { self.report = report }
     }
 
-    let old: Program
-    let new: Program
-    let now: Int64
+    package let old: Program
+    package let new: Program
+    package let now: Int64
     /// Placements in both rule sets: name, index in `old`, index in `new`.
-    let shared: [(String, Int, Int)]
+    package let shared: [(String, Int, Int)]
     /// Placements only in `old`, and only in `new`.
-    let removed: [(String, Int)]
-    let added: [(String, Int)]
+    package let removed: [(String, Int)]
+    package let added: [(String, Int)]
     /// The attributes the new rules read, whose presence in the corpus is reported.
-    let attributes: [Slot]
+    package let attributes: [Slot]
+
+    /// A comparison of `old` and `new` at `now` over the placements named.
+    package init(old: Program, new: Program, now: Int64, shared: [(String, Int, Int)], removed: [(String, Int)], added: [(String, Int)], attributes: [Slot]) {
+        self.old = old
+        self.new = new
+        self.now = now
+        self.shared = shared
+        self.removed = removed
+        self.added = added
+        self.attributes = attributes
+    }
 
     /// Profiles per batch: enough to keep every thread busy, few enough to bound memory.
-    static let batchSize = 4_096
+    package static let batchSize = 4_096
 
     /// Reads every record of `reader` into `report` (an empty report over the placements
     /// compared), handing each rejected line's diagnostic to `reject` in corpus order; returns
     /// the report and the indices (into `attributes`) of the attributes some profile has.
-    func run(_ reader: inout JSONLinesReader, jobs: Int, report empty: ImpactReport,
-             reject: (Diagnostic) -> Void) -> (report: ImpactReport, seen: Set<Int>) {
+    package func run(_ reader: inout JSONLinesReader, jobs: Int, report empty: ImpactReport,
+                     reject: (Diagnostic) -> Void) -> (report: ImpactReport, seen: Set<Int>) {
         var report = empty
         var seen: Set<Int> = []
-        var unseen = Array(attributes.indices)
-        func merge(_ part: Part) {
-            report.merge(part.report)
-            part.rejections.forEach(reject)
-            if !part.seen.isEmpty {
-                seen.formUnion(part.seen)
-                unseen.removeAll { seen.contains($0) }
-            }
-        }
-        func read() -> [JSONLinesReader.Record] {
+        let corpus = self
+        // Each thread looks only for the attributes no profile it read before has.
+        ParallelBatches.run(jobs: jobs, worker: { Array(attributes.indices) }, next: {
             var batch: [JSONLinesReader.Record] = []
             batch.reserveCapacity(DiffCorpus.batchSize)
             while batch.count < DiffCorpus.batchSize, let record = reader.next() { batch.append(record) }
             return batch
-        }
-        var batch = read()
-        guard jobs > 1 else {
-            // One job: one part, recorded as the lines are read.
-            while !batch.isEmpty {
-                var part = Part(report: empty)
-                record(batch[...], unseen: unseen, into: &part)
-                merge(part)
-                batch = read()
-            }
-            return (report, seen)
-        }
-        while !batch.isEmpty {
-            let used = max(1, min(jobs, batch.count))
-            let parts = PartSlots(count: used, empty: empty)
-            let group = DispatchGroup()
-            let corpus = self, records = batch, unseenNow = unseen
-            DispatchQueue.global().async(group: group) {
-                DispatchQueue.concurrentPerform(iterations: used) { index in
-                    let lines = (records.count * index / used)..<(records.count * (index + 1) / used)
-                    parts.update(index) { corpus.record(records[lines], unseen: unseenNow, into: &$0) }
-                }
-            }
-            let next = read()
-            group.wait()
-            for index in 0..<used { merge(parts[index]) }
-            batch = next
-        }
+        }, work: { records, unseen in
+            var part = Part(report: empty)
+            corpus.record(records, unseen: &unseen, into: &part)
+            return part
+        }, merge: { part in
+            report.merge(part.report)
+            part.rejections.forEach(reject)
+            seen.formUnion(part.seen)
+        })
         return (report, seen)
     }
 
     /// Records `records`, consecutive lines of the corpus, into `part`; `unseen` lists the
-    /// attributes no earlier profile has (only those are looked for).
-    func record(_ records: ArraySlice<JSONLinesReader.Record>, unseen: [Int], into part: inout Part) {
-        var unseen = unseen
+    /// attributes no earlier profile has (only those are looked for), and loses those found.
+    func record(_ records: ArraySlice<JSONLinesReader.Record>, unseen: inout [Int], into part: inout Part) {
         for record in records {
             switch compare(record, unseen: unseen) {
             case .rejected(let diagnostic):
@@ -112,7 +96,7 @@ struct DiffCorpus: Sendable {
         }
     }
     /// One record: its decisions under both rule sets, or why it is rejected.
-    func compare(_ record: JSONLinesReader.Record, unseen: [Int]) -> Outcome {
+    package func compare(_ record: JSONLinesReader.Record, unseen: [Int]) -> Outcome {
         let profile: Profile
         switch record.bytes {
         case .failure(let error): return .rejected(error)
@@ -150,26 +134,4 @@ struct DiffCorpus: Sendable {
         let seen = unseen.filter { attributes[$0].read(from: profile, now: now).isPresent }
         return .compared(profileID: profile.id, decisions: decisions, seen: seen)
     }
-}
-
-/// The parts of one batch, shared with its threads: each part is updated by one thread only,
-/// and read once they are all done (`DispatchGroup.wait`).
-private final class PartSlots: @unchecked Sendable {
-    private let parts: UnsafeMutablePointer<DiffCorpus.Part>
-    private let count: Int
-
-    init(count: Int, empty: ImpactReport) {
-        self.count = count
-        parts = .allocate(capacity: count)
-        parts.initialize(repeating: DiffCorpus.Part(report: empty), count: count)
-    }
-
-    deinit {
-        parts.deinitialize(count: count)
-        parts.deallocate()
-    }
-
-    func update(_ index: Int, _ body: (inout DiffCorpus.Part) -> Void) { body(&parts[index]) }
-
-    subscript(index: Int) -> DiffCorpus.Part { parts[index] }
 }

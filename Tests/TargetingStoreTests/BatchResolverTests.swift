@@ -3,19 +3,19 @@ import TargetingEngine
 import TargetingProfiles
 import XCTest
 
-@testable import TargetingCLI
 @testable import TargetingStore
 import Targeting
+import TargetingTestSupport
 
 /// The batch path prints each decision as a profile-id head and a prepared tail, reading most
 /// lines in place; it must print exactly what `DecisionPrinter` prints for the `Decision` that
 /// `Program.decide` makes from the `Profile` the reader reads.
 final class BatchResolverTests: XCTestCase {
     func testBatchOutputIsTheDecisionPrintersOutput() throws {
-        guard case .success(let loaded) = LoadedRules.load(path: CLIHarness.rulesPath), let program = loaded.program else {
+        guard case .success(let loaded) = LoadedRules.load(path: RepositoryFiles.rules), let program = loaded.program else {
             return XCTFail("the shipped rules load")
         }
-        let corpus = CLIHarness.text(CLIHarness.example("profiles/corpus.jsonl")).split(separator: "\n").prefix(3_000).map(String.init)
+        let corpus = RepositoryFiles.text(RepositoryFiles.example("profiles/corpus.jsonl")).split(separator: "\n").prefix(3_000).map(String.init)
         // Lines the scan leaves to the reader, mixed in: escapes, trimming, arrays, nested objects.
         let extra = [
             #"{"id":"u\"q","custom_attributes":{"experience":"pro"},"birthday":"1990-01-01"}"#,
@@ -30,19 +30,19 @@ final class BatchResolverTests: XCTestCase {
             let printer = DecisionPrinter(format: format, explain: false)
             let batch = BatchResolver(program: program, placements: Array(program.placements.indices), now: now,
                                       onlyID: nil, printer: printer, jobs: 1)
-            var worker = BatchResolver.Worker()
+            var scan = ProfileScan()
             for (index, line) in lines.enumerated() {
                 let record = JSONLinesReader.Record(path: "p.jsonl", line: index + 1, bytes: .success(Array(line.utf8)))
-                worker.output = BatchResolver.Output()
-                batch.resolve(record, by: &worker)
+                var output = BatchResolver.Output()
+                batch.resolve(record, scan: &scan, into: &output)
                 var expected = ""
                 if case .success(let profile) = ProfileReader.read(Array(line.utf8)),
                    case .success(let decisions) = program.decide(placements: Array(program.placements.indices), for: profile, now: now) {
                     expected = decisions.map { printer.text($0) }.joined()
                 }
-                XCTAssertEqual(String(decoding: worker.output.bytes, as: UTF8.self), expected, line)
-                var scan = ProfileScan()
-                if Array(line.utf8).withUnsafeBufferPointer({ scan.scan($0) }) { scanned += 1 }
+                XCTAssertEqual(String(decoding: output.bytes, as: UTF8.self), expected, line)
+                var check = ProfileScan()
+                if Array(line.utf8).withUnsafeBufferPointer({ check.scan($0) }) { scanned += 1 }
             }
         }
         XCTAssertGreaterThan(scanned, 2 * corpus.count * 9 / 10, "most corpus lines take the in-place path")

@@ -3,12 +3,18 @@ import TargetingEngine
 import TargetingProfiles
 
 /// Renders resolve results as text or JSON lines, with optional explanations.
-struct DecisionPrinter {
-    let format: OutputFormat
-    let explain: Bool
+package struct DecisionPrinter: Sendable {
+    package let format: OutputFormat
+    package let explain: Bool
+
+    /// A printer of decisions in `format`, with their explanations when `explain`.
+    package init(format: OutputFormat, explain: Bool) {
+        self.format = format
+        self.explain = explain
+    }
 
     /// The printed form of one decision (ending with a line break).
-    func text(_ decision: Decision, explanation: Explanation? = nil) -> String {
+    package func text(_ decision: Decision, explanation: Explanation? = nil) -> String {
         switch format {
         case .json:
             guard let explanation else { return decision.jsonLine + "\n" }
@@ -23,7 +29,7 @@ struct DecisionPrinter {
         }
     }
 
-    static func json(_ row: Explanation.Row) -> JSONValue {
+    package static func json(_ row: Explanation.Row) -> JSONValue {
         var members: [JSONMember] = [
             JSONMember(key: "audience", value: .string(row.audience)),
             JSONMember(key: "destination", value: .string(row.destination)),
