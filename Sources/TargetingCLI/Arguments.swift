@@ -46,7 +46,8 @@ struct ParsedArguments {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let spec = options.first(where: { $0.names.contains(name) }) else {
-                throw UsageError(message: "unknown option `\(name)`")
+                let suggestion = Suggestion.nearest(to: name, in: options.flatMap(\.names).filter { $0.hasPrefix("--") } + ["--help"])
+                throw UsageError(message: "unknown option `\(name)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? ""))
             }
             let key = spec.names.last!
             if spec.takesValue {

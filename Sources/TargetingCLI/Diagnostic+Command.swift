@@ -55,6 +55,13 @@ extension Diagnostic {
         return Diagnostic(.error, "no-tests", message, at: .unknown(""), place: .none)
     }
 
+    /// `--profile FILE` given a JSON Lines file: a second profile starts on `line` (the way
+    /// out is in the message, as a line diagnostic has no `help` line).
+    static func secondProfileInFile(file: String, line: Int) -> Diagnostic {
+        Diagnostic(.error, "bad-file", "a second JSON value starts on this line, but --profile reads one profile; "
+                   + "for a JSON Lines file (one profile per line) use `--profiles \(file)`", at: .line(line, of: file), place: .line)
+    }
+
     /// A query asked for over no placement at all.
     static func noPlacementToCompile(_ why: String) -> Diagnostic {
         Diagnostic(.error, "no-placement", why + ", so there is nothing to compile", at: .unknown(""), place: .none)

@@ -87,7 +87,7 @@ enum ResolveCommand: Command {
             let name = path == "-" ? "<stdin>" : path
             switch ProfileReader.read(bytes) {
             case .failure(let error):
-                io.report(.badFile(error.message, file: name))
+                io.report(jsonLinesLine(in: bytes, file: name).map { .secondProfileInFile(file: name, line: $0) } ?? .badFile(error.message, file: name))
                 return ExitStatus.inputError
             case .success(let profile):
                 var output = BatchResolver.Output()
@@ -110,6 +110,14 @@ enum ResolveCommand: Command {
             }
         }
         return rejected > 0 ? ExitStatus.inputError : ExitStatus.success
+    }
+
+    /// The line where a second JSON value starts, when `bytes` hold one JSON value per line
+    /// (a JSON Lines file given to `--profile`): its first non-blank line is JSON on its own.
+    static func jsonLinesLine(in bytes: [UInt8], file: String) -> Int? {
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated().filter { !$0.element.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }[...]
+        guard lines.count > 1, let first = lines.popFirst(), case .success = JSONParser.parse(first.element) else { return nil }
+        return lines.first.map { $0.offset + 1 }
     }
 
     /// Writes a batch's output: its bytes to standard output, each rejection to standard error where it came.

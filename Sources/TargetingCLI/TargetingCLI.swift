@@ -36,7 +36,8 @@ package enum TargetingCLI {
             return ExitStatus.success
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            io.report(.usage("unknown subcommand `\(name)`"))
+            let suggestion = Suggestion.nearest(to: name, in: commands.map { $0.name })
+            io.report(.usage("unknown subcommand `\(name)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? "")))
             io.err("\nUSAGE: targeting <subcommand> [options]\n")
             return ExitStatus.usage
         }

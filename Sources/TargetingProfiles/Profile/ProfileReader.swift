@@ -15,7 +15,9 @@ package enum ProfileReader {
     package static func read(_ bytes: some Collection<UInt8>) -> Result<Profile, ProfileError> {
         switch JSONParser.parse(bytes) {
         case .failure(let error):
-            return .failure(ProfileError(message: "invalid JSON at column \(error.column): \(error.message)"))
+            // A record of a JSON Lines file is one line; a profile file may be pretty-printed.
+            let place = error.line > 1 ? "line \(error.line), column \(error.column)" : "column \(error.column)"
+            return .failure(ProfileError(message: "invalid JSON at \(place): \(error.message)"))
         case .success(let value):
             return read(value)
         }
