@@ -94,6 +94,7 @@ enum IngestCommand: Command {
                 JSONMember(key: "store", value: .string(store)),
                 JSONMember(key: "events", value: .number(Double(summary.events))),
                 JSONMember(key: "applied", value: .number(Double(summary.applied))),
+                JSONMember(key: "profile_updates", value: .number(Double(summary.profileUpdates))),
                 JSONMember(key: "ignored", value: .object(ignored.map { JSONMember(key: $0.label, value: .number(Double($0.count))) })),
                 JSONMember(key: "rejected", value: .number(Double(summary.rejected))),
                 JSONMember(key: "warnings", value: .number(Double(summary.warnings))),
@@ -108,6 +109,7 @@ enum IngestCommand: Command {
         case .text:
             var text = "events read: \(summary.events)\n"
             text += "inputs applied: \(summary.applied)\n"
+            if summary.profileUpdates > 0 { text += "profile updates: \(summary.profileUpdates)\n" }
             text += "ignored: \(ignoredTotal)"
             if ignoredTotal > 0 {
                 text += " (" + ignored.map { "\($0.label): \($0.count)" }.joined(separator: ", ") + ")"

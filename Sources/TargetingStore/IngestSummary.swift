@@ -6,6 +6,8 @@ package struct IngestSummary: Sendable {
     package var events = 0
     /// Answers applied to a profile.
     package var applied = 0
+    /// `profile_updated` lines applied.
+    package var profileUpdates = 0
     /// Events that are not inputs, by why.
     package var ignored: [IgnoredEvent: Int] = [:]
     /// Lines rejected (each reported where it is).

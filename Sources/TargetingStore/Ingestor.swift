@@ -59,16 +59,35 @@ package struct Ingestor {
         var scan = self.scan
         defer { self.scan = scan }
         let scanned = bytes.withUnsafeBufferPointer { buffer -> Diagnostic?? in
-            guard let head = scan.scan(buffer) else { return .none }
+            // A `profile_updated` line is read whole: its fields are a nested object.
+            guard let head = scan.scan(buffer), head.name != ProfileUpdate.eventName else { return .none }
             return .some(ingest(profileID: head.profileID, name: head.name, lineTimeZone: head.timeZone, params: scan.params(in: buffer),
                                 record: record, into: &store, report: report))
         }
         if let scanned { return scanned }
         switch EventLine.parse(bytes, file: record.path, line: record.line) {
         case .failure(let rejection): return rejection
+        case .success(let event) where event.name == ProfileUpdate.eventName:
+            return update(profileID: event.profileID, params: event.params, record: record, into: &store)
         case .success(let event):
             return ingest(profileID: event.profileID, name: event.name, lineTimeZone: event.timeZone, params: event.params,
                           record: record, into: &store, report: report)
+        }
+    }
+
+    /// Sets the built-in fields of a `profile_updated` line; returns the diagnostic rejecting it.
+    private mutating func update(profileID: String, params: JSONValue, record: JSONLinesReader.Record, into store: inout ProfileStore) -> Diagnostic? {
+        switch ProfileUpdate.read(params) {
+        case .failure(let error):
+            return record.rejection("profile `\(profileID)`: " + error.message)
+        case .success(let update):
+            let created = store.update(id: profileID) { profile in
+                profile.apply(update)
+                return true
+            }
+            if created { summary.created += 1 }
+            summary.profileUpdates += 1
+            return nil
         }
     }
 

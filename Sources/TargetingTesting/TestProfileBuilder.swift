@@ -133,6 +133,13 @@ package struct TestProfileBuilder {
         if profile.id == nil { profile.setField("id", .string(profileID)) }
         for entry in file.events where entry.event.profileID == profileID && !entry.event.closesSession {
             let (number, event) = (entry.line, entry.event)
+            if event.name == ProfileUpdate.eventName {
+                switch ProfileUpdate.read(event.params) {
+                case .failure(let error): throw TestError(message: "\(resolved):\(number): \(error.message)", range: path.range)
+                case .success(let update): profile.apply(update)
+                }
+                continue
+            }
             switch profile.record(interpreter.read(event, storedOn: profile).outcome) {
             case .ignored:
                 continue

@@ -67,3 +67,45 @@ final class IngestorTests: TemporaryDirectoryTestCase {
         }
     }
 }
+
+/// `profile_updated` lines set built-in fields, so a store can be built from events alone.
+final class ProfileUpdateIngestTests: TemporaryDirectoryTestCase {
+    func testFieldsAreSetCheckedAndRemovedAndABadLineIsRejectedAlone() throws {
+        let store = directory.write("profiles.jsonl", #"{"id":"a","country":"DE","custom_attributes":{"goal":"run"}}"# + "\n")
+        let events = directory.write("events.jsonl", [
+            #"{"profile_id":"a","name":"profile_updated","fields":{"customer_user_id":"c1","access_levels":["premium"],"country":null}}"#,
+            #"{"profile_id":"n","name":"profile_updated","fields":{"installed_at":"2026-11-20T08:00:00Z","birthday":"1990-02-03","app_version":"4.2.0"}}"#,
+            #"{"profile_id":"a","name":"profile_updated","fields":{"platform":"windows"}}"#,
+            #"{"profile_id":"a","name":"profile_updated","fields":{"age":30}}"#,
+            #"{"profile_id":"a","name":"profile_updated","fields":{"custmer_user_id":"x"}}"#,
+            #"{"profile_id":"a","name":"profile_updated","fields":{"birthday":"1990-02-03T00:00:00Z"}}"#,
+            #"{"profile_id":"a","name":"profile_updated","fields":[]}"#,
+        ].joined(separator: "\n") + "\n")
+        var ingestor = Ingestor(interpreter: FlowEventInterpreter(mapping: InputMapping(), timeZone: TimeZone(identifier: "UTC")!), zoneName: "UTC")
+        var reported: [Diagnostic] = []
+        let saved = try XCTUnwrap(try ProfileStore.change(at: store, onWait: {}) { store in
+            guard var reader = JSONLinesReader(path: events) else { return false }
+            while let record = reader.next() { ingestor.ingest(record, into: &store, report: { reported.append($0) }) }
+            return true
+        })
+        let summary = ingestor.finish(saved, report: { reported.append($0) })
+        XCTAssertEqual(summary.profileUpdates, 2)
+        XCTAssertEqual(summary.created, 1)
+        XCTAssertEqual(summary.updated, 1)
+        XCTAssertEqual(summary.rejected, 5)
+        XCTAssertEqual(summary.openSessions, [], "a profile update is not a flow session")
+        XCTAssertEqual(reported.map(\.line), [3, 4, 5, 6, 7])
+        XCTAssertEqual(reported.map(\.message), [
+            "profile `a`: `platform` must be one of `ios`, `ipados`, `macos`, `visionos`, `android`, found `windows`",
+            "profile `a`: `age` is derived, never stored",
+            "profile `a`: unknown built-in field `custmer_user_id`; did you mean `customer_user_id`?",
+            "profile `a`: `birthday` must be a calendar date `YYYY-MM-DD`, found `1990-02-03T00:00:00Z`",
+            "profile `a`: `fields` must be an object, found array",
+        ])
+        let lines = String(decoding: FileManager.default.contents(atPath: store) ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines, [
+            #"{"id":"a","customer_user_id":"c1","access_levels":["premium"],"custom_attributes":{"goal":"run"}}"#,
+            #"{"id":"n","installed_at":"2026-11-20T08:00:00Z","birthday":"1990-02-03","app_version":"4.2.0"}"#,
+        ])
+    }
+}

@@ -455,6 +455,36 @@ final class TestRunnerTests: XCTestCase {
         XCTAssertEqual(results[3].notes, ["dir/e.jsonl:4: event rejected: element `flag`: `value` of a toggle must be a boolean, found number"])
     }
 
+    func testProfileUpdatedLinesSetBuiltInFieldsAndABadOneFailsTheTest() {
+        let events = """
+        {"profile_id":"u1","name":"profile_updated","fields":{"access_levels":["premium"],"country":"US"}}
+        {"profile_id":"u1","name":"flow_user_input","instanceId":"scr","element_id":"level_pick","element_type":"single_choice","item_ids":["high"]}
+
+        """
+        let bad = #"{"profile_id":"u1","name":"profile_updated","fields":{"country":7}}"#
+        let results = run("""
+        test "fields from events" {
+          given events "e.jsonl"
+          expect highs
+        }
+        test "a bad field" {
+          given events "bad.jsonl"
+          expect not highs
+        }
+        """, files: ["dir/e.jsonl": events, "dir/bad.jsonl": bad])
+        XCTAssertEqual(results[0].status, .passed)
+        guard case .error(let error) = results[1].status else { return XCTFail("expected an error, got \(results[1].status)") }
+        XCTAssertEqual(error.message, "dir/bad.jsonl:1: `country` must be a string, found number")
+
+        let (rules, tests) = loadTests("test \"t\" {\n  given events \"e.jsonl\"\n  expect highs\n}", files: ["dir/e.jsonl": events])
+        var builder = TestProfileBuilder(interpreter: FlowEventInterpreter(mapping: InputMapping(rules.program!.ruleSet), timeZone: TimeZone(identifier: "UTC")!),
+                                         readFile: { _ in .success(Array(events.utf8)) }, testsFile: "dir/t.tests", now: TestRunnerTests.now)
+        for given in tests.files[0].tests[0].givens { XCTAssertNoThrow(try builder.apply(given)) }
+        XCTAssertEqual(builder.profile["access_levels"], .array([.string("premium")]))
+        XCTAssertEqual(builder.profile["country"], .string("US"))
+        XCTAssertEqual(builder.profile.id, "u1")
+    }
+
     func testEventsOfTheOnlyProfileSetItsID() {
         let events = #"{"profile_id":"solo","name":"flow_user_input","instanceId":"scr","element_id":"level_pick","element_type":"single_choice","item_ids":["high"]}"#
         let results = run("""
