@@ -96,7 +96,7 @@ extension Diagnostic {
     /// own profile, as `ingest` rejects them and goes on.
     package static func skippedEventLines(_ path: String, lines: [EventFile.BrokenLine], at range: SourceRange) -> Diagnostic {
         let count = lines.count == 1 ? "1 line" : "\(lines.count) lines"
-        return Diagnostic(.warning, "skipped-lines", "`\(path)`: skipped \(count) that do not parse as events: " + EventFile.describe(lines), at: range,
+        return Diagnostic(.note, "skipped-lines", "`\(path)`: skipped \(count) that do not parse as events: " + EventFile.describe(lines), at: range,
                           help: "a line that names the tested profile in `profile_id` fails that test instead; other profiles' lines and lines without a usable `profile_id` are skipped")
     }
 }

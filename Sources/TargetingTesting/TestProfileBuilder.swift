@@ -105,7 +105,9 @@ package struct TestProfileBuilder {
     ///
     /// A line that is not an event fails the test when it names that profile in `profile_id`;
     /// other profiles' broken lines, and lines that name no profile (not JSON, no usable
-    /// `profile_id`), are skipped with a note, as `ingest` rejects them and goes on.
+    /// `profile_id`), are skipped with a note, as `ingest` rejects them and goes on. An event of
+    /// that profile that `ingest` would reject (a mistyped value, an answer past Adapty's
+    /// limits, a bad `profile_updated` field) fails the test with the rejection too.
     mutating func applyEvents(_ path: GivenPath) throws {
         let (resolved, bytes) = try read(path)
         let file = EventFile(bytes: bytes)
@@ -144,12 +146,13 @@ package struct TestProfileBuilder {
             case .ignored:
                 continue
             case .rejected(let reason):
-                notes.append("\(resolved):\(number): event rejected: \(reason)")
+                // What `ingest` would reject fails the test: the profile tested is not the one a store would hold.
+                throw TestError(message: "\(resolved):\(number): event rejected: \(reason)", range: path.range)
             case .stored(_, let warnings):
                 for warning in warnings { notes.append("\(resolved):\(number): \(warning)") }
             case .notStored(let rejection, let warnings):
                 for warning in warnings { notes.append("\(resolved):\(number): \(warning)") }
-                notes.append("\(resolved):\(number): answer not stored: \(rejection.message)")
+                throw TestError(message: "\(resolved):\(number): answer not stored: \(rejection.message)", range: path.range)
             }
         }
     }

@@ -210,19 +210,22 @@ final class TestCommandTests: TemporaryDirectoryTestCase {
         "test \"\(id) from events\" {\n  now 2026-11-29T12:00:00Z\n  given {\n    profile.id = \"\(id)\"\n    profile.birthday = 1990-06-15\n  }\n  given events \"events.jsonl\"\n  expect pros\n}\n"
     }
 
-    func testOtherProfilesBrokenLinesAreSkippedWithOneWarning() {
+    func testOtherProfilesBrokenLinesAreSkippedWithOneNote() {
         let rulesDir = project(["a.tests": eventsTest("u1") + "\n" + eventsTest("u1").replacingOccurrences(of: "u1 from", with: "u1 again from")])
         directory.write("Rules/events.jsonl", stream)
         let result = CLIHarness.run(["test", "--rules", rulesDir])
         XCTAssertEqual(result.status, 0, result.out + result.err)
         XCTAssertEqual(result.outLines.last, "2 passed, 0 failed")
-        XCTAssertEqual(result.errLines.filter { $0.contains("warning:") },
-                       ["\(rulesDir)/a.tests:7:16: warning: `events.jsonl`: skipped 2 lines that do not parse as events: 2, 4"], result.err)
-        // `check` reads the file the same way and says the same.
+        XCTAssertEqual(result.errLines.filter { $0.contains("note:") },
+                       ["\(rulesDir)/a.tests:7:16: note: `events.jsonl`: skipped 2 lines that do not parse as events: 2, 4"], result.err)
+        // `check` reads the file the same way and says the same; a fixture with other
+        // profiles' broken lines on purpose passes the strict gates.
         let check = CLIHarness.run(["check", rulesDir])
         XCTAssertEqual(check.status, 0, check.out + check.err)
-        XCTAssertTrue(check.err.contains("\(rulesDir)/a.tests:7:16: warning: `events.jsonl`: skipped 2 lines that do not parse as events: 2, 4"), check.err)
-        XCTAssertEqual(check.outLines.last, "0 errors, 1 warnings")
+        XCTAssertTrue(check.err.contains("\(rulesDir)/a.tests:7:16: note: `events.jsonl`: skipped 2 lines that do not parse as events: 2, 4"), check.err)
+        XCTAssertEqual(check.outLines.last, "0 errors, 0 warnings")
+        XCTAssertEqual(CLIHarness.run(["check", "--strict", rulesDir]).status, 0)
+        XCTAssertEqual(CLIHarness.run(["test", "--strict", "--rules", rulesDir]).status, 0)
     }
 
     func testABrokenLineOfTheTestedProfileFailsItsTest() {

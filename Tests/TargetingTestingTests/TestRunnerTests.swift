@@ -420,10 +420,11 @@ final class TestRunnerTests: XCTestCase {
         {"profile_id":"u1","name":"flow_screen_showed","instanceId":"scr","isBackendEvent":false,"isCustomerEvent":true}
         {"profile_id":"u1","name":"flow_user_input","instanceId":"scr","isBackendEvent":false,"isCustomerEvent":true,"element_id":"level_pick","element_type":"single_choice","item_ids":["high"],"item_titles":["High"]}
         {"profile_id":"u2","name":"flow_user_input","instanceId":"scr","element_id":"flag","element_type":"toggle","value":true}
-        {"profile_id":"u1","name":"flow_user_input","instanceId":"scr","element_id":"flag","element_type":"toggle","value":1}
         {"profile_id":"u1","name":"flow_did_disappear"}
 
         """
+        // What `ingest` rejects for the tested profile fails its test, naming the line.
+        let mistyped = #"{"profile_id":"u1","name":"flow_user_input","instanceId":"scr","element_id":"flag","element_type":"toggle","value":1}"#
         let results = run("""
         test "u1" {
           given { profile.id = "u1" }
@@ -441,18 +442,19 @@ final class TestRunnerTests: XCTestCase {
           given events "e.jsonl"
           expect highs
         }
-        test "reports rejected events on failure" {
+        test "a rejected event fails the test" {
           given { profile.id = "u1" }
           given events "e.jsonl"
-          expect flagged_users
+          given events "mistyped.jsonl"
+          expect not flagged_users
         }
-        """, files: ["dir/e.jsonl": events])
+        """, files: ["dir/e.jsonl": events, "dir/mistyped.jsonl": mistyped])
         XCTAssertEqual(results[0].status, .passed)
         XCTAssertEqual(results[1].status, .passed)
         guard case .error(let error) = results[2].status else { return XCTFail("expected an error") }
         XCTAssertTrue(error.message.contains("holds events of several profiles (`u1`, `u2`)"), error.message)
-        XCTAssertEqual(failures(results[3]).count, 1)
-        XCTAssertEqual(results[3].notes, ["dir/e.jsonl:4: event rejected: element `flag`: `value` of a toggle must be a boolean, found number"])
+        guard case .error(let rejected) = results[3].status else { return XCTFail("expected an error, got \(results[3].status)") }
+        XCTAssertEqual(rejected.message, "dir/mistyped.jsonl:1: event rejected: element `flag`: `value` of a toggle must be a boolean, found number")
     }
 
     func testProfileUpdatedLinesSetBuiltInFieldsAndABadOneFailsTheTest() {
@@ -575,7 +577,7 @@ final class TestRunnerTests: XCTestCase {
         let tests = LoadedTests(sources: [SourceFile(path: "dir/t.tests", text: marked.text)], ruleSet: loadRules().program!.ruleSet,
                                 fileExists: { files[$0] != nil }, readEvents: { files[$0].map { Array($0.utf8) } })
         XCTAssertEqual(tests.diagnostics.filter { $0.code == "skipped-lines" }.count, 1, describe(tests.diagnostics))
-        let found = assertDiagnostic(in: tests.diagnostics, severity: .warning, code: "skipped-lines",
+        let found = assertDiagnostic(in: tests.diagnostics, severity: .note, code: "skipped-lines",
                                      messageContains: "`e.jsonl`: skipped 4 lines that do not parse as events: 2, 3, 4, 6",
                                      at: marked.position("1️⃣"), path: "dir/t.tests")
         XCTAssertEqual(found?.help, "a line that names the tested profile in `profile_id` fails that test instead; other profiles' lines and lines without a usable `profile_id` are skipped")
