@@ -16,13 +16,17 @@ enum ResolveCommand: Command {
     --profile reads one JSON profile (`-` reads standard input); --profiles and --store read
     one profile per line and stream them. With --format json each result is one line:
       {"profile_id":…,"placement":…,"audience":…,"kind":…,"id":…,"split":…}
+    (`split` names the split that decided). Rules with an experiment or a holdout add
+    "experiment":…,"variant":… (the experiment and variant that decided, or null) and
+    "held_out": true or false (a held-out profile skips every row but `everyone` in the
+    placements the holdout covers).
     A rejected profile line is reported on stderr with its line number, the other lines are
     still resolved, and the exit status is 2. --jobs spreads --profiles and --store over N
     threads (default: every core); the output is in input order and the same for any N.
     --summary (with --profiles or --store) prints, per placement, how many profiles each
     audience, destination and split variant takes and their share: every one the placement
     can give, 0 where no profile takes it, and no match where it has no `everyone` row; with
-    --format json one line per entry: {"placement","audience","kind","id","split","profiles","share"}.
+    --format json one line per entry: {"placement","audience","kind","id","split",["experiment","variant","held_out",]"profiles","share"}.
     """
     static let options = [
         CommonOptions.rules, CommonOptions.now, CommonOptions.format,
