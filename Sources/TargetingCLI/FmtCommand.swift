@@ -3,11 +3,11 @@ import TargetingBase
 import TargetingFormatting
 import TargetingStore
 
-/// `targeting fmt [--check | -w] [PATH…]`: write rules and tests files in canonical form.
+/// `targeting fmt [--check | -d | -w] [PATH…]`: write rules and tests files in canonical form.
 enum FmtCommand: Command {
     static let name = "fmt"
     static let overview = "Format rule and test files canonically, keeping comments"
-    static let usage = "fmt [--check | -w] [PATH…] [--rules PATH]"
+    static let usage = "fmt [--check | -d | -w] [PATH…] [--rules PATH]"
     static let discussion = """
     ARGUMENTS:
       PATH                        .rules or .tests files, or directories searched for them
@@ -15,28 +15,29 @@ enum FmtCommand: Command {
 
     Without --check or -w, prints the formatted text of each file on stdout (with several
     files, each after a `==> PATH <==` line). -w rewrites the files that change and lists
-    them; --check lists the files that would change. A file is written only when its
-    formatted text parses to the same rules, keeps every comment and formats to itself.
-    Exit status: 0 done (with --check: nothing would change), 1 --check found files that
-    would change, 2 syntax errors, an unreadable path or a file that cannot be formatted
-    safely, 64 usage error.
+    them; --check lists the files that would change; -d (--diff) prints, for each of them, a
+    unified diff from the file to its formatted text (`--- PATH`, `+++ PATH (formatted)`). A
+    file is written only when its formatted text parses to the same rules, keeps every
+    comment and formats to itself. Exit status: 0 done (with --check or -d: nothing would
+    change), 1 --check or -d found files that would change, 2 syntax errors, an unreadable
+    path or a file that cannot be formatted safely, 64 usage error.
     """
     static let options = [
         OptionSpec(names: ["--check"], takesValue: false, valueName: "", help: "List files that would change; exit 1 if any"),
+        OptionSpec(names: ["-d", "--diff"], takesValue: false, valueName: "", help: "Print a unified diff of each file that would change; exit 1 if any"),
         OptionSpec(names: ["-w", "--write"], takesValue: false, valueName: "", help: "Rewrite files that change and list them"),
         CommonOptions.rules,
     ]
 
-    private enum Mode { case print, check, write }
+    private enum Mode { case print, check, diff, write }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let mode: Mode
-        switch (arguments.has("--check"), arguments.has("--write")) {
-        case (true, true): throw UsageError(message: "`--check` and `-w` cannot be used together")
-        case (true, false): mode = .check
-        case (false, true): mode = .write
-        case (false, false): mode = .print
+        let chosen = [("--check", Mode.check), ("--diff", .diff), ("--write", .write)].filter { arguments.has($0.0) }
+        guard chosen.count <= 1 else {
+            throw UsageError(message: "`--check`, `-d` and `-w` cannot be used together")
         }
+        mode = chosen.first?.1 ?? .print
         let roots = arguments.positionals.isEmpty ? [arguments.value("--rules") ?? "Rules"] : arguments.positionals
         var status = ExitStatus.success
         var paths: [String] = []
@@ -84,6 +85,11 @@ enum FmtCommand: Command {
                     changed = true
                     io.out(path + "\n")
                 }
+            case .diff:
+                if output != bytes {
+                    changed = true
+                    io.out(UnifiedDiff().diff(String(decoding: bytes, as: UTF8.self), formatted, oldName: path, newName: path + " (formatted)"))
+                }
             case .write:
                 guard output != bytes else { continue }
                 do {
@@ -96,7 +102,7 @@ enum FmtCommand: Command {
             }
         }
         if status != ExitStatus.success { return status }
-        return mode == .check && changed ? ExitStatus.no : ExitStatus.success
+        return (mode == .check || mode == .diff) && changed ? ExitStatus.no : ExitStatus.success
     }
 
     /// The `.rules` and `.tests` files under a directory (sorted by path), or a file itself.

@@ -134,17 +134,35 @@ final class FmtCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(defaultRules.status, 2)
     }
 
+    func testDiffShowsWhatWouldChangeAndExitsOne() {
+        let untidy = tidy.replacingOccurrences(of: " = ", with: "  =  ")
+        XCTAssertNotEqual(untidy, tidy, "the fixture has something to tidy")
+        let path = directory.write("a.rules", untidy)
+        let result = CLIHarness.run(["fmt", "-d", path])
+        XCTAssertEqual(result.status, 1, result.err)
+        XCTAssertTrue(result.out.hasPrefix("--- \(path)\n+++ \(path) (formatted)\n@@ -1,"), result.out)
+        let removed = result.outLines.filter { $0.hasPrefix("-") && !$0.hasPrefix("---") }.map { String($0.dropFirst()) }
+        let added = result.outLines.filter { $0.hasPrefix("+") && !$0.hasPrefix("+++") }.map { String($0.dropFirst()) }
+        XCTAssertFalse(removed.isEmpty)
+        XCTAssertEqual(removed.map { $0.replacingOccurrences(of: "  =  ", with: " = ") }, added)
+        XCTAssertEqual(CLIHarness.text(path), untidy, "-d changes no file")
+        let clean = CLIHarness.run(["fmt", "--diff", directory.write("b.rules", tidy)])
+        XCTAssertEqual(clean.status, 0)
+        XCTAssertEqual(clean.out, "")
+    }
+
     func testUsageErrors() {
         let path = directory.write("a.rules", tidy)
         let both = CLIHarness.run(["fmt", "--check", "-w", path])
         XCTAssertEqual(both.status, 64)
-        XCTAssertTrue(both.err.hasPrefix("error: `--check` and `-w` cannot be used together"), both.err)
+        XCTAssertTrue(both.err.hasPrefix("error: `--check`, `-d` and `-w` cannot be used together"), both.err)
+        XCTAssertEqual(CLIHarness.run(["fmt", "-d", "--check", path]).status, 64)
         XCTAssertTrue(both.err.contains("USAGE: targeting fmt"), both.err)
         XCTAssertEqual(CLIHarness.run(["fmt", "--frobnicate", path]).status, 64)
 
         let help = CLIHarness.run(["fmt", "--help"])
         XCTAssertEqual(help.status, 0)
-        XCTAssertTrue(help.out.contains("USAGE: targeting fmt [--check | -w] [PATH…]"), help.out)
+        XCTAssertTrue(help.out.contains("USAGE: targeting fmt [--check | -d | -w] [PATH…]"), help.out)
         XCTAssertTrue(CLIHarness.run(["--help"]).out.contains("  fmt "), "listed among the subcommands")
     }
 
