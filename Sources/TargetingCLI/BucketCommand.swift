@@ -16,8 +16,9 @@ enum BucketCommand: Command {
     --id gives the value drawn on: the profile id, or the value of the key written after
     `by` (a customer_user_id for `by profile.customer_user_id`).
 
-    Prints one line per value: the bucket r = md5("NAME-VALUE") as SPEC §4.5 and §11 draw
-    it, and what it chooses. With --format json each is an object:
+    Prints one line per value: the bucket r, the last 8 bytes of md5("NAME-VALUE") read
+    big-endian, modulo 100 (the draw every split, experiment and holdout makes), and what it
+    chooses. With --format json each is an object:
       split       {"split","profile_id","bucket","kind","id"} (kind and id null for `nothing`)
       experiment  {"experiment","key","value","bucket","variant"}
       holdout     {"holdout","key","value","bucket","held_out"}
