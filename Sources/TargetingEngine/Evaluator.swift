@@ -75,15 +75,15 @@ package struct Evaluator {
     package static func compare(_ value: SlotValue, _ kind: CompiledTest.Kind, now: Int64) -> Bool? {
         switch (kind, value) {
         case (.stringEquals(let literal, let fold), .string(let text)):
-            return TextMatching.equals(fold ? CaseFolding.lowercase(text) : text, literal)
+            return ByteText.equals(fold ? CaseFolding.lowercase(text) : text, literal)
         case (.stringIn(let literals, let fold), .string(let text)):
             return literals.containsExactly(fold ? CaseFolding.lowercase(text) : text)
         case (.contains(let literal, let fold), .string(let text)):
-            return TextMatching.contains(fold ? CaseFolding.lowercase(text) : text, literal)
+            return ByteText.contains(fold ? CaseFolding.lowercase(text) : text, literal)
         case (.startsWith(let literal, let fold), .string(let text)):
-            return TextMatching.startsWith(fold ? CaseFolding.lowercase(text) : text, literal)
+            return ByteText.hasPrefix(fold ? CaseFolding.lowercase(text) : text, literal)
         case (.endsWith(let literal, let fold), .string(let text)):
-            return TextMatching.endsWith(fold ? CaseFolding.lowercase(text) : text, literal)
+            return ByteText.hasSuffix(fold ? CaseFolding.lowercase(text) : text, literal)
         case (.numberEquals(let literal), .number(let number)):
             return number == literal
         case (.numberOrder(let ordering, let literal), .number(let number)):
@@ -109,12 +109,12 @@ package struct Evaluator {
         case (.versionIn(let literals), .version(let version)):
             return literals.contains(version)
         case (.has(let literal, let fold), .set(let members)):
-            return members.contains { TextMatching.equals(fold ? CaseFolding.lowercase($0) : $0, literal) }
+            return members.contains { ByteText.equals(fold ? CaseFolding.lowercase($0) : $0, literal) }
         case (.hasAny(let literals, let fold), .set(let members)):
             return members.contains { literals.containsExactly(fold ? CaseFolding.lowercase($0) : $0) }
         case (.hasAll(let literals, let fold), .set(let members)):
             let folded = fold ? members.map { CaseFolding.lowercase($0) } : members
-            return literals.allSatisfy { literal in folded.contains { TextMatching.equals($0, literal) } }
+            return literals.allSatisfy { literal in folded.contains { ByteText.equals($0, literal) } }
         case (.hasNone(let literals, let fold), .set(let members)):
             return !members.contains { literals.containsExactly(fold ? CaseFolding.lowercase($0) : $0) }
         default:

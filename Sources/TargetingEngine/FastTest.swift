@@ -196,7 +196,7 @@ package struct LiteralTable: Sendable {
 
         /// The id of `text`, added if new.
         mutating func intern(_ text: String) -> Int {
-            if let ids = buckets[text], let id = ids.first(where: { TextMatching.equals(items[Int($0)], text) }) { return Int(id) }
+            if let ids = buckets[text], let id = ids.first(where: { ByteText.equals(items[Int($0)], text) }) { return Int(id) }
             items.append(text)
             buckets[text, default: []].append(Int32(items.count - 1))
             return items.count - 1
