@@ -163,7 +163,7 @@ extension DecisionTable {
 
     /// The attribute `name` names (a custom key or `profile.FIELD`), with its finite domain.
     static func attribute(named name: String, program: Program, graph: ConditionGraph, read: [Int]) -> Result<Attribute, DecisionTableError> {
-        let target: AttributeReference.Target = name.hasPrefix("profile.") ? .builtin(String(name.dropFirst("profile.".count))) : .custom(name)
+        let target = AttributeTarget(written: name) ?? .custom(name)
         let field = FieldKey(target)
         guard let variable = graph.variables.firstIndex(where: { $0.field == field }), read.contains(variable) else {
             return .failure(DecisionTableError(message: "the placement does not read `\(name)`"))

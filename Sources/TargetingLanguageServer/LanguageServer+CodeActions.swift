@@ -179,7 +179,7 @@ struct CodeActionFixes {
     /// quoted, a built-in field is bare, any other name is bare when it can be.
     static func spelled(_ suggestion: String, like original: String) -> String {
         if original.hasPrefix("\"") { return "\"" + CompletionNames.escaped(suggestion) + "\"" }
-        if suggestion.hasPrefix("profile."), BuiltinField.all[String(suggestion.dropFirst(8))] != nil { return suggestion }
+        if case .builtin(let field)? = AttributeTarget(written: suggestion), BuiltinField.all[field] != nil { return suggestion }
         return CompletionNames.spelled(suggestion)
     }
 }

@@ -173,7 +173,7 @@ struct CompletionNames {
             text += (type == .set ? " of [" : " one of [") + allowed.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         }
         if case .builtin(let field) = target, let derived = BuiltinField.derivation(of: field) {
-            text += ", derived from `profile.\(derived.source)`"
+            text += ", derived from `\(AttributeTarget.builtin(derived.source).written)`"
         }
         return text
     }
@@ -207,7 +207,8 @@ struct CompletionNames {
             }
         case .drawKeys:
             let builtins = ["id", "customer_user_id"].compactMap { BuiltinField.all[$0] }.map { field in
-                CompletionCandidate(label: "profile." + field.name, kind: .field, detail: describe(.builtin(field.name)), newText: "profile." + field.name)
+                let target = AttributeTarget.builtin(field.name)
+                return CompletionCandidate(label: target.written, kind: .field, detail: describe(target), newText: target.written)
             }
             return builtins + declared.filter { $0.value.type == .string }.keys.sorted().map(customAttribute)
         case .attributes(let settable):
@@ -216,7 +217,7 @@ struct CompletionNames {
             }
             let keys = Set(declared.keys).union(used.keys.filter { isUsed($0, besides: context) })
             return keys.sorted().map(customAttribute)
-                + [CompletionCandidate(label: "profile.", kind: .module, detail: "built-in profile fields", newText: "profile.")]
+                + [CompletionCandidate(label: AttributeTarget.builtinPrefix, kind: .module, detail: "built-in profile fields", newText: AttributeTarget.builtinPrefix)]
         case .inputTargets:
             let keys = Set(declared.keys).union(used.keys.filter { isUsed($0, besides: context) })
             return keys.sorted().map(customAttribute) + BuiltinField.inputTargets.compactMap { BuiltinField.all[$0] }.map(field)
@@ -228,10 +229,7 @@ struct CompletionNames {
             return ValueType.allCases.map { CompletionCandidate(label: $0.rawValue, kind: .keyword, detail: "type", newText: $0.rawValue) }
         case .values(let target, let listed):
             let (type, allowed, _) = type(of: target)
-            let name = switch target {
-            case .custom(let key): key
-            case .builtin(let field): "profile." + field
-            }
+            let name = target.written
             var found = (allowed ?? []).filter { !listed.contains($0) }.map { value in
                 context.inString
                     ? CompletionCandidate(label: value, kind: .enumMember, detail: "value of `\(name)`",
@@ -264,7 +262,8 @@ struct CompletionNames {
 
     /// A built-in field as an item: labelled by its name, written `profile.NAME`.
     func field(_ field: BuiltinField) -> CompletionCandidate {
-        CompletionCandidate(label: field.name, kind: .field, detail: describe(.builtin(field.name)), newText: "profile." + field.name)
+        let target = AttributeTarget.builtin(field.name)
+        return CompletionCandidate(label: field.name, kind: .field, detail: describe(target), newText: target.written)
     }
 
     /// A custom attribute as an item.
@@ -275,7 +274,7 @@ struct CompletionNames {
     /// A custom attribute key as a rule writes it: bare when it can be, else in backticks.
     static func spelled(_ key: String) -> String {
         let tokens = Lexer.lex(SourceFile(path: "", bytes: Array(key.utf8))).tokens
-        let bare = tokens.count == 2 && tokens[0].kind == .identifier && tokens[0].text == key && !key.hasPrefix("profile.")
+        let bare = tokens.count == 2 && tokens[0].kind == .identifier && tokens[0].text == key && !AttributeTarget.isBuiltinSpelling(key)
         return bare ? key : "`" + key + "`"
     }
 

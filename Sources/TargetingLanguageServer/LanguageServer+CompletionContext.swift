@@ -260,7 +260,7 @@ struct CompletionContext: Sendable {
         let token = expression[last]
         let connectives: [Expected] = [.keyword("and"), .keyword("or")]
         if token.kind == .identifier || token.kind == .quotedName, operandStart(last - 1) {
-            let isName = token.kind == .identifier && !token.text.hasPrefix("profile.") && isReference(token.text)
+            let isName = token.kind == .identifier && !AttributeTarget.isBuiltinSpelling(token.text) && isReference(token.text)
             return inAudience || isName ? connectives : [.comparisonOperators]
         }
         if token.isKeyword(.now), operandStart(last - 1) { return [.comparisonOperators] }
@@ -372,7 +372,7 @@ struct CompletionContext: Sendable {
         let token = tokens[subject]
         switch token.kind {
         case .identifier:
-            return (token.text.hasPrefix("profile.") ? .builtin(String(token.text.dropFirst(8))) : .custom(token.text), listed)
+            return (AttributeTarget(written: token.text) ?? .custom(token.text), listed)
         case .quotedName:
             return (.custom(token.value), listed)
         default:

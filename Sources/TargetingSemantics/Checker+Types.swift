@@ -48,7 +48,7 @@ extension Checker {
             if !warned.contains(key) {
                 warned.insert(key)
                 let builtin = BuiltinField.all[key] != nil ? key : builtins.nearest(to: key)
-                let suggestion = declared.nearest(to: key) ?? builtin.map { "profile." + $0 }
+                let suggestion = declared.nearest(to: key) ?? builtin.map { AttributeTarget.builtin($0).written }
                 report(.undeclaredAttribute(key, suggestion: suggestion, at: reference.range))
                 attributeTypes[.custom(key)] = AttributeType(type: nil, allowed: nil, isDeclared: false)
             }
@@ -73,7 +73,7 @@ extension Checker {
             switch reference.target {
             case .builtin(let field):
                 guard let builtin = BuiltinField.all[field] else {
-                    let suggestion = Suggestion.nearest(to: field, in: BuiltinField.all.keys.sorted()).map { "profile." + $0 }
+                    let suggestion = Suggestion.nearest(to: field, in: BuiltinField.all.keys.sorted()).map { AttributeTarget.builtin($0).written }
                     report(.unknownProfileField(reference.displayName, suggestion: suggestion, at: reference.range))
                     return nil
                 }

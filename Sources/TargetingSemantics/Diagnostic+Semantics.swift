@@ -36,7 +36,7 @@ extension Diagnostic {
 
     static func invalidInputTarget(_ name: String, at range: SourceRange) -> Diagnostic {
         Diagnostic(.error, "invalid-input-target", "an input cannot write `\(name)`", at: range,
-                   help: "inputs write a custom attribute or one of " + BuiltinField.inputTargets.map { "`profile.\($0)`" }.joined(separator: ", "))
+                   help: "inputs write a custom attribute or one of " + BuiltinField.inputTargets.map { "`\(AttributeTarget.builtin($0).written)`" }.joined(separator: ", "))
     }
 
     static func oneOfNotAllowed(_ type: ValueType, at range: SourceRange) -> Diagnostic {

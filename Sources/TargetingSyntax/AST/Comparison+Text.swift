@@ -2,8 +2,7 @@ extension AttributeReference {
     /// The reference as written in rules: `key`, `` `any-key` `` or `profile.field`.
     package var sourceText: String {
         switch (target, spelling) {
-        case (.builtin(let field), _): "profile." + field
-        case (.custom(let key), .bare): key
+        case (.builtin, _), (.custom, .bare): target.written
         case (.custom(let key), _): "`" + key + "`"
         }
     }
