@@ -133,7 +133,7 @@ struct CodeActionFixes {
     /// The type to declare `key` with: the checker's, else the one its comparisons suggest,
     /// else `string`.
     func type(of key: String) -> ValueType {
-        types[.custom(key)]?.type ?? CompletionNames.inferredType(of: key, in: comparisons) ?? .string
+        types[.custom(key)]?.type ?? Comparison.inferredType(of: key, in: comparisons)?.type ?? .string
     }
 
     /// Where to insert the declaration of `key` in `file`, and the text: after the file's

@@ -137,31 +137,9 @@ struct CompletionNames {
                 return (declaration.type, allowed, true)
             }
             let inferred = checked?.attributeTypes[target]
-            return (inferred?.type ?? CompletionNames.inferredType(of: key, in: comparisons), inferred?.allowed, false)
+            // Without checked types (the rules have errors), the type the checker would infer.
+            return (inferred?.type ?? Comparison.inferredType(of: key, in: comparisons)?.type, inferred?.allowed, false)
         }
-    }
-
-    /// The type the first comparison of an undeclared attribute suggests (as the checker
-    /// infers it, for when the rules have errors and so no checked types): `has` a set,
-    /// `contains` a string, an ordering by a string a version, else the literal's type.
-    static func inferredType(of key: String, in comparisons: [Comparison]) -> ValueType? {
-        for comparison in comparisons {
-            guard case .attribute(let reference) = comparison.subject, reference.target == .custom(key) else { continue }
-            switch comparison.op {
-            case .has, .hasAny, .hasAll, .hasNone: return .set
-            case .contains, .startsWith, .endsWith: return .string
-            case .isSet, .isNotSet: continue
-            default:
-                guard let literal = comparison.literals.first else { continue }
-                switch literal.value {
-                case .string: return comparison.op.isOrdering ? .version : .string
-                case .number: return .number
-                case .bool: return .bool
-                case .date, .now: return .date
-                }
-            }
-        }
-        return nil
     }
 
     /// How an attribute's type reads beside its name: `string one of ["a", "b"]`, `number`.
