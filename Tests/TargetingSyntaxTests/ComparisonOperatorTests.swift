@@ -12,6 +12,15 @@ final class ComparisonOperatorTests: XCTestCase {
         }
     }
 
+    func testEveryWordIsAToken() {
+        // The parser reads an operator by its tokens' spellings: a new word must be a keyword.
+        for op in ComparisonOperator.allCases {
+            for word in op.words {
+                XCTAssertTrue(Keyword(rawValue: word) != nil || Punctuation(rawValue: word) != nil, "`\(word)` of `\(op.rawValue)`")
+            }
+        }
+    }
+
     func testBeginningListsTheOperatorsThatStartWithWords() {
         XCTAssertEqual(ComparisonOperator.beginning(with: ["has"]), [.has, .hasAny, .hasAll, .hasNone])
         XCTAssertEqual(ComparisonOperator.beginning(with: ["is"]), [.isSet, .isNotSet])
