@@ -249,7 +249,8 @@ struct CompletionContext: Sendable {
             guard index >= 0 else { return true }
             let token = expression[index]
             if token.isKeyword(.or) || token.isPunctuation(.leftParen) { return true }
-            if token.isKeyword(.and) { return !(index >= 2 && expression[index - 2].isKeyword(.between)) }
+            if token.isKeyword(ComparisonOperator.boundsJoiner), operatorEnding(at: index - 2, in: expression)?.arity == .two { return false }
+            if token.isKeyword(.and) { return true }
             if token.isKeyword(.not) { return operandStart(index - 1) }
             return false
         }
@@ -384,7 +385,7 @@ struct CompletionContext: Sendable {
         } else if let op = operatorEnding(at: at, in: tokens), op.arity != .none {
             // Right after an operator that takes operands: its first.
             subject = at - op.words.count
-        } else if tokens[at].isKeyword(.and), at >= 2, let op = operatorEnding(at: at - 2, in: tokens), op.arity == .two {
+        } else if tokens[at].isKeyword(ComparisonOperator.boundsJoiner), let op = operatorEnding(at: at - 2, in: tokens), op.arity == .two {
             // After `between LOW and`: its second.
             subject = at - 2 - op.words.count
         } else {

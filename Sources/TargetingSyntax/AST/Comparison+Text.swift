@@ -24,7 +24,7 @@ extension Comparison {
         case .one:
             if let operand = operands.first { text += " " + operand.text }
         case .two:
-            if operands.count == 2 { text += " " + operands[0].text + " and " + operands[1].text }
+            if operands.count == 2 { text += " " + operands[0].text + " \(ComparisonOperator.boundsJoiner.rawValue) " + operands[1].text }
         case .list:
             if let list { text += " [" + list.items.map(\.text).joined(separator: ", ") + "]" }
         }

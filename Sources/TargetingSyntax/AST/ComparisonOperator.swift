@@ -54,6 +54,9 @@ extension ComparisonOperator {
     /// The words (tokens) the operator is written with: `["starts", "with"]`, `["<="]`.
     package var words: [String] { rawValue.split(separator: " ").map(String.init) }
 
+    /// The word between the two operands of a `.two` operator (`between 1 and 5`).
+    package static let boundsJoiner = Keyword.and
+
     /// The operands the operator takes.
     package var arity: Arity {
         switch self {

@@ -136,7 +136,7 @@ extension Parser {
         case .one: operands.append(try parseLiteral())
         case .two:
             operands.append(try parseLiteral())
-            _ = try expect(.and, "between the bounds of `\(op.rawValue)`")
+            _ = try expect(ComparisonOperator.boundsJoiner, "between the bounds of `\(op.rawValue)`")
             operands.append(try parseLiteral())
         case .list: list = try parseList()
         }
