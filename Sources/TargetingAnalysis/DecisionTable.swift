@@ -163,7 +163,7 @@ extension DecisionTable {
 
     /// The attribute `name` names (a custom key or `profile.FIELD`), with its finite domain.
     static func attribute(named name: String, program: Program, graph: ConditionGraph, read: [Int]) -> Result<Attribute, DecisionTableError> {
-        let target: AttributeReference.Target = name.hasPrefix("profile.") ? .builtin(String(name.dropFirst("profile.".count))) : .custom(name)
+        let target = AttributeTarget(written: name) ?? .custom(name)
         let field = FieldKey(target)
         guard let variable = graph.variables.firstIndex(where: { $0.field == field }), read.contains(variable) else {
             return .failure(DecisionTableError(message: "the placement does not read `\(name)`"))
@@ -186,7 +186,7 @@ extension DecisionTable {
                 JSONValue.array(allowed.indices.filter { mask & (1 << $0) != 0 }.map { .string(allowed[$0]) })
             }
             return .success(Attribute(name: name, domain: subsets.filter(storable).map { Optional($0) } + [nil], field: field))
-        default:
+        case (.string?, nil), (.set?, nil), (.number?, _), (.date?, _), (.version?, _), (nil, _):
             let shown = kind.map { $0 == .string || $0 == .set ? "a \($0.rawValue) without declared values" : "a \($0.rawValue)" } ?? "of no known type"
             return .failure(DecisionTableError(message: "`\(name)` is \(shown); --by takes `one of` strings, `bool` and `set of` attributes"))
         }

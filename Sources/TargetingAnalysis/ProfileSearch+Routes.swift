@@ -56,7 +56,11 @@ extension ProfileSearch {
                 switch atom.test.kind {
                 case .stringEquals(let text, false): if !literals.contains(text) { literals.append(text) }
                 case .stringIn(let texts, false): for text in texts where !literals.contains(text) { literals.append(text) }
-                default: break
+                // No literal a key can equal exactly; the classes below are checked by evaluation.
+                case .stringEquals(_, true), .stringIn(_, true), .contains, .startsWith, .endsWith, .numberEquals, .numberOrder,
+                     .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .versionEquals, .versionOrder,
+                     .versionBetween, .versionIn, .has, .hasAny, .hasAll, .hasNone, .isSet:
+                    break
                 }
             }
             var classes: [(option: Int, members: [String]?, folded: Bool)] = []
@@ -74,7 +78,11 @@ extension ProfileSearch {
                         if fold ? CaseFolding.lowercase(text) == literal : text == literal { fold ? (folded = true) : (exact = true) }
                     case .stringIn(let set, let fold):
                         if set.containsExactly(fold ? CaseFolding.lowercase(text) : text) { fold ? (folded = true) : (exact = true) }
-                    default: break
+                    // Says nothing of whether the value equals a literal.
+                    case .contains, .startsWith, .endsWith, .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals,
+                         .dateEquals, .dateOrder, .dateBetween, .versionEquals, .versionOrder, .versionBetween, .versionIn, .has,
+                         .hasAny, .hasAll, .hasNone, .isSet:
+                        break
                     }
                 }
                 let members = exact ? literals.filter { truth(of: variable, .json(.string($0)), now: now) == vector } : nil

@@ -1,3 +1,4 @@
+import TargetingBase
 import TargetingEngine
 import TargetingProfiles
 import TargetingSyntax
@@ -23,8 +24,8 @@ extension FieldKey {
     /// The field as rules name it: `profile.id`, or the custom key.
     var displayName: String {
         switch self {
-        case .builtin(let name): "profile." + name
-        case .custom(let key): key
+        case .builtin(let name): AttributeTarget.builtin(name).written
+        case .custom(let key): AttributeTarget.custom(key).written
         }
     }
 }

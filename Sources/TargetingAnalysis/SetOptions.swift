@@ -24,9 +24,14 @@ enum SetOptions {
             case .has(let text, let flag): (texts, fold) = ([text], flag)
             case .hasAny(let list, let flag), .hasAll(let list, let flag),
                  .hasNone(let list, let flag): (texts, fold) = (list.items, flag)
+            case .isSet: continue
             case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder,
                  .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .versionEquals,
-                 .versionOrder, .versionBetween, .versionIn, .isSet: continue
+                 .versionOrder, .versionBetween, .versionIn:
+                // Not a test of a set (the checker rejects it): the options are not modelled for
+                // it, so the table cannot claim to be complete.
+                builder.isComplete = false
+                continue
             }
             for text in texts.map({ Array($0.utf8) }) {
                 if fold { if !classes.contains(text) { classes.append(text) } } else if !exact.contains(text) { exact.append(text) }
@@ -61,7 +66,11 @@ enum SetOptions {
                 case .hasAll(let list, let fold): raw = list.allSatisfy { holds($0, fold) }
                 case .hasNone(let list, let fold): raw = !list.contains { holds($0, fold) }
                 case .isSet: raw = true
-                default: raw = false
+                case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder,
+                     .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .versionEquals,
+                     .versionOrder, .versionBetween, .versionIn:
+                    // On a set the engine finds it false, negated or not (the table is incomplete).
+                    return false
                 }
                 return raw != test.negated
             }

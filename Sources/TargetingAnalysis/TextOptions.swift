@@ -24,10 +24,15 @@ enum TextOptions {
                 fold ? folded.append(Array(text.utf8)) : exact.append(Array(text.utf8))
             case .stringIn(let texts, let fold):
                 for text in texts { fold ? folded.append(Array(text.utf8)) : exact.append(Array(text.utf8)) }
-            case .contains, .startsWith, .endsWith, .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals,
-                 .dateEquals, .dateOrder, .dateBetween, .versionEquals, .versionOrder, .versionBetween, .versionIn, .has,
-                 .hasAny, .hasAll, .hasNone, .isSet:
+            case .contains, .startsWith, .endsWith:
                 if let pattern = TextPattern(test.kind), !patterns.contains(pattern) { patterns.append(pattern) }
+            case .isSet:
+                break
+            case .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween,
+                 .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny, .hasAll, .hasNone:
+                // Not a test of a string (the checker rejects it): the options are not modelled
+                // for it, so the table cannot claim to be complete.
+                builder.isComplete = false
             }
         }
         var classes: [[UInt8]] = []
@@ -61,10 +66,20 @@ enum TextOptions {
                 let raw: Bool
                 if let pattern = patternOfTest[index] {
                     raw = facts[pattern]
-                } else if case .isSet = tests[index].kind {
-                    raw = true
                 } else {
-                    raw = foldClass.map { classesOfTest[index].contains($0) } ?? false
+                    switch tests[index].kind {
+                    case .isSet:
+                        raw = true
+                    case .stringEquals, .stringIn:
+                        raw = foldClass.map { classesOfTest[index].contains($0) } ?? false
+                    case .contains, .startsWith, .endsWith:
+                        // Every pattern has its index (`patternOfTest`).
+                        raw = false
+                    case .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween,
+                         .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny, .hasAll, .hasNone:
+                        // On a string the engine finds it false, negated or not (the table is incomplete).
+                        return false
+                    }
                 }
                 return raw != tests[index].negated
             }

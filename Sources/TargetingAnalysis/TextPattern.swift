@@ -1,3 +1,4 @@
+import TargetingBase
 import TargetingEngine
 
 /// A `contains`, `starts with` or `ends with` comparison on a string, by its literal.
@@ -35,20 +36,10 @@ struct TextPattern: Hashable {
     /// Whether the pattern holds for `bytes`, which are already lowercased when `fold` is set.
     func holds(_ bytes: [UInt8]) -> Bool {
         switch kind {
-        case .startsWith: return bytes.starts(with: literal)
-        case .endsWith: return bytes.count >= literal.count && bytes.suffix(literal.count).elementsEqual(literal)
-        case .contains: return TextPattern.isSubsequence(literal, of: bytes)
+        case .startsWith: ByteText.hasPrefix(bytes, literal)
+        case .endsWith: ByteText.hasSuffix(bytes, literal)
+        case .contains: ByteText.contains(bytes, literal)
         }
-    }
-
-    /// Whether `part` occurs contiguously in `whole`.
-    static func isSubsequence(_ part: [UInt8], of whole: [UInt8]) -> Bool {
-        if part.isEmpty { return true }
-        guard part.count <= whole.count else { return false }
-        for start in 0...(whole.count - part.count) where whole[start] == part[0] {
-            if whole[start..<(start + part.count)].elementsEqual(part) { return true }
-        }
-        return false
     }
 }
 
@@ -79,11 +70,10 @@ struct TextPatternRules {
     /// Whether `a` holding means `b` holds.
     static func implies(_ a: TextPattern, _ b: TextPattern) -> Bool {
         switch (a.kind, b.kind) {
-        case (.startsWith, .startsWith): return a.literal.starts(with: b.literal)
-        case (.endsWith,
-             .endsWith): return a.literal.count >= b.literal.count && a.literal.suffix(b.literal.count).elementsEqual(b.literal)
-        case (_, .contains): return TextPattern.isSubsequence(b.literal, of: a.literal)
-        default: return false
+        case (.startsWith, .startsWith): ByteText.hasPrefix(a.literal, b.literal)
+        case (.endsWith, .endsWith): ByteText.hasSuffix(a.literal, b.literal)
+        case (.startsWith, .contains), (.endsWith, .contains), (.contains, .contains): ByteText.contains(a.literal, b.literal)
+        case (.startsWith, .endsWith), (.endsWith, .startsWith), (.contains, .startsWith), (.contains, .endsWith): false
         }
     }
 

@@ -171,7 +171,7 @@ enum DiffCommand: Command {
         let absent = attributes.filter { !$0.seen }.map { target -> String in
             switch target.target {
             case .custom(let key): key
-            case .builtin(let field): "profile." + field
+            case .builtin: target.target.written
             }
         }
         printReport(report, now: now, absentAttributes: absent, format: format, io: io)

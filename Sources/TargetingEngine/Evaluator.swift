@@ -71,53 +71,75 @@ package struct Evaluator {
         return result != test.negated
     }
 
-    /// The outcome of a test on a value, or nil when the value is missing or does not fit.
+    /// The outcome of a test on a value, or nil when the value is missing or does not fit
+    /// (and for `is set`, which presence decides, not a comparison).
     package static func compare(_ value: SlotValue, _ kind: CompiledTest.Kind, now: Int64) -> Bool? {
-        switch (kind, value) {
-        case (.stringEquals(let literal, let fold), .string(let text)):
-            return TextMatching.equals(fold ? CaseFolding.lowercase(text) : text, literal)
-        case (.stringIn(let literals, let fold), .string(let text)):
+        switch kind {
+        case .stringEquals(let literal, let fold):
+            guard case .string(let text) = value else { return nil }
+            return ByteText.equals(fold ? CaseFolding.lowercase(text) : text, literal)
+        case .stringIn(let literals, let fold):
+            guard case .string(let text) = value else { return nil }
             return literals.containsExactly(fold ? CaseFolding.lowercase(text) : text)
-        case (.contains(let literal, let fold), .string(let text)):
-            return TextMatching.contains(fold ? CaseFolding.lowercase(text) : text, literal)
-        case (.startsWith(let literal, let fold), .string(let text)):
-            return TextMatching.startsWith(fold ? CaseFolding.lowercase(text) : text, literal)
-        case (.endsWith(let literal, let fold), .string(let text)):
-            return TextMatching.endsWith(fold ? CaseFolding.lowercase(text) : text, literal)
-        case (.numberEquals(let literal), .number(let number)):
+        case .contains(let literal, let fold):
+            guard case .string(let text) = value else { return nil }
+            return ByteText.contains(fold ? CaseFolding.lowercase(text) : text, literal)
+        case .startsWith(let literal, let fold):
+            guard case .string(let text) = value else { return nil }
+            return ByteText.hasPrefix(fold ? CaseFolding.lowercase(text) : text, literal)
+        case .endsWith(let literal, let fold):
+            guard case .string(let text) = value else { return nil }
+            return ByteText.hasSuffix(fold ? CaseFolding.lowercase(text) : text, literal)
+        case .numberEquals(let literal):
+            guard case .number(let number) = value else { return nil }
             return number == literal
-        case (.numberOrder(let ordering, let literal), .number(let number)):
+        case .numberOrder(let ordering, let literal):
+            guard case .number(let number) = value else { return nil }
             return ordering.holds(number, literal)
-        case (.numberBetween(let low, let high), .number(let number)):
+        case .numberBetween(let low, let high):
+            guard case .number(let number) = value else { return nil }
             return low <= number && number <= high
-        case (.numberIn(let literals), .number(let number)):
+        case .numberIn(let literals):
+            guard case .number(let number) = value else { return nil }
             return literals.contains(number)
-        case (.boolEquals(let literal), .bool(let flag)):
+        case .boolEquals(let literal):
+            guard case .bool(let flag) = value else { return nil }
             return flag == literal
-        case (.dateEquals(let literal), .date(let ms)):
+        case .dateEquals(let literal):
+            guard case .date(let ms) = value else { return nil }
             return ms == literal.at(now)
-        case (.dateOrder(let ordering, let literal), .date(let ms)):
+        case .dateOrder(let ordering, let literal):
+            guard case .date(let ms) = value else { return nil }
             return ordering.holds(ms, literal.at(now))
-        case (.dateBetween(let low, let high), .date(let ms)):
+        case .dateBetween(let low, let high):
+            guard case .date(let ms) = value else { return nil }
             return low.at(now) <= ms && ms <= high.at(now)
-        case (.versionEquals(let literal), .version(let version)):
+        case .versionEquals(let literal):
+            guard case .version(let version) = value else { return nil }
             return version == literal
-        case (.versionOrder(let ordering, let literal), .version(let version)):
+        case .versionOrder(let ordering, let literal):
+            guard case .version(let version) = value else { return nil }
             return ordering.holds(version, literal)
-        case (.versionBetween(let low, let high), .version(let version)):
+        case .versionBetween(let low, let high):
+            guard case .version(let version) = value else { return nil }
             return low <= version && version <= high
-        case (.versionIn(let literals), .version(let version)):
+        case .versionIn(let literals):
+            guard case .version(let version) = value else { return nil }
             return literals.contains(version)
-        case (.has(let literal, let fold), .set(let members)):
-            return members.contains { TextMatching.equals(fold ? CaseFolding.lowercase($0) : $0, literal) }
-        case (.hasAny(let literals, let fold), .set(let members)):
+        case .has(let literal, let fold):
+            guard case .set(let members) = value else { return nil }
+            return members.contains { ByteText.equals(fold ? CaseFolding.lowercase($0) : $0, literal) }
+        case .hasAny(let literals, let fold):
+            guard case .set(let members) = value else { return nil }
             return members.contains { literals.containsExactly(fold ? CaseFolding.lowercase($0) : $0) }
-        case (.hasAll(let literals, let fold), .set(let members)):
+        case .hasAll(let literals, let fold):
+            guard case .set(let members) = value else { return nil }
             let folded = fold ? members.map { CaseFolding.lowercase($0) } : members
-            return literals.allSatisfy { literal in folded.contains { TextMatching.equals($0, literal) } }
-        case (.hasNone(let literals, let fold), .set(let members)):
+            return literals.allSatisfy { literal in folded.contains { ByteText.equals($0, literal) } }
+        case .hasNone(let literals, let fold):
+            guard case .set(let members) = value else { return nil }
             return !members.contains { literals.containsExactly(fold ? CaseFolding.lowercase($0) : $0) }
-        default:
+        case .isSet:
             return nil
         }
     }

@@ -1,3 +1,5 @@
+import TargetingBase
+
 /// A list of strings with constant-time membership by exact UTF-8 bytes.
 ///
 /// Swift's `Set<String>` treats canonically equivalent spellings (precomposed and decomposed
@@ -19,7 +21,7 @@ package struct ExactStringSet: Hashable, Sendable, Sequence {
     /// Whether some item has exactly the bytes of `text`.
     package func containsExactly(_ text: String) -> Bool {
         guard let candidates = buckets[text] else { return false }
-        return candidates.contains { TextMatching.equals($0, text) }
+        return candidates.contains { ByteText.equals($0, text) }
     }
 
     /// The number of items.
@@ -29,7 +31,7 @@ package struct ExactStringSet: Hashable, Sendable, Sequence {
     package func makeIterator() -> IndexingIterator<[String]> { items.makeIterator() }
 
     package static func == (lhs: ExactStringSet, rhs: ExactStringSet) -> Bool {
-        lhs.items.count == rhs.items.count && zip(lhs.items, rhs.items).allSatisfy { TextMatching.equals($0, $1) }
+        lhs.items.count == rhs.items.count && zip(lhs.items, rhs.items).allSatisfy { ByteText.equals($0, $1) }
     }
 
     package func hash(into hasher: inout Hasher) {

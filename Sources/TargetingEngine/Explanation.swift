@@ -99,7 +99,7 @@ extension Evaluator {
             let on = plan.key == .profileID ? "" : " on \(keyName) \(JSONWriter.write(.string(value)))"
             return "bucket \(bucket)\(on) -> \(chosen)"
         case .absent:
-            return "does not enter: no \(keyName.hasPrefix("profile.") ? String(keyName.dropFirst(8)) : keyName)"
+            return "does not enter: no \(keyTarget(plan.key).bareName)"
         case .missingProfileID:
             return "cannot draw: no id"
         }
@@ -113,20 +113,18 @@ extension Evaluator {
             let on = holdout.key == .profileID ? "" : " on \(keyName(holdout.key)) \(JSONWriter.write(.string(value)))"
             return "bucket \(bucket)\(on)" + (bucket < holdout.weight ? " < \(holdout.weight), held out" : ", not held out")
         case .absent, .missingProfileID:
-            let name = keyName(holdout.key)
-            return "not drawn: no \(name.hasPrefix("profile.") ? String(name.dropFirst(8)) : name), not held out"
+            return "not drawn: no \(keyTarget(holdout.key).bareName), not held out"
         }
     }
 
     /// How a key is written in rules: `profile.id`, `profile.customer_user_id`, `account`.
-    func keyName(_ key: DrawKey) -> String {
+    func keyName(_ key: DrawKey) -> String { keyTarget(key).written }
+
+    /// The attribute a key reads: `profile.id`, or a slot's attribute.
+    func keyTarget(_ key: DrawKey) -> AttributeTarget {
         switch key {
-        case .profileID: "profile.id"
-        case .slot(let slot):
-            switch program.slots[slot].target {
-            case .custom(let name): name
-            case .builtin(let field): "profile." + field
-            }
+        case .profileID: .builtin("id")
+        case .slot(let slot): program.slots[slot].target
         }
     }
 

@@ -95,30 +95,65 @@ package struct FastTest: Sendable {
     var needsFullValue: Bool { op == .general }
 
     /// The outcome on a plain value; nil when only the full value can tell (a pre-release version).
+    /// A value of another type fails the test (`Evaluator.compare` gives nil), negated or not.
     @inline(__always)
     func holds(_ value: FastValue, now: Int64) -> Bool? {
-        if op == .isSet { return (value.tag != .missing) != negated }
         let result: Bool
-        switch (op, value.tag) {
-        case (.numberEquals, .number): result = value.number == low
-        case (.numberOrder, .number): result = ordering.holds(value.number, low)
-        case (.numberBetween, .number): result = low <= value.number && value.number <= high
-        case (.boolEquals, .bool): result = value.number == low
-        case (.dateEquals, .date): result = value.bits == UInt64(bitPattern: lowDate.at(now))
-        case (.dateOrder, .date): result = ordering.holds(Int64(bitPattern: value.bits), lowDate.at(now))
-        case (.dateBetween, .date):
+        switch op {
+        case .general:
+            // Never asked: a general test runs on the full value.
+            return false
+        case .isSet:
+            return (value.tag != .missing) != negated
+        case .numberEquals:
+            guard value.tag == .number else { return false }
+            result = value.number == low
+        case .numberOrder:
+            guard value.tag == .number else { return false }
+            result = ordering.holds(value.number, low)
+        case .numberBetween:
+            guard value.tag == .number else { return false }
+            result = low <= value.number && value.number <= high
+        case .boolEquals:
+            guard value.tag == .bool else { return false }
+            result = value.number == low
+        case .dateEquals:
+            guard value.tag == .date else { return false }
+            result = value.bits == UInt64(bitPattern: lowDate.at(now))
+        case .dateOrder:
+            guard value.tag == .date else { return false }
+            result = ordering.holds(Int64(bitPattern: value.bits), lowDate.at(now))
+        case .dateBetween:
+            guard value.tag == .date else { return false }
             let ms = Int64(bitPattern: value.bits)
             result = lowDate.at(now) <= ms && ms <= highDate.at(now)
-        case (.stringEquals, .string): result = value.literal == literal
-        case (.stringIn, .string): result = value.literal >= 0 && value.literal < 64 && mask & (1 << UInt64(value.literal)) != 0
-        case (.has, .set), (.hasAny, .set): result = value.bits & mask != 0
-        case (.hasAll, .set): result = value.bits & mask == mask
-        case (.hasNone, .set): result = value.bits & mask == 0
-        case (.versionEquals, .version): result = value.bits == lowBits
-        case (.versionOrder, .version): result = ordering.holds(value.bits, lowBits)
-        case (.versionBetween, .version): result = lowBits <= value.bits && value.bits <= highBits
-        case (.versionEquals, .otherVersion), (.versionOrder, .otherVersion), (.versionBetween, .otherVersion): return nil
-        default: return false
+        case .stringEquals:
+            guard value.tag == .string else { return false }
+            result = value.literal == literal
+        case .stringIn:
+            guard value.tag == .string else { return false }
+            result = value.literal >= 0 && value.literal < 64 && mask & (1 << UInt64(value.literal)) != 0
+        case .has, .hasAny:
+            guard value.tag == .set else { return false }
+            result = value.bits & mask != 0
+        case .hasAll:
+            guard value.tag == .set else { return false }
+            result = value.bits & mask == mask
+        case .hasNone:
+            guard value.tag == .set else { return false }
+            result = value.bits & mask == 0
+        case .versionEquals:
+            if value.tag == .otherVersion { return nil }
+            guard value.tag == .version else { return false }
+            result = value.bits == lowBits
+        case .versionOrder:
+            if value.tag == .otherVersion { return nil }
+            guard value.tag == .version else { return false }
+            result = ordering.holds(value.bits, lowBits)
+        case .versionBetween:
+            if value.tag == .otherVersion { return nil }
+            guard value.tag == .version else { return false }
+            result = lowBits <= value.bits && value.bits <= highBits
         }
         return result != negated
     }
@@ -196,7 +231,7 @@ package struct LiteralTable: Sendable {
 
         /// The id of `text`, added if new.
         mutating func intern(_ text: String) -> Int {
-            if let ids = buckets[text], let id = ids.first(where: { TextMatching.equals(items[Int($0)], text) }) { return Int(id) }
+            if let ids = buckets[text], let id = ids.first(where: { ByteText.equals(items[Int($0)], text) }) { return Int(id) }
             items.append(text)
             buckets[text, default: []].append(Int32(items.count - 1))
             return items.count - 1

@@ -20,7 +20,9 @@ extension Slot {
                 case (.number(let number), .number), (.number(let number), nil): return FastValue(number: number)
                 case (.number(let number), .bool), (.number(let number), .date):
                     return FastValue(Slot.view(.number(number), as: type), table: table)
-                default: return nil
+                // Mistyped, or not plain: the full read decides.
+                case (.text, .number), (.text, .bool), (.text, .date), (.number, .string), (.number, .version), (.number, .set), (.other, _):
+                    return nil
                 }
             }
             if let plain { return plain }
@@ -40,7 +42,9 @@ extension Slot {
                 case (.text(let bytes), .string): return FastValue(literal: table.pointee.id(utf8: bytes))
                 case (.text(let bytes), .version): return SemanticVersion.packedRelease(utf8: bytes).map { FastValue(version: $0) }
                 case (.number(let number), .number): return FastValue(number: number)
-                default: return FastValue(tag: .mistyped)
+                case (.text, .number), (.text, .bool), (.text, .date), (.text, .set), (.number, .string), (.number, .bool),
+                     (.number, .date), (.number, .version), (.number, .set), (.other, _):
+                    return FastValue(tag: .mistyped)
                 }
             }
             if let plain { return plain }

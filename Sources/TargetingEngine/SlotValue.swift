@@ -73,7 +73,7 @@ package struct Slot: Hashable, Sendable {
             return SemanticVersion(parsing: text).map(SlotValue.version) ?? .mistyped
         case (.string(let text), .set):
             return .set(text.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
-        default:
+        case (.string, .number), (.string, .bool), (.string, .date), (.number, .string), (.number, .version), (.number, .set):
             return .mistyped
         }
     }
@@ -86,20 +86,27 @@ package struct Slot: Hashable, Sendable {
             return .number(Double(derived.rule.value(sourceMs: ms, nowMs: now)))
         }
         guard let value = profile.field(field) else { return .missing }
-        switch (value, type) {
-        case (.string(let text), .string): return .string(text)
-        case (.number(let number), .number): return .number(number)
-        case (.string(let text), .date): return Timestamp.parse(text).map(SlotValue.date) ?? .mistyped
-        case (.string(let text), .version): return SemanticVersion(parsing: text).map(SlotValue.version) ?? .mistyped
-        case (.array(let items), .set):
+        switch type {
+        case .string:
+            if case .string(let text) = value { return .string(text) }
+        case .number:
+            if case .number(let number) = value { return .number(number) }
+        case .date:
+            if case .string(let text) = value { return Timestamp.parse(text).map(SlotValue.date) ?? .mistyped }
+        case .version:
+            if case .string(let text) = value { return SemanticVersion(parsing: text).map(SlotValue.version) ?? .mistyped }
+        case .set:
+            guard case .array(let items) = value else { break }
             var members: [String] = []
             for item in items {
                 guard case .string(let text) = item else { return .mistyped }
                 members.append(text)
             }
             return .set(members)
-        default:
-            return .mistyped
+        case .bool:
+            // No built-in field is a boolean.
+            break
         }
+        return .mistyped
     }
 }

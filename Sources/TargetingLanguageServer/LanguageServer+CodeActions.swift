@@ -133,7 +133,7 @@ struct CodeActionFixes {
     /// The type to declare `key` with: the checker's, else the one its comparisons suggest,
     /// else `string`.
     func type(of key: String) -> ValueType {
-        types[.custom(key)]?.type ?? CompletionNames.inferredType(of: key, in: comparisons) ?? .string
+        types[.custom(key)]?.type ?? Comparison.inferredType(of: key, in: comparisons)?.type ?? .string
     }
 
     /// Where to insert the declaration of `key` in `file`, and the text: after the file's
@@ -179,7 +179,7 @@ struct CodeActionFixes {
     /// quoted, a built-in field is bare, any other name is bare when it can be.
     static func spelled(_ suggestion: String, like original: String) -> String {
         if original.hasPrefix("\"") { return "\"" + CompletionNames.escaped(suggestion) + "\"" }
-        if suggestion.hasPrefix("profile."), BuiltinField.all[String(suggestion.dropFirst(8))] != nil { return suggestion }
+        if case .builtin(let field)? = AttributeTarget(written: suggestion), BuiltinField.all[field] != nil { return suggestion }
         return CompletionNames.spelled(suggestion)
     }
 }

@@ -137,31 +137,9 @@ struct CompletionNames {
                 return (declaration.type, allowed, true)
             }
             let inferred = checked?.attributeTypes[target]
-            return (inferred?.type ?? CompletionNames.inferredType(of: key, in: comparisons), inferred?.allowed, false)
+            // Without checked types (the rules have errors), the type the checker would infer.
+            return (inferred?.type ?? Comparison.inferredType(of: key, in: comparisons)?.type, inferred?.allowed, false)
         }
-    }
-
-    /// The type the first comparison of an undeclared attribute suggests (as the checker
-    /// infers it, for when the rules have errors and so no checked types): `has` a set,
-    /// `contains` a string, an ordering by a string a version, else the literal's type.
-    static func inferredType(of key: String, in comparisons: [Comparison]) -> ValueType? {
-        for comparison in comparisons {
-            guard case .attribute(let reference) = comparison.subject, reference.target == .custom(key) else { continue }
-            switch comparison.op {
-            case .has, .hasAny, .hasAll, .hasNone: return .set
-            case .contains, .startsWith, .endsWith: return .string
-            case .isSet, .isNotSet: continue
-            default:
-                guard let literal = comparison.literals.first else { continue }
-                switch literal.value {
-                case .string: return comparison.op.isOrdering ? .version : .string
-                case .number: return .number
-                case .bool: return .bool
-                case .date, .now: return .date
-                }
-            }
-        }
-        return nil
     }
 
     /// How an attribute's type reads beside its name: `string one of ["a", "b"]`, `number`.
@@ -173,7 +151,7 @@ struct CompletionNames {
             text += (type == .set ? " of [" : " one of [") + allowed.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         }
         if case .builtin(let field) = target, let derived = BuiltinField.derivation(of: field) {
-            text += ", derived from `profile.\(derived.source)`"
+            text += ", derived from `\(AttributeTarget.builtin(derived.source).written)`"
         }
         return text
     }
@@ -207,7 +185,8 @@ struct CompletionNames {
             }
         case .drawKeys:
             let builtins = ["id", "customer_user_id"].compactMap { BuiltinField.all[$0] }.map { field in
-                CompletionCandidate(label: "profile." + field.name, kind: .field, detail: describe(.builtin(field.name)), newText: "profile." + field.name)
+                let target = AttributeTarget.builtin(field.name)
+                return CompletionCandidate(label: target.written, kind: .field, detail: describe(target), newText: target.written)
             }
             return builtins + declared.filter { $0.value.type == .string }.keys.sorted().map(customAttribute)
         case .attributes(let settable):
@@ -216,7 +195,7 @@ struct CompletionNames {
             }
             let keys = Set(declared.keys).union(used.keys.filter { isUsed($0, besides: context) })
             return keys.sorted().map(customAttribute)
-                + [CompletionCandidate(label: "profile.", kind: .module, detail: "built-in profile fields", newText: "profile.")]
+                + [CompletionCandidate(label: AttributeTarget.builtinPrefix, kind: .module, detail: "built-in profile fields", newText: AttributeTarget.builtinPrefix)]
         case .inputTargets:
             let keys = Set(declared.keys).union(used.keys.filter { isUsed($0, besides: context) })
             return keys.sorted().map(customAttribute) + BuiltinField.inputTargets.compactMap { BuiltinField.all[$0] }.map(field)
@@ -228,10 +207,7 @@ struct CompletionNames {
             return ValueType.allCases.map { CompletionCandidate(label: $0.rawValue, kind: .keyword, detail: "type", newText: $0.rawValue) }
         case .values(let target, let listed):
             let (type, allowed, _) = type(of: target)
-            let name = switch target {
-            case .custom(let key): key
-            case .builtin(let field): "profile." + field
-            }
+            let name = target.written
             var found = (allowed ?? []).filter { !listed.contains($0) }.map { value in
                 context.inString
                     ? CompletionCandidate(label: value, kind: .enumMember, detail: "value of `\(name)`",
@@ -264,7 +240,8 @@ struct CompletionNames {
 
     /// A built-in field as an item: labelled by its name, written `profile.NAME`.
     func field(_ field: BuiltinField) -> CompletionCandidate {
-        CompletionCandidate(label: field.name, kind: .field, detail: describe(.builtin(field.name)), newText: "profile." + field.name)
+        let target = AttributeTarget.builtin(field.name)
+        return CompletionCandidate(label: field.name, kind: .field, detail: describe(target), newText: target.written)
     }
 
     /// A custom attribute as an item.
@@ -275,7 +252,7 @@ struct CompletionNames {
     /// A custom attribute key as a rule writes it: bare when it can be, else in backticks.
     static func spelled(_ key: String) -> String {
         let tokens = Lexer.lex(SourceFile(path: "", bytes: Array(key.utf8))).tokens
-        let bare = tokens.count == 2 && tokens[0].kind == .identifier && tokens[0].text == key && !key.hasPrefix("profile.")
+        let bare = tokens.count == 2 && tokens[0].kind == .identifier && tokens[0].text == key && !AttributeTarget.isBuiltinSpelling(key)
         return bare ? key : "`" + key + "`"
     }
 

@@ -249,7 +249,8 @@ struct CompletionContext: Sendable {
             guard index >= 0 else { return true }
             let token = expression[index]
             if token.isKeyword(.or) || token.isPunctuation(.leftParen) { return true }
-            if token.isKeyword(.and) { return !(index >= 2 && expression[index - 2].isKeyword(.between)) }
+            if token.isKeyword(ComparisonOperator.boundsJoiner), operatorEnding(at: index - 2, in: expression)?.arity == .two { return false }
+            if token.isKeyword(.and) { return true }
             if token.isKeyword(.not) { return operandStart(index - 1) }
             return false
         }
@@ -260,18 +261,25 @@ struct CompletionContext: Sendable {
         let token = expression[last]
         let connectives: [Expected] = [.keyword("and"), .keyword("or")]
         if token.kind == .identifier || token.kind == .quotedName, operandStart(last - 1) {
-            let isName = token.kind == .identifier && !token.text.hasPrefix("profile.") && isReference(token.text)
+            let isName = token.kind == .identifier && !AttributeTarget.isBuiltinSpelling(token.text) && isReference(token.text)
             return inAudience || isName ? connectives : [.comparisonOperators]
         }
         if token.isKeyword(.now), operandStart(last - 1) { return [.comparisonOperators] }
         let valueHere = subject(in: all, before: all.count - 1, allowEqual: false).map { [Expected.values(of: $0.0, excluding: $0.1)] } ?? []
+        // Part of an operator: the words that complete it, after a value when it is complete
+        // already and takes one (`has` → a value, `any`, `all`, `none`).
+        if let (written, ops) = operatorBeginning(ending: expression) {
+            let rest = ops.filter { $0.words.count > written.count }.map { Expected.keyword($0.words.dropFirst(written.count).joined(separator: " ")) }
+            let whole = ops.first { $0.words.count == written.count }
+            switch whole?.arity {
+            case nil: return rest
+            case .one?, .two?: if !rest.isEmpty { return valueHere + rest }
+            case .list?: return rest
+            case .none?: if !rest.isEmpty { return rest }
+            }
+        }
         switch token.kind {
-        case .keyword(.not): return last >= 1 && expression[last - 1].isKeyword(.is) ? [.keyword("set")] : [.keyword("in")]
-        case .keyword(.is): return [.keyword("set"), .keyword("not set")]
-        case .keyword(.starts), .keyword(.ends): return [.keyword("with")]
         case .keyword(.ignoring): return [.keyword("case")]
-        case .keyword(.has): return valueHere + ["any", "all", "none"].map(Expected.keyword)
-        case .keyword(.in), .keyword(.any), .keyword(.all), .keyword(.none): return []
         case .punctuation(.minus), .punctuation(.plus): return []
         default: break
         }
@@ -286,6 +294,29 @@ struct CompletionContext: Sendable {
         default:
             return []
         }
+    }
+
+    /// The longest run of words at the end of `tokens` that begins an operator, with the
+    /// operators it begins, or nil when the last token is no such word.
+    static func operatorBeginning(ending tokens: [Token]) -> (written: [String], operators: [ComparisonOperator])? {
+        let longest = ComparisonOperator.allCases.map(\.words.count).max() ?? 0
+        for count in stride(from: min(longest, tokens.count), through: 1, by: -1) {
+            let words = tokens.suffix(count).compactMap(\.operatorWord)
+            guard words.count == count else { continue }
+            let operators = ComparisonOperator.beginning(with: words)
+            if !operators.isEmpty { return (words, operators) }
+        }
+        return nil
+    }
+
+    /// The longest operator whose words end at `tokens[index]`.
+    static func operatorEnding(at index: Int, in tokens: [Token]) -> ComparisonOperator? {
+        guard index >= 0, index < tokens.count else { return nil }
+        return ComparisonOperator.allCases.filter { op in
+            let words = op.words
+            guard index + 1 >= words.count else { return false }
+            return tokens[(index + 1 - words.count)...index].map(\.operatorWord) == words.map { Optional($0) }
+        }.max { $0.words.count < $1.words.count }
     }
 
     /// What fits after `tokens` in a tests file.
@@ -348,31 +379,23 @@ struct CompletionContext: Sendable {
             guard at >= 0 else { return nil }
         }
         let subject: Int
-        switch tokens[at].kind {
-        case .punctuation(.equalEqual), .punctuation(.notEqual), .punctuation(.less), .punctuation(.lessEqual),
-             .punctuation(.greater), .punctuation(.greaterEqual), .keyword(.contains), .keyword(.has), .keyword(.between):
+        if tokens[at].isPunctuation(.equal) {
+            guard allowEqual else { return nil }
             subject = at - 1
-        case .punctuation(.equal) where allowEqual:
-            subject = at - 1
-        case .keyword(.with):
-            guard at >= 1, tokens[at - 1].isKeyword(.starts) || tokens[at - 1].isKeyword(.ends) else { return nil }
-            subject = at - 2
-        case .keyword(.in):
-            subject = at >= 1 && tokens[at - 1].isKeyword(.not) ? at - 2 : at - 1
-        case .keyword(.any), .keyword(.all), .keyword(.none):
-            guard at >= 1, tokens[at - 1].isKeyword(.has) else { return nil }
-            subject = at - 2
-        case .keyword(.and):
-            guard at >= 3, tokens[at - 2].isKeyword(.between) else { return nil }
-            subject = at - 3
-        default:
+        } else if let op = operatorEnding(at: at, in: tokens), op.arity != .none {
+            // Right after an operator that takes operands: its first.
+            subject = at - op.words.count
+        } else if tokens[at].isKeyword(ComparisonOperator.boundsJoiner), let op = operatorEnding(at: at - 2, in: tokens), op.arity == .two {
+            // After `between LOW and`: its second.
+            subject = at - 2 - op.words.count
+        } else {
             return nil
         }
         guard subject >= 0 else { return nil }
         let token = tokens[subject]
         switch token.kind {
         case .identifier:
-            return (token.text.hasPrefix("profile.") ? .builtin(String(token.text.dropFirst(8))) : .custom(token.text), listed)
+            return (AttributeTarget(written: token.text) ?? .custom(token.text), listed)
         case .quotedName:
             return (.custom(token.value), listed)
         default:

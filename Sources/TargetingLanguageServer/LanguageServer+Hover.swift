@@ -86,7 +86,7 @@ extension LanguageServer {
 
     /// The type, allowed values and declaration of an attribute.
     func describeAttribute(_ name: String, _ request: DocumentRequest) -> String {
-        let target: AttributeTarget = name.hasPrefix("profile.") ? .builtin(String(name.dropFirst("profile.".count))) : .custom(name)
+        let target = AttributeTarget(written: name) ?? .custom(name)
         let checked = request.analysis.rules.checked?.attributeTypes[target]
         switch target {
         case .builtin(let field):
@@ -94,7 +94,7 @@ extension LanguageServer {
             var text = "`\(name)`: \(builtin.type.rawValue), a built-in profile field"
             if let allowed = builtin.allowed { text += "\n\none of " + allowed.map { "`\"\($0)\"`" }.joined(separator: ", ") }
             if let derived = builtin.derived {
-                text += "\n\nderived from `profile.\(derived.source)` at the time of evaluation, never stored"
+                text += "\n\nderived from `\(AttributeTarget.builtin(derived.source).written)` at the time of evaluation, never stored"
             }
             return text
         case .custom(let key):

@@ -125,7 +125,7 @@ extension LanguageServer {
               let occurrence = request.analysis.symbols.occurrence(in: request.path, at: offset) else { return nil }
         switch occurrence.kind {
         case .segment, .audience, .placement, .experiment, .variant, .holdout: return occurrence
-        case .attribute: return occurrence.name.hasPrefix("profile.") ? nil : occurrence
+        case .attribute: return AttributeTarget.isBuiltinSpelling(occurrence.name) ? nil : occurrence
         case .split: return nil
         }
     }
@@ -133,7 +133,7 @@ extension LanguageServer {
     /// Throws when `name` cannot replace `occurrence`'s name.
     private func checkName(_ name: String, for occurrence: SymbolIndex.Occurrence, _ symbols: SymbolIndex) throws(RequestError) {
         if occurrence.kind == .attribute {
-            guard AdaptyLimits.isValidKey(name), !name.hasPrefix("profile.") else {
+            guard AdaptyLimits.isValidKey(name), !AttributeTarget.isBuiltinSpelling(name) else {
                 throw RequestError(code: .requestFailed, message: "`\(name)` is not a custom attribute key: 1–30 characters from A–Z a–z 0–9 . _ -")
             }
             guard symbols.occurrences(of: .attribute, named: name).isEmpty else {

@@ -62,7 +62,7 @@ extension LanguageServer {
             case .identifier, .quotedName:
                 if let occurrence {
                     type = SemanticTokenType(occurrence.kind)
-                    if occurrence.kind == .attribute, occurrence.name.hasPrefix("profile."), occurrence.spelling == .bare {
+                    if occurrence.kind == .attribute, AttributeTarget.isBuiltinSpelling(occurrence.name), occurrence.spelling == .bare {
                         modifiers |= SemanticTokenType.defaultLibrary
                     }
                 } else if typeWords.contains(start) {

@@ -129,11 +129,7 @@ package struct SymbolIndex: Sendable {
     }
 
     private mutating func add(attribute reference: AttributeReference, declaration: Bool) {
-        let name = switch reference.target {
-        case .custom(let key): key
-        case .builtin(let field): "profile." + field
-        }
-        occurrences.append(Occurrence(kind: .attribute, name: name, range: reference.range, isDeclaration: declaration, spelling: reference.spelling))
+        occurrences.append(Occurrence(kind: .attribute, name: reference.target.written, range: reference.range, isDeclaration: declaration, spelling: reference.spelling))
     }
 
     private mutating func add(_ expression: Expression, _ named: (Identifier) -> Kind) {

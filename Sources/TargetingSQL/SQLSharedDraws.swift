@@ -1,3 +1,4 @@
+import TargetingBase
 import TargetingEngine
 
 /// The draws of SPEC §11 that do not depend on the placement, computed once per profile in the
@@ -77,10 +78,7 @@ struct SQLSharedDraws {
 
     /// The key as the rules write it, for a comment.
     private func describe(_ key: DrawKey) -> String {
-        guard let slot = key.slot else { return "profile.id" }
-        switch program.slots[slot].target {
-        case .builtin(let field): return "profile.\(field)"
-        case .custom(let name): return name
-        }
+        guard let slot = key.slot else { return AttributeTarget.builtin("id").written }
+        return program.slots[slot].target.written
     }
 }

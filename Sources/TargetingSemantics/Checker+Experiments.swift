@@ -79,7 +79,7 @@ extension Checker {
         switch key.target {
         case .builtin(let field):
             guard let builtin = BuiltinField.all[field] else {
-                report(.unknownProfileField(key.displayName, suggestion: Suggestion.nearest(to: field, in: BuiltinField.all.keys.sorted()).map { "profile." + $0 }, at: key.range))
+                report(.unknownProfileField(key.displayName, suggestion: Suggestion.nearest(to: field, in: BuiltinField.all.keys.sorted()).map { AttributeTarget.builtin($0).written }, at: key.range))
                 return
             }
             if field != "id", field != "customer_user_id" {

@@ -9,20 +9,19 @@ extension Checker {
     /// Text is compared by its UTF-8 bytes, as evaluation does; with `ignoring case` both sides
     /// are lowercased first, as evaluation lowercases them (final sigma included).
     mutating func checkFragment(_ comparison: Comparison, name: String, allowed: [String]) {
-        guard !allowed.isEmpty, [.contains, .startsWith, .endsWith].contains(comparison.op),
-              let literal = comparison.literals.first, case .string(let fragment) = literal.value else { return }
-        let fold = comparison.ignoringCase
-        let part = Array((fold ? CaseFolding.lowercase(fragment) : fragment).utf8)
-        let satisfied = allowed.contains { value in
-            let text = Array((fold ? CaseFolding.lowercase(value) : value).utf8)
-            switch comparison.op {
-            case .startsWith: return text.starts(with: part)
-            case .endsWith: return text.count >= part.count && text.suffix(part.count).elementsEqual(part)
-            default:
-                guard part.count <= text.count else { return false }
-                return part.isEmpty || (0...(text.count - part.count)).contains { text[$0..<($0 + part.count)].elementsEqual(part) }
-            }
+        let matches: (String, String) -> Bool
+        switch comparison.op {
+        case .startsWith: matches = ByteText.hasPrefix
+        case .endsWith: matches = ByteText.hasSuffix
+        case .contains: matches = ByteText.contains
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .isIn, .isNotIn, .has, .hasAny,
+             .hasAll, .hasNone, .isSet, .isNotSet:
+            return
         }
+        guard !allowed.isEmpty, let literal = comparison.literals.first, case .string(let fragment) = literal.value else { return }
+        let fold = comparison.ignoringCase
+        let part = fold ? CaseFolding.lowercase(fragment) : fragment
+        let satisfied = allowed.contains { value in matches(fold ? CaseFolding.lowercase(value) : value, part) }
         if !satisfied {
             report(.fragmentNeverMatches(fragment, op: comparison.op, name: name, allowed: allowed, at: literal.range))
         }

@@ -10,29 +10,9 @@ extension Checker {
         for comparison in comparisons { checkComparison(comparison) }
     }
 
-    /// The type a comparison suggests for an undeclared attribute, and where that comes from.
-    func suggestedType(_ comparison: Comparison) -> (ValueType, SourceRange)? {
-        switch comparison.op {
-        case .has, .hasAny, .hasAll, .hasNone: return (.set, comparison.operatorRange)
-        case .contains, .startsWith, .endsWith: return (.string, comparison.operatorRange)
-        case .isSet, .isNotSet: return nil
-        default:
-            guard let literal = comparison.literals.first else { return nil }
-            return (Checker.literalType(literal), literal.range)
-        }
-    }
-
-    static func literalType(_ literal: Literal) -> ValueType {
-        switch literal.value {
-        case .string: .string
-        case .number: .number
-        case .bool: .bool
-        case .date, .now: .date
-        }
-    }
-
-    /// Gives each undeclared custom attribute the type of the first literal it is compared with
-    /// and warns once that it is undeclared; a second type is an error.
+    /// Gives each undeclared custom attribute the type its first comparison that fixes one
+    /// infers (`Comparison.inferredSubjectType`) and warns once that it is undeclared, with that
+    /// type in the suggested declaration; a second type is an error.
     mutating func inferUndeclared(_ comparisons: [Comparison]) {
         var warned: Set<String> = []
         warned.reserveCapacity(comparisons.count)
@@ -41,6 +21,7 @@ extension Checker {
         let builtins = SuggestionIndex(BuiltinField.all.keys.sorted())
         attributeTypes.reserveCapacity(attributeTypes.count + comparisons.count)
         inferredFrom.reserveCapacity(comparisons.count)
+        var warnings: [(key: String, suggestion: String?, range: SourceRange)] = []
         for comparison in comparisons {
             guard case .attribute(let reference) = comparison.subject, case .custom(let key) = reference.target,
                   attributeDeclarations[key] == nil, !isUnparsed(key, .attribute) else { continue }
@@ -48,11 +29,11 @@ extension Checker {
             if !warned.contains(key) {
                 warned.insert(key)
                 let builtin = BuiltinField.all[key] != nil ? key : builtins.nearest(to: key)
-                let suggestion = declared.nearest(to: key) ?? builtin.map { "profile." + $0 }
-                report(.undeclaredAttribute(key, suggestion: suggestion, at: reference.range))
+                let suggestion = declared.nearest(to: key) ?? builtin.map { AttributeTarget.builtin($0).written }
+                warnings.append((key, suggestion, reference.range))
                 attributeTypes[.custom(key)] = AttributeType(type: nil, allowed: nil, isDeclared: false)
             }
-            guard let (type, where_) = suggestedType(comparison) else { continue }
+            guard let (type, where_) = comparison.inferredSubjectType else { continue }
             if let (first, firstRange) = inferredFrom[key] {
                 if first != type {
                     report(.conflictingInference(key, first: first, firstAt: firstRange, second: type, at: where_))
@@ -61,6 +42,9 @@ extension Checker {
                 inferredFrom[key] = (type, where_)
                 attributeTypes[.custom(key)] = AttributeType(type: type, allowed: nil, isDeclared: false)
             }
+        }
+        for warning in warnings {
+            report(.undeclaredAttribute(warning.key, suggestion: warning.suggestion, type: inferredFrom[warning.key]?.0 ?? .string, at: warning.range))
         }
     }
 
@@ -73,7 +57,7 @@ extension Checker {
             switch reference.target {
             case .builtin(let field):
                 guard let builtin = BuiltinField.all[field] else {
-                    let suggestion = Suggestion.nearest(to: field, in: BuiltinField.all.keys.sorted()).map { "profile." + $0 }
+                    let suggestion = Suggestion.nearest(to: field, in: BuiltinField.all.keys.sorted()).map { AttributeTarget.builtin($0).written }
                     report(.unknownProfileField(reference.displayName, suggestion: suggestion, at: reference.range))
                     return nil
                 }
@@ -85,17 +69,6 @@ extension Checker {
                 }
                 return attributeTypes[.custom(key)]
             }
-        }
-    }
-
-    static func operatorApplies(_ op: ComparisonOperator, to type: ValueType) -> Bool {
-        switch op {
-        case .equal, .notEqual: type != .set
-        case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: [.number, .date, .version].contains(type)
-        case .isIn, .isNotIn: [.string, .number, .version].contains(type)
-        case .contains, .startsWith, .endsWith: type == .string
-        case .has, .hasAny, .hasAll, .hasNone: type == .set
-        case .isSet, .isNotSet: true
         }
     }
 
@@ -111,7 +84,7 @@ extension Checker {
         case .attribute(let reference): name = reference.displayName
         }
         guard let type = attributeType.type else { return }
-        if !attributeType.isDeclared, let (suggested, _) = suggestedType(comparison), suggested != type {
+        if !attributeType.isDeclared, let (suggested, _) = comparison.inferredSubjectType, suggested != type {
             return  // already reported as conflicting inference
         }
         if case .attribute(let reference) = comparison.subject, case .custom = reference.target, !attributeType.isDeclared,
@@ -119,7 +92,7 @@ extension Checker {
             report(.orderingUndeclaredString(name, at: comparison.operatorRange))
             return
         }
-        guard Checker.operatorApplies(comparison.op, to: type) else {
+        guard comparison.op.applies(to: type) else {
             report(.operatorMismatch(comparison.op, name: name, type: type, at: comparison.operatorRange))
             return
         }
@@ -136,7 +109,7 @@ extension Checker {
             literalsFit = false
         }
         guard literalsFit else { return }
-        if let allowed = attributeType.allowed, [.equal, .notEqual, .isIn, .isNotIn, .has, .hasAny, .hasAll, .hasNone].contains(comparison.op) {
+        if let allowed = attributeType.allowed, comparison.op.operandRole == .values {
             let folded = comparison.ignoringCase ? Set(allowed.map { CaseFolding.lowercase($0) }) : Set(allowed)
             for literal in comparison.literals {
                 guard case .string(let value) = literal.value else { continue }

@@ -36,7 +36,7 @@ extension Diagnostic {
 
     static func invalidInputTarget(_ name: String, at range: SourceRange) -> Diagnostic {
         Diagnostic(.error, "invalid-input-target", "an input cannot write `\(name)`", at: range,
-                   help: "inputs write a custom attribute or one of " + BuiltinField.inputTargets.map { "`profile.\($0)`" }.joined(separator: ", "))
+                   help: "inputs write a custom attribute or one of " + BuiltinField.inputTargets.map { "`\(AttributeTarget.builtin($0).written)`" }.joined(separator: ", "))
     }
 
     static func oneOfNotAllowed(_ type: ValueType, at range: SourceRange) -> Diagnostic {
@@ -105,13 +105,14 @@ extension Diagnostic {
 
     /// An undeclared attribute; `suggestion` is a declared attribute (or `profile.FIELD`) it is
     /// probably a typo of.
-    static func undeclaredAttribute(_ key: String, suggestion: String? = nil, at range: SourceRange) -> Diagnostic {
+    /// `type` is the type its comparisons give it, shown in the declaration the help suggests.
+    static func undeclaredAttribute(_ key: String, suggestion: String? = nil, type: ValueType = .string, at range: SourceRange) -> Diagnostic {
         if let suggestion {
             return Diagnostic(.warning, "undeclared-attribute", "attribute `\(key)` is not declared", at: range,
                               help: "did you mean `\(suggestion)`?")
         }
         return Diagnostic(.warning, "undeclared-attribute", "attribute `\(key)` is not declared", at: range,
-                          help: "declare it to get type checks, e.g. `attribute \(key): string`")
+                          help: "declare it to get type checks, e.g. `attribute \(key): \(type.rawValue)`")
     }
 
     static func conflictingInference(_ key: String, first: ValueType, firstAt: SourceRange, second: ValueType, at range: SourceRange) -> Diagnostic {
@@ -132,7 +133,8 @@ extension Diagnostic {
             case .notEqual: help = "a set holds members: use `not (\(name) has …)` or `has none [...]`"
             case .isIn: help = "a set holds members: use `has any [...]`"
             case .isNotIn: help = "a set holds members: use `has none [...]`"
-            default: break
+            case .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .contains, .startsWith, .endsWith, .has, .hasAny,
+                 .hasAll, .hasNone, .isSet, .isNotSet: help = nil
             }
         }
         return Diagnostic(.error, "operator-mismatch", "operator `\(op.rawValue)` does not apply to `\(name)` of type `\(type.rawValue)`", at: range, help: help)

@@ -192,12 +192,12 @@ package struct TestChecker {
         switch target.target {
         case .builtin(let field):
             guard let builtin = BuiltinField.all[field] else {
-                let suggestion = Suggestion.nearest(to: field, in: BuiltinField.all.keys.sorted()).map { "profile." + $0 }
+                let suggestion = Suggestion.nearest(to: field, in: BuiltinField.all.keys.sorted()).map { AttributeTarget.builtin($0).written }
                 report(.unknownProfileField(target.displayName, suggestion: suggestion, at: target.range))
                 return
             }
             if let derived = builtin.derived {
-                report(.derivedField(target.displayName, from: "profile." + derived.source, at: target.range))
+                report(.derivedField(target.displayName, from: AttributeTarget.builtin(derived.source).written, at: target.range))
                 return
             }
             check(assignment.value, name: target.displayName, type: builtin.type, allowed: builtin.allowed, isCustom: false)

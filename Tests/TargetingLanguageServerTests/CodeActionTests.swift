@@ -114,6 +114,22 @@ final class CodeActionTests: XCTestCase {
         ])
     }
 
+    func testUndeclaredAttributeIsDeclaredWithTheTypeItsComparisonInfers() {
+        let cases: [(String, String)] = [
+            ("streak_days >= 7", "number"),
+            ("remind_me == true", "bool"),
+            ("joined_on < 2026-01-01", "date"),
+            ("trial_end <= now + 7d", "date"),
+            ("hobbies has any [\"music\"]", "set"),
+            ("nickname ends with \"x\"", "string"),
+        ]
+        for (comparison, type) in cases {
+            let key = String(comparison.prefix { $0 != " " })
+            XCTAssertEqual(actions("segment s = \(comparison)\n", line: 0, from: 12, to: 12).map(summary),
+                           ["declare attribute `\(key)` | 0:0-0:0 attribute \(key): \(type)\n\n | undeclared-attribute"], comparison)
+        }
+    }
+
     func testDeclaredAttributeTyposSuggestTheDeclaredName() {
         let text = "attribute experience: string\nsegment pros = experiense == \"pro\"\n"
         XCTAssertEqual(actions(text, line: 1, from: 15, to: 15).map(summary), [

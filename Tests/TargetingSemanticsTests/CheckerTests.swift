@@ -450,6 +450,32 @@ final class CheckerTests: XCTestCase {
                          messageContains: "`score`", at: source.position("2️⃣"))
     }
 
+    func testUndeclaredAttributeHelpDeclaresTheInferredType() {
+        let cases: [(String, String)] = [
+            ("streak_days >= 7", "number"),
+            ("remind_me == true", "bool"),
+            ("joined_on < 2026-01-01", "date"),
+            ("trial_end <= now + 7d", "date"),
+            ("build >= \"4.2\"", "version"),
+            ("hobbies has any [\"music\"]", "set"),
+            ("nickname starts with \"a\"", "string"),
+            ("tier in [\"pro\", \"max\"]", "string"),
+            ("score in [1, 2]", "number"),
+        ]
+        for (comparison, type) in cases {
+            let found = diagnostics("segment s = \(comparison)\naudience x = s\nplacement p { x -> flow \"f\" }")
+            let key = String(comparison.prefix { $0 != " " })
+            let warning = found.first { $0.code == "undeclared-attribute" }
+            XCTAssertEqual(warning?.help, "declare it to get type checks, e.g. `attribute \(key): \(type)`", comparison)
+        }
+        // The first comparison that fixes a type decides it, even after one that does not.
+        let found = diagnostics("segment s = level is set and level > 3\naudience x = s\nplacement p { x -> flow \"f\" }")
+        XCTAssertEqual(found.first { $0.code == "undeclared-attribute" }?.help, "declare it to get type checks, e.g. `attribute level: number`")
+        // Nothing fixes it: `string`.
+        let unset = diagnostics("segment s = level is set\naudience x = s\nplacement p { x -> flow \"f\" }")
+        XCTAssertEqual(unset.first { $0.code == "undeclared-attribute" }?.help, "declare it to get type checks, e.g. `attribute level: string`")
+    }
+
     func testDeclaredAndBuiltinAttributesDoNotWarn() {
         let found = diagnostics(declarations + """
         segment a = experience == "pro" and profile.age >= 18 and weekly_hours > 1

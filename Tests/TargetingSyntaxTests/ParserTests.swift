@@ -424,6 +424,28 @@ final class ParserTests: XCTestCase {
         XCTAssertFalse(LoadedRules(sources: [SourceFile(path: "t.rules", text: "segment a = profile.created_at >= 2026-02-28t10:00:00z\n")]).hasErrors)
     }
 
+    func testAnUnfinishedOperatorAsksForItsNextWord() {
+        let cases: [(String, String)] = [
+            ("segment s = x is 1️⃣\"a\"", "expected `set` after `is`"),
+            ("segment s = x is not 1️⃣\"a\"", "expected `set` after `is not`"),
+            ("segment s = x ends 1️⃣\"a\"", "expected `with` after `ends`"),
+            ("segment s = now not 1️⃣5", "expected `in` after `not`"),
+        ]
+        for (marked, message) in cases {
+            let source = MarkedSource(marked)
+            let (_, diagnostics) = parse(source.text)
+            assertDiagnostic(in: diagnostics, severity: .error, code: "syntax", messageContains: message, at: source.position(), path: "p.rules")
+        }
+        // The longest operator the words spell: `has` alone, or `has any`.
+        let (file, diagnostics) = parse("segment a = x has \"v\"\nsegment b = x has any [\"v\"]\n")
+        XCTAssertEqual(diagnostics.filter(\.isError), [], describe(diagnostics))
+        let ops = file.declarations.compactMap { declaration -> ComparisonOperator? in
+            guard case .segment(let d) = declaration else { return nil }
+            return d.expression.comparisons.first?.op
+        }
+        XCTAssertEqual(ops, [.has, .hasAny])
+    }
+
     func testSyntaxErrorsPointAtTheOffendingToken() {
         let cases: [(String, String, String)] = [
             ("segment s = x 1️⃣= \"a\"", "syntax", "found `=`"),

@@ -170,11 +170,7 @@ package struct FlowEventInterpreter: Sendable {
                timeZone: TimeZone) -> EventReading {
         func outcome(_ outcome: EventOutcome) -> EventReading { EventReading(outcome: outcome, calendarDate: nil) }
         var calendarDate: CalendarDateReading?
-        let targetName: String
-        switch route.target {
-        case .custom(let key): targetName = key
-        case .builtin(let field): targetName = "profile." + field
-        }
+        let targetName = route.target.written
         if let type = route.type, !FlowEventInterpreter.accepts(elementType, type) {
             return outcome(.rejected("element `\(element)` of type `\(elementType)` cannot be stored in `\(targetName)` of type `\(type.rawValue)`"))
         }

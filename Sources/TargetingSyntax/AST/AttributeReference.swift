@@ -30,10 +30,5 @@ package struct AttributeReference: Hashable, Sendable {
     }
 
     /// The name as a user would write it in a message: `experience` or `profile.age`.
-    package var displayName: String {
-        switch target {
-        case .custom(let key): key
-        case .builtin(let field): "profile." + field
-        }
-    }
+    package var displayName: String { target.written }
 }

@@ -2,8 +2,7 @@ extension AttributeReference {
     /// The reference as written in rules: `key`, `` `any-key` `` or `profile.field`.
     package var sourceText: String {
         switch (target, spelling) {
-        case (.builtin(let field), _): "profile." + field
-        case (.custom(let key), .bare): key
+        case (.builtin, _), (.custom, .bare): target.written
         case (.custom(let key), _): "`" + key + "`"
         }
     }
@@ -25,7 +24,7 @@ extension Comparison {
         case .one:
             if let operand = operands.first { text += " " + operand.text }
         case .two:
-            if operands.count == 2 { text += " " + operands[0].text + " and " + operands[1].text }
+            if operands.count == 2 { text += " " + operands[0].text + " \(ComparisonOperator.boundsJoiner.rawValue) " + operands[1].text }
         case .list:
             if let list { text += " [" + list.items.map(\.text).joined(separator: ", ") + "]" }
         }

@@ -1,48 +1,5 @@
 import TargetingBase
 
-/// A comparison operator of SPEC §4.4.
-package enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
-    case equal = "=="
-    case notEqual = "!="
-    case less = "<"
-    case lessOrEqual = "<="
-    case greater = ">"
-    case greaterOrEqual = ">="
-    case between = "between"
-    case isIn = "in"
-    case isNotIn = "not in"
-    case contains = "contains"
-    case startsWith = "starts with"
-    case endsWith = "ends with"
-    case has = "has"
-    case hasAny = "has any"
-    case hasAll = "has all"
-    case hasNone = "has none"
-    case isSet = "is set"
-    case isNotSet = "is not set"
-
-    /// The operands the operator takes.
-    package enum Arity: Hashable, Sendable { case none, one, two, list }
-
-    /// The operands the operator takes.
-    package var arity: Arity {
-        switch self {
-        case .isSet, .isNotSet: .none
-        case .between: .two
-        case .isIn, .isNotIn, .hasAny, .hasAll, .hasNone: .list
-        default: .one
-        }
-    }
-
-    /// Whether the operator orders values (`<`, `<=`, `>`, `>=`, `between`).
-    package var isOrdering: Bool {
-        switch self {
-        case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: true
-        default: false
-        }
-    }
-}
-
 /// What a comparison looks at: an attribute or the clock.
 package enum ComparisonSubject: Hashable, Sendable {
     /// A profile attribute.

@@ -80,69 +80,28 @@ extension Parser {
         }
     }
 
-    /// Whether the token after the current one starts a comparison operator.
+    /// Whether the token after the current one begins a comparison operator (or is `=`, which
+    /// the comparison reports as a mistake for `==`). `not` also negates an expression, so it
+    /// counts only when the word after it continues an operator (`not in`).
     func isComparisonOperatorAhead() -> Bool {
         let next = peek()
-        switch next.kind {
-        case .punctuation(let p):
-            return [.equalEqual, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .equal].contains(p)
-        case .keyword(let k):
-            switch k {
-            case .in, .contains, .starts, .ends, .has, .is, .between: return true
-            case .not: return peek(2).isKeyword(.in)
-            default: return false
-            }
-        default:
-            return false
-        }
+        if next.isPunctuation(.equal) { return true }
+        guard let word = next.operatorWord else { return false }
+        let candidates = ComparisonOperator.beginning(with: [word])
+        guard !candidates.isEmpty else { return false }
+        guard next.isKeyword(.not) else { return true }
+        guard let second = peek(2).operatorWord else { return false }
+        return !ComparisonOperator.beginning(with: [word, second]).isEmpty
     }
 
-    mutating func parseComparison(subject: ComparisonSubject) throws -> Comparison {
+    /// Reads the words of a comparison operator (`ComparisonOperator.words`), the longest that
+    /// the tokens spell.
+    mutating func parseOperator(after subject: ComparisonSubject) throws -> ComparisonOperator {
         let opToken = current
-        let op: ComparisonOperator
-        switch opToken.kind {
-        case .punctuation(.equalEqual): advance(); op = .equal
-        case .punctuation(.notEqual): advance(); op = .notEqual
-        case .punctuation(.less): advance(); op = .less
-        case .punctuation(.lessEqual): advance(); op = .lessOrEqual
-        case .punctuation(.greater): advance(); op = .greater
-        case .punctuation(.greaterEqual): advance(); op = .greaterOrEqual
-        case .punctuation(.equal):
-            throw ParseFailure(.singleEqualsInComparison(at: opToken.range))
-        case .keyword(.between): advance(); op = .between
-        case .keyword(.in): advance(); op = .isIn
-        case .keyword(.not):
-            advance()
-            _ = try expect(.in, "after `not` in a comparison")
-            op = .isNotIn
-        case .keyword(.contains): advance(); op = .contains
-        case .keyword(.starts):
-            advance()
-            _ = try expect(.with, "after `starts`")
-            op = .startsWith
-        case .keyword(.ends):
-            advance()
-            _ = try expect(.with, "after `ends`")
-            op = .endsWith
-        case .keyword(.has):
-            advance()
-            switch current.kind {
-            case .keyword(.any): advance(); op = .hasAny
-            case .keyword(.all): advance(); op = .hasAll
-            case .keyword(.none): advance(); op = .hasNone
-            default: op = .has
-            }
-        case .keyword(.is):
-            advance()
-            if current.isKeyword(.not) {
-                advance()
-                _ = try expect(.set, "after `is not`")
-                op = .isNotSet
-            } else {
-                _ = try expect(.set, "after `is`")
-                op = .isSet
-            }
-        default:
+        if opToken.isPunctuation(.equal) { throw ParseFailure(.singleEqualsInComparison(at: opToken.range)) }
+        var read: [String] = []
+        var candidates = opToken.operatorWord.map { ComparisonOperator.beginning(with: [$0]) } ?? []
+        guard !candidates.isEmpty else {
             let name: String
             switch subject {
             case .now: name = "now"
@@ -150,6 +109,26 @@ extension Parser {
             }
             throw ParseFailure(.expectedComparison(after: name, found: opToken))
         }
+        read.append(advance().operatorWord ?? "")
+        while true {
+            if let word = current.operatorWord {
+                let longer = candidates.filter { $0.words.count > read.count && $0.words[read.count] == word }
+                if !longer.isEmpty {
+                    advance()
+                    read.append(word)
+                    candidates = longer
+                    continue
+                }
+            }
+            if let op = candidates.first(where: { $0.words.count == read.count }) { return op }
+            let next = candidates[0].words[read.count]
+            throw ParseFailure(.expected("`\(next)` after `\(read.joined(separator: " "))`", found: current))
+        }
+    }
+
+    mutating func parseComparison(subject: ComparisonSubject) throws -> Comparison {
+        let opToken = current
+        let op = try parseOperator(after: subject)
         var operands: [Literal] = []
         var list: ListLiteral?
         switch op.arity {
@@ -157,7 +136,7 @@ extension Parser {
         case .one: operands.append(try parseLiteral())
         case .two:
             operands.append(try parseLiteral())
-            _ = try expect(.and, "between the bounds of `between`")
+            _ = try expect(ComparisonOperator.boundsJoiner, "between the bounds of `\(op.rawValue)`")
             operands.append(try parseLiteral())
         case .list: list = try parseList()
         }

@@ -175,10 +175,7 @@ package struct Parser {
         switch token.kind {
         case .identifier:
             advance()
-            if token.text.hasPrefix("profile.") {
-                return AttributeReference(target: .builtin(String(token.text.dropFirst(8))), spelling: .bare, range: token.range)
-            }
-            return AttributeReference(target: .custom(token.text), spelling: .bare, range: token.range)
+            return AttributeReference(target: AttributeTarget(written: token.text) ?? .custom(""), spelling: .bare, range: token.range)
         case .quotedName:
             advance()
             return AttributeReference(target: .custom(token.value), spelling: .backticks, range: token.range)

@@ -86,6 +86,16 @@ package struct Token: Hashable, Sendable {
     /// Whether the token is the given punctuation.
     package func isPunctuation(_ punctuation: Punctuation) -> Bool { kind == .punctuation(punctuation) }
 
+    /// The token as a word of an operator's spelling (`ComparisonOperator.words`): the spelling
+    /// of a keyword or punctuation, nil for any other token.
+    package var operatorWord: String? {
+        switch kind {
+        case .keyword(let keyword): keyword.rawValue
+        case .punctuation(let punctuation): punctuation.rawValue
+        case .identifier, .quotedName, .string, .number, .date, .duration, .endOfFile: nil
+        }
+    }
+
     /// A short description for messages, e.g. "`->`" or "end of file".
     package var describedForMessage: String {
         switch kind {
