@@ -48,7 +48,7 @@ package struct Ingestor {
         summary.unchanged = store.unchangedCount
         if let first = summary.firstNotMidnight {
             summary.warnings += 1
-            report(.pickerDatesNotMidnight(summary.datesNotMidnight, field: AttributeTarget.builtin("birthday").description,
+            report(.pickerDatesNotMidnight(summary.datesNotMidnight, field: AttributeTarget.builtin("birthday").written,
                                            file: first.file, line: first.line, zone: first.zone, date: first.date))
         }
         return summary
