@@ -37,7 +37,7 @@ let fuzzTargets: [Target] = {
         .executableTarget(name: "fuzz-" + name, dependencies: ["TargetingFuzzSupport"] + dependencies, path: "Tests/Fuzz/" + name)
     }
     return [
-        .target(name: "TargetingFuzzSupport", dependencies: ["Targeting", "TargetingBase"], path: "Tests/Fuzz/Support"),
+        .target(name: "TargetingFuzzSupport", dependencies: ["Targeting", "TargetingAnalysis", "TargetingBase"], path: "Tests/Fuzz/Support"),
         fuzzer("rules", ["TargetingBase"]),
         fuzzer("rules-grammar", ["TargetingBase"]),
         fuzzer("formatter", ["TargetingFormatting", "TargetingSyntax", "TargetingBase"]),
@@ -70,7 +70,7 @@ let package = Package(
         layer("TargetingImpact", ["TargetingEngine"]),
         layer("TargetingSQL", ["TargetingEngine"]),
         // The front door: the library API an app calls.
-        layer("Targeting", ["TargetingEngine", "TargetingAnalysis"]),
+        layer("Targeting", ["TargetingEngine"]),
         // Editors: the language server behind `targeting lsp`.
         layer("TargetingLanguageServer", ["Targeting", "TargetingAnalysis", "TargetingFormatting"]),
         // The command line.
@@ -80,7 +80,7 @@ let package = Package(
         // Benchmarks/run.sh: `swift run -c release targeting-bench`.
         .executableTarget(name: "targeting-bench", dependencies: ["Targeting"], path: "Benchmarks/TargetingBench"),
 
-        .target(name: "TargetingTestSupport", dependencies: ["Targeting"], path: "Tests/TargetingTestSupport"),
+        .target(name: "TargetingTestSupport", dependencies: ["Targeting", "TargetingAnalysis"], path: "Tests/TargetingTestSupport"),
         tests(of: "TargetingBase", []),
         tests(of: "TargetingSyntax", []),
         tests(of: "TargetingProfiles", []),
@@ -91,7 +91,7 @@ let package = Package(
         tests(of: "TargetingTesting", ["Targeting"]),
         tests(of: "TargetingImpact", ["Targeting"]),
         tests(of: "TargetingSQL", ["Targeting"]),
-        tests(of: "Targeting", []),
+        tests(of: "Targeting", ["TargetingAnalysis"]),
         tests(of: "TargetingLanguageServer", ["Targeting"]),
         tests(of: "TargetingCLI", ["Targeting"]),
     ] + fuzzTargets,

@@ -1,4 +1,5 @@
 import Targeting
+import TargetingAnalysis
 import TargetingBase
 import TargetingSemantics
 import TargetingSyntax
@@ -120,7 +121,7 @@ package struct Workspace: Sendable {
                 rules.append(parsed)
             }
         }
-        let loaded = LoadedRules(parsed: rules)
+        let loaded = LoadedRules(parsed: rules).analyzed(by: Analyzer.analyze)
         var diagnostics = Dictionary(grouping: loaded.diagnostics, by: \.range.file)
         var testDiagnostics = tests.flatMap(\.diagnostics)
         if let checked = loaded.checked, !tests.isEmpty {
