@@ -37,7 +37,7 @@ let fuzzTargets: [Target] = {
         .executableTarget(name: "fuzz-" + name, dependencies: ["TargetingFuzzSupport"] + dependencies, path: "Tests/Fuzz/" + name)
     }
     return [
-        .target(name: "TargetingFuzzSupport", dependencies: ["Targeting", "TargetingBase"], path: "Tests/Fuzz/Support"),
+        .target(name: "TargetingFuzzSupport", dependencies: ["Targeting", "TargetingAnalysis", "TargetingBase"], path: "Tests/Fuzz/Support"),
         fuzzer("rules", ["TargetingBase"]),
         fuzzer("rules-grammar", ["TargetingBase"]),
         fuzzer("formatter", ["TargetingFormatting", "TargetingSyntax", "TargetingBase"]),
@@ -74,7 +74,7 @@ let package = Package(
         // Servers: the JSON Lines profile store, its lock, ingest and the batch runners.
         layer("TargetingStore", ["TargetingProfiles", "TargetingEngine"]),
         // The front door: the library API an app calls.
-        layer("Targeting", ["TargetingEngine", "TargetingAnalysis"]),
+        layer("Targeting", ["TargetingEngine"]),
         // Editors: the language server behind `targeting lsp`.
         layer("TargetingLanguageServer", ["Targeting", "TargetingAnalysis", "TargetingFormatting"]),
         // The command line.
@@ -84,7 +84,7 @@ let package = Package(
         // Benchmarks/run.sh: `swift run -c release targeting-bench`.
         .executableTarget(name: "targeting-bench", dependencies: ["Targeting"], path: "Benchmarks/TargetingBench"),
 
-        .target(name: "TargetingTestSupport", dependencies: ["Targeting"], path: "Tests/TargetingTestSupport"),
+        .target(name: "TargetingTestSupport", dependencies: ["Targeting", "TargetingAnalysis"], path: "Tests/TargetingTestSupport"),
         tests(of: "TargetingBase", []),
         tests(of: "TargetingSyntax", []),
         tests(of: "TargetingProfiles", []),
@@ -96,7 +96,7 @@ let package = Package(
         tests(of: "TargetingImpact", ["Targeting"]),
         tests(of: "TargetingSQL", ["Targeting"]),
         tests(of: "TargetingStore", ["Targeting"]),
-        tests(of: "Targeting", []),
+        tests(of: "Targeting", ["TargetingAnalysis"]),
         tests(of: "TargetingLanguageServer", ["Targeting"]),
         tests(of: "TargetingCLI", ["Targeting"]),
     ] + fuzzTargets,

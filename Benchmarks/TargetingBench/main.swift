@@ -1,6 +1,7 @@
 // targeting-bench: the in-process benchmark, and the generators behind Benchmarks/run.sh.
 //
 //     swift run -c release targeting-bench                      in-process rates (table rows)
+//     swift run -c release targeting-bench app-load [DIR]       the app-load row alone
 //     swift run -c release targeting-bench profiles N FILE      N profile lines (seeded)
 //     swift run -c release targeting-bench events N P FILE      N event lines over P profiles
 //     swift run -c release targeting-bench check-set N FILE     a rule file of N segments
@@ -40,7 +41,10 @@ case "large-rules":
     write([Workload.largeRules(segments: 500, audiences: 100, placements: 20, seed: seed)], to: arguments[2])
 case "many-placements":
     write([Workload.largeRules(segments: 500, audiences: 100, placements: count(2), seed: seed)], to: arguments[3])
+case "app-load":
+    AppLoad.run(rulesDirectory: arguments.count > 2 ? arguments[2] : "Rules")
 case nil, "in-process":
+    AppLoad.run(rulesDirectory: arguments.count > 2 ? arguments[2] : "Rules")
     InProcess.run(rulesDirectory: arguments.count > 2 ? arguments[2] : "Rules",
                   count: Int(ProcessInfo.processInfo.environment["BENCH_COUNT"] ?? "") ?? 1_000_000)
 default:

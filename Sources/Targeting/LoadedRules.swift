@@ -1,27 +1,29 @@
-import TargetingAnalysis
 import TargetingBase
 import TargetingSemantics
 import TargetingSyntax
 
-/// The result of loading a rule set: parse, check and analyse every `.rules` file.
+/// The result of loading a rule set: every `.rules` file parsed, checked and (when error-free)
+/// compiled, once. The reachability analysis is a separate step for the tools,
+/// `analyzed(by:)`: an app's load never runs it.
 package struct LoadedRules: Sendable {
     /// The source files read.
     package var sources: [SourceFile]
     /// The checked rules; nil when any diagnostic is an error, so nothing downstream can run
     /// on rules with errors.
     package var checked: CheckedRules?
-
-    /// The rules compiled for evaluation (built on each access: `check` never needs it).
-    package var program: Program? { checked.map(Program.init) }
-    /// Every diagnostic, sorted by file and position.
+    /// The rules compiled for evaluation; nil when `checked` is, or when loaded without
+    /// compiling (`check`, whose analysis compiles only if some placement is analysed).
+    package var program: Program?
+    /// Every diagnostic, sorted by file and position: the parser's and the checker's, and
+    /// after `analyzed(by:)` the analysis's.
     package var diagnostics: [Diagnostic]
 
     /// Whether any diagnostic is an error.
     package var hasErrors: Bool { diagnostics.contains { $0.isError } }
 
-    /// Parses, checks and (when error-free) analyses rule files already read.
-    package init(sources: [SourceFile]) {
-        self.init(parsed: sources.map(LoadedRules.parse))
+    /// Parses, checks and (when error-free and `compiling`) compiles rule files already read.
+    package init(sources: [SourceFile], compiling: Bool = true) {
+        self.init(parsed: sources.map(LoadedRules.parse), compiling: compiling)
     }
 
     /// One rules file parsed on its own: the first stage of loading, which a caller that
@@ -44,8 +46,8 @@ package struct LoadedRules: Sendable {
         return ParsedFile(source: source, file: file, diagnostics: diagnostics)
     }
 
-    /// Checks and (when error-free) analyses rule files already parsed.
-    package init(parsed files: [ParsedFile]) {
+    /// Checks and (when error-free and `compiling`) compiles rule files already parsed.
+    package init(parsed files: [ParsedFile], compiling: Bool = true) {
         self.sources = files.map(\.source)
         var diagnostics = files.flatMap(\.diagnostics)
         let parsed = files.compactMap(\.file)
@@ -53,14 +55,25 @@ package struct LoadedRules: Sendable {
         diagnostics += checkDiagnostics
         if let ruleSet, !diagnostics.contains(where: \.isError) {
             checked = ruleSet
-            if LoadedRules.isSmallEnoughToAnalyze(ruleSet) {
-                diagnostics += Analyzer.analyze(ruleSet)
-            } else if let first = ruleSet.placements.first {
-                let limits = LoadedRules.analysisLimits
-                diagnostics.append(.analysisSkipped(comparisons: limits.comparisons, literals: limits.literals, at: first.name.range))
-            }
+            if compiling { program = Program(ruleSet) }
         }
         self.diagnostics = Diagnostic.sorted(diagnostics)
+    }
+
+    /// These rules with the reachability analysis's findings among their diagnostics, as
+    /// `check` and the language server report them. `analyze` is the analysis
+    /// (`Analyzer.analyze`, which this layer does not link); it runs on error-free rules within
+    /// `analysisLimits`, and past them a note says it was skipped.
+    package func analyzed(by analyze: (CheckedRules) -> [Diagnostic]) -> LoadedRules {
+        guard let checked else { return self }
+        var analyzed = self
+        if LoadedRules.isSmallEnoughToAnalyze(checked) {
+            analyzed.diagnostics = Diagnostic.sorted(diagnostics + analyze(checked))
+        } else if let first = checked.placements.first {
+            let limits = LoadedRules.analysisLimits
+            analyzed.diagnostics = Diagnostic.sorted(diagnostics + [.analysisSkipped(comparisons: limits.comparisons, literals: limits.literals, at: first.name.range)])
+        }
+        return analyzed
     }
 
     /// Whether the reachability analysis runs: it searches over representative profiles of one
@@ -90,8 +103,9 @@ package struct LoadedRules: Sendable {
         load(paths: [path])
     }
 
-    /// Reads every `.rules` file under each of `paths` and loads them together as one rule set.
-    package static func load(paths roots: [String]) -> Result<LoadedRules, Diagnostic> {
+    /// Reads every `.rules` file under each of `paths` and loads them together as one rule set
+    /// (compiled when `compiling`).
+    package static func load(paths roots: [String], compiling: Bool = true) -> Result<LoadedRules, Diagnostic> {
         var sources: [SourceFile] = []
         for root in roots {
             switch SourceLoader.files(at: root, extension: "rules") {
@@ -105,6 +119,6 @@ package struct LoadedRules: Sendable {
                 }
             }
         }
-        return .success(LoadedRules(sources: sources))
+        return .success(LoadedRules(sources: sources, compiling: compiling))
     }
 }

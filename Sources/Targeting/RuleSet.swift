@@ -1,5 +1,4 @@
 import Foundation
-import TargetingAnalysis
 import TargetingBase
 import TargetingEngine
 import TargetingProfiles
@@ -8,8 +7,10 @@ import TargetingSemantics
 /// A checked and compiled rule set: segments, audiences and placements ready to decide for
 /// profiles (SPEC §4, §10).
 ///
-/// Checking and compiling happen once, when the rule set is created; afterwards it is
-/// immutable and safe to share across threads.
+/// Parsing, checking and compiling happen once, when the rule set is created; afterwards it is
+/// immutable and safe to share across threads. Loading does not run the reachability analysis
+/// of `targeting check` (unreachable rows, placements some profile falls through): run `check`
+/// on the rules in CI to see its warnings.
 ///
 /// ```swift
 /// let rules = try RuleSet(contentsOf: Bundle.main.url(forResource: "Rules", withExtension: nil)!)
@@ -21,8 +22,9 @@ public struct RuleSet: Sendable {
     package let program: Program
     /// The source files, for quoting lines in diagnostics.
     package let sources: [SourceFile]
-    /// The warnings found when checking (undeclared attributes, unused names, unreachable rows …),
-    /// sorted by file and position.
+    /// The checker's warnings (undeclared attributes, unused names …), sorted by file and
+    /// position. The reachability analysis's warnings (unreachable rows, fall-through) are not
+    /// among them: loading does not run it, `targeting check` does.
     public let warnings: [Diagnostic]
 
     /// Loads every `.rules` file under a directory URL (recursively), or the one file a file URL names.
@@ -44,12 +46,13 @@ public struct RuleSet: Sendable {
         try self.init(LoadedRules(sources: [SourceFile(path: fileName, text: source)]))
     }
 
-    /// A rule set from rules loaded (parsed, checked and analysed) by the tools.
+    /// A rule set from rules loaded by the tools; its warnings are `loaded`'s diagnostics (with
+    /// the analysis's when the tools ran `analyzed(by:)`).
     package init(_ loaded: LoadedRules) throws(RuleSetError) {
-        guard let program = loaded.program else {
+        guard let checked = loaded.checked else {
             throw RuleSetError(diagnostics: loaded.diagnostics, sources: loaded.sources)
         }
-        self.program = program
+        self.program = loaded.program ?? Program(checked)
         self.sources = loaded.sources
         self.warnings = loaded.diagnostics
     }

@@ -22,17 +22,37 @@ package struct DecisionTable: Sendable {
         var field: FieldKey
     }
 
+    /// What the combinations of one row can see; rows are grouped by it.
+    package struct Answer: Hashable, Sendable {
+        /// The destinations some profile of these combinations reaches, in the placement's
+        /// row order; nil stands for no match.
+        package var destinations: [Outcome?]
+        /// For more than one destination: what else decides (comparisons, keys, draws), in
+        /// order of first use.
+        package var dependsOn: [Dependency]
+        /// Destinations the search could not settle for some combination of the row.
+        package var unsettled: [Outcome?]
+    }
+
     /// One row: a product of value sets, and what those combinations can see.
     package struct Row: Sendable {
         /// Per attribute (in `by` order), the values this row covers (nil: not set).
         package var when: [[JSONValue?]]
-        /// The destinations some profile of these combinations reaches, in the placement's
-        /// row order; nil stands for no match.
-        package var destinations: [Outcome?]
-        /// For more than one destination: what else decides (comparisons, splits).
-        package var dependsOn: [String]
-        /// Destinations the search could not settle for some combination of the row.
-        package var unsettled: [Outcome?]
+        /// What every combination of the row can see.
+        package var answer: Answer
+
+        /// The destinations some profile of these combinations reaches (see `Answer`).
+        package var destinations: [Outcome?] { answer.destinations }
+        /// What else decides between the destinations (see `Answer`).
+        package var dependsOn: [Dependency] { answer.dependsOn }
+        /// Destinations the search could not settle (see `Answer`).
+        package var unsettled: [Outcome?] { answer.unsettled }
+    }
+
+    /// One combination of attribute values (an index into each domain) and its answer.
+    struct Cell {
+        var combination: [Int]
+        var answer: Answer
     }
 
     package var placement: String
@@ -43,11 +63,6 @@ package struct DecisionTable: Sendable {
     package var combinations: Int
 
     package var hasUndecided: Bool { rows.contains { !$0.unsettled.isEmpty } }
-}
-
-/// Why a table cannot be built.
-package struct DecisionTableError: Error, Sendable {
-    package var message: String
 }
 
 extension DecisionTable {
@@ -83,12 +98,12 @@ extension DecisionTable {
         }
         let combinations = attributes.reduce(1) { $0 * $1.domain.count }
         guard combinations <= maxCombinations else {
-            return .failure(DecisionTableError(message: "--by gives \(combinations) combinations; a table holds at most \(maxCombinations): name fewer attributes with --by"))
+            return .failure(.tooManyCombinations(combinations, limit: maxCombinations))
         }
         var search = ProfileSearch(graph: graph, now: now)
         let routes = Route.routes(program, placement: index)
         let pinned = Set(attributes.map(\.field))
-        var cells: [(combination: [Int], seen: [Outcome?], unsettled: [Outcome?], depends: [String])] = []
+        var cells: [Cell] = []
         for number in 0..<combinations {
             var combination: [Int] = []
             var rest = number
@@ -97,14 +112,21 @@ extension DecisionTable {
                 rest /= attribute.domain.count
             }
             let values = zip(attributes, combination).map { ($0.field, $0.domain[$1]) }
-            var seen: [Outcome?] = [], unsettled: [Outcome?] = [], reachedRows: [Int] = [], draws: [String] = []
+            var seen: [Outcome?] = [], unsettled: [Outcome?] = [], reachedRows: [Int] = [], draws: [Dependency] = []
             guard let fixed = fixedAtoms(values, graph: graph, now: now) else {
                 // Never expected (each value is storable alone); said as unsettled, not guessed.
-                cells.append((combination, [], routes.map(\.seen.outcome).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }, []))
+                let all = routes.map(\.seen.outcome).reduce(into: [Outcome?]()) { if !$0.contains($1) { $0.append($1) } }
+                cells.append(Cell(combination: combination, answer: Answer(destinations: [], dependsOn: [], unsettled: all)))
                 continue
             }
             let extra = values.map { ($0.0, $0.1.map(ExampleValue.json) ?? .missing) }
-            for route in routes where !seen.contains(route.seen.outcome) {
+            let holdout = program.holdout.map { Dependency.holdout($0.name) }
+            for route in routes {
+                // A held-out profile's destination may also be reached without the holdout; the
+                // holdout still decides for it, so its route is searched until it is found once.
+                let heldOut = route.holdout == .heldOut
+                let known = seen.contains(route.seen.outcome)
+                guard !known || (heldOut && holdout.map { !draws.contains($0) } ?? false) else { continue }
                 let needs = route.draws(program, placement: index)
                 // A draw on a key the combination fixes is decided by the value: one bucket.
                 guard needs.allSatisfy({ need in
@@ -120,26 +142,26 @@ extension DecisionTable {
                 switch answer {
                 case .impossible: continue
                 case .open:
-                    if !unsettled.contains(route.seen.outcome) { unsettled.append(route.seen.outcome) }
+                    if !known, !unsettled.contains(route.seen.outcome) { unsettled.append(route.seen.outcome) }
                 case .found:
+                    if heldOut, let holdout, !draws.contains(holdout) { draws.append(holdout) }
+                    // Searched for the holdout alone: its destination and row are already counted.
+                    guard !known else { continue }
                     seen.append(route.seen.outcome)
                     unsettled.removeAll { $0 == route.seen.outcome }
                     if let row = route.row, !reachedRows.contains(row) { reachedRows.append(row) }
                     if let row = route.row, let plan = placement.rows[row].split {
-                        let draw = (plan.isExperiment ? "experiment" : "split") + " `\(plan.id)`"
+                        let draw: Dependency = plan.isExperiment ? .experiment(plan.id) : .split(plan.id)
                         if !draws.contains(draw) { draws.append(draw) }
-                    }
-                    if route.holdout == .heldOut, let holdout = program.holdout, !draws.contains("holdout `\(holdout.name)`") {
-                        draws.append("holdout `\(holdout.name)`")
                     }
                 }
             }
             let ordered = routes.map(\.seen.outcome).reduce(into: [Outcome?]()) { if seen.contains($1), !$0.contains($1) { $0.append($1) } }
-            var depends: [String] = []
+            var depends: [Dependency] = []
             if ordered.count > 1 {
                 depends = dependencies(rows: reachedRows, nodes: nodes, graph: graph, excluding: pinned, fixed: fixed) + draws
             }
-            cells.append((combination, ordered, unsettled, depends))
+            cells.append(Cell(combination: combination, answer: Answer(destinations: ordered, dependsOn: depends, unsettled: unsettled)))
         }
         let rows = merge(cells, attributes: attributes)
         return .success(DecisionTable(placement: placement.name, now: now, by: attributes, rows: rows, combinations: combinations))
@@ -166,7 +188,7 @@ extension DecisionTable {
         let target = AttributeTarget(written: name) ?? .custom(name)
         let field = FieldKey(target)
         guard let variable = graph.variables.firstIndex(where: { $0.field == field }), read.contains(variable) else {
-            return .failure(DecisionTableError(message: "the placement does not read `\(name)`"))
+            return .failure(.notRead(name))
         }
         var kind = program.ruleSet.attributeTypes[target]?.type, allowed = program.ruleSet.attributeTypes[target]?.allowed
         if case .builtin(let field) = target, let builtin = BuiltinField.all[field] { (kind, allowed) = (builtin.type, builtin.allowed) }
@@ -180,15 +202,14 @@ extension DecisionTable {
             return .success(Attribute(name: name, domain: allowed.map { JSONValue.string($0) }.filter(storable) + [nil], field: field))
         case (.set?, let allowed?):
             guard allowed.count <= maxSetValues else {
-                return .failure(DecisionTableError(message: "`\(name)` declares \(allowed.count) values, too many for every subset (at most \(maxSetValues))"))
+                return .failure(.tooManySetValues(name, count: allowed.count, limit: maxSetValues))
             }
             let subsets = (0..<(1 << allowed.count)).map { mask in
                 JSONValue.array(allowed.indices.filter { mask & (1 << $0) != 0 }.map { .string(allowed[$0]) })
             }
             return .success(Attribute(name: name, domain: subsets.filter(storable).map { Optional($0) } + [nil], field: field))
         case (.string?, nil), (.set?, nil), (.number?, _), (.date?, _), (.version?, _), (nil, _):
-            let shown = kind.map { $0 == .string || $0 == .set ? "a \($0.rawValue) without declared values" : "a \($0.rawValue)" } ?? "of no known type"
-            return .failure(DecisionTableError(message: "`\(name)` is \(shown); --by takes `one of` strings, `bool` and `set of` attributes"))
+            return .failure(.notFinite(name, type: kind))
         }
     }
 
@@ -218,7 +239,7 @@ extension DecisionTable {
     /// evaluated three-valued with the fixed comparisons known, and only open nodes are
     /// followed down.
     static func dependencies(rows reached: [Int], nodes placement: ConditionGraph.PlacementNodes, graph: ConditionGraph,
-                             excluding: Set<FieldKey>, fixed: [(node: Int, holds: Bool)]) -> [String] {
+                             excluding: Set<FieldKey>, fixed: [(node: Int, holds: Bool)]) -> [Dependency] {
         guard let last = reached.max() else { return [] }
         // Children have smaller ids than their parents, so one pass upwards evaluates all.
         var known = [Bool?](repeating: nil, count: graph.nodes.count)
@@ -236,7 +257,7 @@ extension DecisionTable {
         }
         // A row's node holds its audience and, for a draw on a key, whether the profile has the key.
         let nodes = Array(placement.rows[...last])
-        var seen = Set<Int>(), texts: [String] = []
+        var seen = Set<Int>(), found: [Dependency] = []
         var stack = Array(nodes.reversed())
         while let node = stack.popLast() {
             guard known[node] == nil, seen.insert(node).inserted else { continue }
@@ -244,27 +265,37 @@ extension DecisionTable {
             case .atom(let id):
                 let atom = graph.atoms[id]
                 if let variable = atom.variable, excluding.contains(graph.variables[variable].field) { continue }
-                let text = graph.keyTargets[node].map { "key `\(FieldKey($0).displayName)`" } ?? atom.test.source.text()
-                if !texts.contains(text) { texts.append(text) }
+                // Identical comparisons share one atom, and so one source.
+                let dependency = graph.keyTargets[node].map { Dependency.key(storedTarget($0)) } ?? .comparison(atom.test.source)
+                if !found.contains(dependency) { found.append(dependency) }
             case .and(let children), .or(let children): stack += children.reversed()
             case .not(let child): stack.append(child)
             case .constant: break
             }
         }
-        return texts
+        return found
+    }
+
+    /// The stored field `target` reads, as a target (`profile.age` reads `profile.birthday`).
+    static func storedTarget(_ target: AttributeReference.Target) -> AttributeReference.Target {
+        switch FieldKey(target) {
+        case .builtin(let field): .builtin(field)
+        case .custom(let key): .custom(key)
+        }
     }
 
     /// Groups combinations with the same answer and merges each group into products: two
     /// boxes that differ in one attribute only become one, until none do.
-    static func merge(_ cells: [(combination: [Int], seen: [Outcome?], unsettled: [Outcome?], depends: [String])],
-                      attributes: [Attribute]) -> [Row] {
+    static func merge(_ cells: [Cell], attributes: [Attribute]) -> [Row] {
         struct Box { var sets: [Set<Int>]; var first: Int }
-        var groups: [(key: String, seen: [Outcome?], unsettled: [Outcome?], depends: [String], boxes: [Box])] = []
+        struct Group { var answer: Answer; var boxes: [Box] }
+        var groups: [Group] = []
+        var groupOf: [Answer: Int] = [:]
         for (order, cell) in cells.enumerated() {
-            let key = "\(cell.seen)|\(cell.unsettled)|\(cell.depends)"
             let box = Box(sets: cell.combination.map { [$0] }, first: order)
-            if let index = groups.firstIndex(where: { $0.key == key }) { groups[index].boxes.append(box) } else {
-                groups.append((key, cell.seen, cell.unsettled, cell.depends, [box]))
+            if let index = groupOf[cell.answer] { groups[index].boxes.append(box) } else {
+                groupOf[cell.answer] = groups.count
+                groups.append(Group(answer: cell.answer, boxes: [box]))
             }
         }
         var rows: [(first: Int, row: Row)] = []
@@ -287,7 +318,7 @@ extension DecisionTable {
             }
             for box in boxes {
                 let when = zip(attributes, box.sets).map { attribute, set in set.sorted().map { attribute.domain[$0] } }
-                rows.append((box.first, Row(when: when, destinations: group.seen, dependsOn: group.depends, unsettled: group.unsettled)))
+                rows.append((box.first, Row(when: when, answer: group.answer)))
             }
         }
         return rows.sorted { $0.first < $1.first }.map(\.row)

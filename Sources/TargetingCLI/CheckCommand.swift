@@ -1,4 +1,5 @@
 import Targeting
+import TargetingAnalysis
 import TargetingBase
 import TargetingTesting
 
@@ -26,11 +27,12 @@ enum CheckCommand: Command {
         let format = try OutputFormat.from(arguments)
         let roots = arguments.positionals.isEmpty ? [arguments.value("--rules") ?? "Rules"] : arguments.positionals
         let loaded: LoadedRules
-        switch LoadedRules.load(paths: TestSources.ruleRoots(of: roots, fallback: arguments.value("--rules") ?? "Rules")) {
+        // Compiled only if the analysis runs: a rule set past its limits is checked alone.
+        switch LoadedRules.load(paths: TestSources.ruleRoots(of: roots, fallback: arguments.value("--rules") ?? "Rules"), compiling: false) {
         case .failure(let error):
             io.report(error)
             return ExitStatus.inputError
-        case .success(let value): loaded = value
+        case .success(let value): loaded = value.analyzed(by: Analyzer.analyze)
         }
         let tests: LoadedTests
         switch TestSources.loadForCheck(roots: roots, rules: loaded) {

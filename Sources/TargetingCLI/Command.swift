@@ -1,5 +1,6 @@
 import Foundation
 import Targeting
+import TargetingAnalysis
 import TargetingBase
 
 /// Exit statuses of SPEC §6.
@@ -108,7 +109,9 @@ enum CommandSupport {
     }
 
     /// Loads rules for a command that needs them error-free: prints errors (and warnings) and
-    /// returns nil when they have errors.
+    /// returns nil when they have errors. The reachability analysis runs only for a command
+    /// that counts the rules' warnings (`--strict`), whose `warnings` then include its findings
+    /// as `check` reports them; no other command shows warnings of rules without errors.
     static func loadCheckedRules(_ arguments: ParsedArguments, io: CommandIO) -> (RuleSet?, Int32) {
         guard defaultRulesExist(arguments, io: io) else {
             io.report(.defaultRulesUnreadable(.cannotRead("Rules")))
@@ -119,7 +122,8 @@ enum CommandSupport {
         case .failure(let error):
             io.report(arguments.value("--rules") == nil ? .defaultRulesUnreadable(error) : error)
             return (nil, ExitStatus.inputError)
-        case .success(let loaded):
+        case .success(let read):
+            let loaded = arguments.has("--strict") ? read.analyzed(by: Analyzer.analyze) : read
             guard let rules = try? RuleSet(loaded) else {
                 printDiagnostics(loaded, io: io)
                 io.err(DiagnosticRenderer.summary(loaded.diagnostics) + "\n")

@@ -135,12 +135,14 @@ enum DiffCommand: Command {
             let shared = oldNames.filter { newNames.contains($0) }
             let removed = oldNames.filter { !newNames.contains($0) }
             let added = newNames.filter { !oldNames.contains($0) }
-            guard !(shared.isEmpty && removed.isEmpty && added.isEmpty) else {
-                io.report(.noPlacementToCompile("neither rule set has a placement"))
+            let query: String
+            do {
+                query = try SQLCompiler.diff(old: old, new: new, placements: shared, removed: removed, added: added,
+                                             now: now, dialect: dialect, table: table, column: column, layout: layout, byRow: view == .row)
+            } catch {
+                io.report(SqlCommand.diagnostic(error, noPlacement: "neither rule set has a placement"))
                 return ExitStatus.inputError
             }
-            let query = SQLCompiler.diff(old: old, new: new, placements: shared, removed: removed, added: added,
-                                         now: now, dialect: dialect, table: table, column: column, layout: layout, byRow: view == .row)
             let jit = arguments.has("--no-jit") ? SQLCompiler.jitOff : ""
             io.out(SQLCompiler.header(now: now, dialect: dialect, rules: arguments.positionals[0] + " -> " + arguments.positionals[1]) + jit + query + "\n")
             return ExitStatus.success

@@ -75,15 +75,14 @@ enum SqlCommand: Command {
         guard let loaded = loadedRules else { return status }
         let program = loaded.program
         let names = all ? program.placements.map(\.name) : arguments.positionals
-        guard !names.isEmpty else {
-            io.report(.noPlacementToCompile("the rules declare no placement"))
-            return ExitStatus.inputError
-        }
-        for name in names where CommandSupport.placementIndex(named: name, in: program, io: io) == nil {
-            return ExitStatus.inputError
-        }
         let schema = layout == .columns ? SQLTableSchema(programs: [program]) : nil
-        var query = SQLCompiler.compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column, schema: schema)
+        var query: String
+        do {
+            query = try SQLCompiler.compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column, schema: schema)
+        } catch {
+            io.report(diagnostic(error, noPlacement: "the rules declare no placement"))
+            return ExitStatus.inputError
+        }
         if arguments.has("--summary") {
             let entries = names.flatMap { program.possibleDecisions(placement: program.placementIndex(named: $0)!) }
             query = SQLCompiler.summary(of: query, entries: entries, dialect: dialect)
@@ -92,6 +91,14 @@ enum SqlCommand: Command {
         let header = SQLCompiler.header(now: now, dialect: dialect, rules: loaded.sources.map(\.path).joined(separator: ", "))
         io.out(header + (noJIT ? SQLCompiler.jitOff : "") + query + (query.hasSuffix("\n") ? "" : "\n"))
         return ExitStatus.success
+    }
+
+    /// The error of a query that cannot be compiled; `noPlacement` says why no placement was named.
+    static func diagnostic(_ error: SQLCompileError, noPlacement: String) -> Diagnostic {
+        switch error {
+        case .unknownPlacement(let name, let suggestion): .unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion))
+        case .noPlacement: .noPlacementToCompile(noPlacement)
+        }
     }
 
     /// `--no-jit`, shared with `diff --sql`.

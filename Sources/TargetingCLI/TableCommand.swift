@@ -52,7 +52,7 @@ enum TableCommand: Command {
         guard let index = CommandSupport.placementIndex(named: name, in: program, io: io) else { return ExitStatus.inputError }
         switch DecisionTable.build(program, placement: index, by: names, now: now) {
         case .failure(let error):
-            io.err("error: \(error.message)\n")
+            io.err("error: \(DecisionTable.message(error))\n")
             return ExitStatus.inputError
         case .success(let table):
             switch format {
@@ -62,80 +62,5 @@ enum TableCommand: Command {
             }
             return table.hasUndecided ? ExitStatus.undecided : ExitStatus.success
         }
-    }
-}
-
-extension DecisionTable {
-    var json: JSONValue {
-        .object([
-            JSONMember(key: "placement", value: .string(placement)),
-            JSONMember(key: "now", value: .string(Timestamp.format(now))),
-            JSONMember(key: "by", value: .array(by.map { .string($0.name) })),
-            JSONMember(key: "rows", value: .array(rows.map { row in
-                var members = [
-                    JSONMember(key: "when", value: .object(zip(by, row.when).map { attribute, values in
-                        JSONMember(key: attribute.name, value: .array(values.map { $0 ?? .null }))
-                    })),
-                    JSONMember(key: "destinations", value: .array(row.destinations.map(ChangeProof.json))),
-                    JSONMember(key: "depends_on", value: .array(row.dependsOn.map(JSONValue.string))),
-                ]
-                if !row.unsettled.isEmpty { members.append(JSONMember(key: "unsettled", value: .array(row.unsettled.map(ChangeProof.json)))) }
-                return .object(members)
-            })),
-        ])
-    }
-
-    /// One attribute's values in a row: `any` for the whole domain, else the values joined.
-    func shown(_ values: [JSONValue?], of attribute: Attribute, code: Bool) -> String {
-        if values.count == attribute.domain.count, attribute.domain.count > 1 { return "any" }
-        return values.map { value in
-            guard let value else { return "not set" }
-            let text: String
-            switch value {
-            case .string(let string): text = string
-            case .array(let items): text = "[" + items.compactMap(\.stringValue).joined(separator: ", ") + "]"
-            default: text = JSONWriter.write(value)
-            }
-            return code ? "`\(text)`" : text
-        }.joined(separator: code ? ", " : " | ")
-    }
-
-    func destinationText(_ row: Row, code: Bool) -> String {
-        var parts = row.destinations.map { ChangeProof.text($0) }.map { code ? "`\($0)`" : $0 }
-        parts += row.unsettled.map { "\(code ? "`\(ChangeProof.text($0))`" : ChangeProof.text($0)) (not settled)" }
-        return parts.isEmpty ? "(none settled)" : parts.joined(separator: code ? ", " : " | ")
-    }
-
-    var text: String {
-        var out = "placement \(placement) at \(Timestamp.format(now)): \(combinations) combination\(combinations == 1 ? "" : "s") in \(rows.count) row\(rows.count == 1 ? "" : "s")\n"
-        if by.isEmpty { out += "(no declared `one of` or `bool` attribute is read: name attributes with --by)\n" }
-        let headers = by.isEmpty ? ["every profile"] : by.map(\.name)
-        let cells = rows.map { row in by.isEmpty ? ["every profile"] : zip(by, row.when).map { shown($1, of: $0, code: false) } }
-        let widths = headers.indices.map { column in ([headers[column]] + cells.map { $0[column] }).map(\.count).max() ?? 0 }
-        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-        out += (headers.indices.map { pad(headers[$0], widths[$0]) } + ["-> destinations"]).joined(separator: "  ") + "\n"
-        for (row, values) in zip(rows, cells) {
-            var line = (values.indices.map { pad(values[$0], widths[$0]) } + ["-> " + destinationText(row, code: false)]).joined(separator: "  ")
-            if !row.dependsOn.isEmpty { line += "  (depends on " + row.dependsOn.map(Self.dependency).joined(separator: ", ") + ")" }
-            out += line + "\n"
-        }
-        return out
-    }
-
-    /// One entry of `depends on`: a comparison in backticks; a draw (`split `s``,
-    /// `experiment `e``, `holdout `h``) or a key (`key `k``) as written.
-    static func dependency(_ text: String) -> String {
-        ["split ", "experiment ", "holdout ", "key "].contains { text.hasPrefix($0) && text.hasSuffix("`") } ? text : "`\(text)`"
-    }
-
-    var markdown: String {
-        var out = "| " + (by.map { "`\($0.name)`" } + ["destinations", "depends on"]).joined(separator: " | ") + " |\n"
-        out += "|" + String(repeating: "---|", count: by.count + 2) + "\n"
-        for row in rows {
-            let values = zip(by, row.when).map { shown($1, of: $0, code: true) }
-            let depends = row.dependsOn.map(Self.dependency).joined(separator: ", ")
-            out += "| " + (values + [destinationText(row, code: true), depends]).map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
-        }
-        return out
     }
 }

@@ -1,4 +1,5 @@
 import Targeting
+import TargetingAnalysis
 import TargetingBase
 import TargetingSemantics
 import TargetingSyntax
@@ -120,7 +121,9 @@ package struct Workspace: Sendable {
                 rules.append(parsed)
             }
         }
-        let loaded = LoadedRules(parsed: rules)
+        // Compiled once, for hover and for the analysis alike.
+        let compiled = LoadedRules(parsed: rules)
+        let loaded = compiled.analyzed { checked in compiled.program.map(Analyzer.analyze) ?? Analyzer.analyze(checked) }
         var diagnostics = Dictionary(grouping: loaded.diagnostics, by: \.range.file)
         var testDiagnostics = tests.flatMap(\.diagnostics)
         if let checked = loaded.checked, !tests.isEmpty {

@@ -25,14 +25,18 @@ extension SQLCompiler {
     ///
     /// Each side is grouped by the profile value first (a profile decides the same way wherever
     /// it appears), so identical profiles are counted once per copy and never multiplied by the join.
+    ///
+    /// - Throws: `SQLCompileError.unknownPlacement` for a name the rule set it is looked up in
+    ///   (old for `placements` and `removed`, new for `placements` and `added`) lacks;
+    ///   `.noPlacement` when all three lists are empty.
     package static func diff(old: Program, new: Program, placements: [String], removed: [String] = [], added: [String] = [],
                              now: Int64, dialect: SQLDialect, table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile,
-                             layout: SQLLayout = .json, byRow: Bool = false) -> String {
+                             layout: SQLLayout = .json, byRow: Bool = false) throws(SQLCompileError) -> String {
         let experiments = byRow && (old.reportsExperiments || new.reportsExperiments)
         // One typed table for both rule sets: the columns either reads.
         let schema = layout == .columns ? SQLTableSchema(programs: [old, new]) : nil
-        func side(_ program: Program, _ names: [String]) -> String {
-            compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column,
+        func side(_ program: Program, _ names: [String]) throws(SQLCompileError) -> String {
+            try compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column,
                     schema: schema, includeProfile: true, experimentColumns: experiments)
         }
         // What tells two decisions apart, in the order of the columns.
@@ -62,8 +66,8 @@ extension SQLCompiler {
         var sides: [String] = []
         var selects: [String] = []
         if !placements.isEmpty {
-            sides.append("old_decisions AS (\n\(grouped(side(old, placements)))\n)")
-            sides.append("new_decisions AS (\n\(grouped(side(new, placements)))\n)")
+            sides.append("old_decisions AS (\n\(grouped(try side(old, placements)))\n)")
+            sides.append("new_decisions AS (\n\(grouped(try side(new, placements)))\n)")
             let from = parts.map { "o.\($0) AS from_\($0)" }.joined(separator: ", ")
             let to = parts.map { "n.\($0) AS to_\($0)" }.joined(separator: ", ")
             let same = parts.map { "o.\($0) IS NOT DISTINCT FROM n.\($0)" }.joined(separator: " AND ")
@@ -80,7 +84,7 @@ extension SQLCompiler {
             """)
         }
         if !removed.isEmpty {
-            sides.append("removed_decisions AS (\n\(grouped(side(old, removed)))\n)")
+            sides.append("removed_decisions AS (\n\(grouped(try side(old, removed)))\n)")
             selects.append("""
             SELECT \(named(["r.placement"] + decision("r") + absent + ["SUM(r.copies)", examples("r")]))
             FROM removed_decisions AS r
@@ -89,7 +93,7 @@ extension SQLCompiler {
             """)
         }
         if !added.isEmpty {
-            sides.append("added_decisions AS (\n\(grouped(side(new, added)))\n)")
+            sides.append("added_decisions AS (\n\(grouped(try side(new, added)))\n)")
             selects.append("""
             SELECT \(named(["a.placement"] + absent + decision("a") + ["SUM(a.copies)", examples("a")]))
             FROM added_decisions AS a
@@ -97,7 +101,7 @@ extension SQLCompiler {
 
             """)
         }
-        guard !selects.isEmpty else { return "" }
+        guard !selects.isEmpty else { throw .noPlacement }
         let body = selects.count == 1 ? selects[0] : "SELECT * FROM (\n" + selects.joined(separator: "UNION ALL\n") + ") AS impact\n"
         let order = (parts.map { "from_" + $0 } + parts.map { "to_" + $0 }).joined(separator: ", ")
         return "WITH\n" + sides.joined(separator: ",\n") + "\n" + body + "ORDER BY placement, profiles DESC, \(order)\n"

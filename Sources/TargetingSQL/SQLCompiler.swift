@@ -1,3 +1,4 @@
+import TargetingBase
 import TargetingEngine
 import TargetingSyntax
 import TargetingProfiles
@@ -31,29 +32,38 @@ import TargetingProfiles
 /// Custom-attribute values read by Spark SQL are typed by the first character of the value in
 /// the parsed text (see `SparkParse`).
 package struct SQLCompiler {
-    /// The query for placement `placement` at time `now` (Unix ms), or an empty string when the
-    /// program has no such placement.
+    /// The query for placement `placement` at time `now` (Unix ms).
     /// `table` and `column` name the source (default `profiles` and `profile`); with `schema`,
     /// the table is the typed table of `--layout columns` instead, and `column` is not used.
     /// With `includeProfile`, each row also carries the `profile` it was computed from (in the
     /// typed layout, the text of a row of its columns, equal for equal rows).
+    ///
+    /// - Throws: `SQLCompileError.unknownPlacement` when the program has no such placement.
     package static func compile(placement: String, program: Program, now: Int64, dialect: SQLDialect,
                                 table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile, schema: SQLTableSchema? = nil,
-                                includeProfile: Bool = false) -> String {
-        compile(placements: [placement], program: program, now: now, dialect: dialect, table: table, column: column,
-                schema: schema, includeProfile: includeProfile)
+                                includeProfile: Bool = false) throws(SQLCompileError) -> String {
+        try compile(placements: [placement], program: program, now: now, dialect: dialect, table: table, column: column,
+                    schema: schema, includeProfile: includeProfile)
     }
 
     /// The query for the placements named `placements`, in that order, as one statement whose
-    /// rows are each placement's rows one after the other (`sql --all`); an empty string when
-    /// a name is not a placement of the program or none is given.
+    /// rows are each placement's rows one after the other (`sql --all`).
     /// `experimentColumns` adds `experiment`, `variant` and `held_out` (default: when the rule
     /// set reports them, as `resolve --format json` does).
+    ///
+    /// - Throws: `SQLCompileError.unknownPlacement` for the first name that is not a placement
+    ///   of the program, `.noPlacement` when none is given.
     package static func compile(placements: [String], program: Program, now: Int64, dialect: SQLDialect,
                                 table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile, schema: SQLTableSchema? = nil,
-                                includeProfile: Bool = false, experimentColumns: Bool? = nil) -> String {
-        let indices = placements.compactMap(program.placementIndex(named:))
-        guard !indices.isEmpty, indices.count == placements.count else { return "" }
+                                includeProfile: Bool = false, experimentColumns: Bool? = nil) throws(SQLCompileError) -> String {
+        guard !placements.isEmpty else { throw .noPlacement }
+        var indices: [Int] = []
+        for name in placements {
+            guard let index = program.placementIndex(named: name) else {
+                throw .unknownPlacement(name, suggestion: Suggestion.nearest(to: name, in: program.placements.map(\.name)))
+            }
+            indices.append(index)
+        }
         var compiler = SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column,
                                    includeProfile: includeProfile)
         compiler.experimentColumns = experimentColumns ?? program.reportsExperiments

@@ -6,6 +6,7 @@ import TargetingTestSupport
 @testable import TargetingBase
 @testable import TargetingEngine
 @testable import TargetingProfiles
+import TargetingSyntax
 
 /// `table`: every combination in exactly one row, and each row's destinations exactly those
 /// some profile with the combination reaches.
@@ -57,14 +58,14 @@ final class DecisionTableTests: XCTestCase {
         let lose = try XCTUnwrap(table.rows.first { $0.when[0] == [.string("lose")] })
         XCTAssertEqual(lose.when[1].count, 3, "reminders does not matter to losers")
         XCTAssertEqual(text(lose.destinations), [#"flow "f_adult_lose""#, #"flow "f_lose""#])
-        XCTAssertEqual(lose.dependsOn, ["profile.age >= 18"])
+        XCTAssertEqual(lose.dependsOn.map(\.testName), ["profile.age >= 18"])
         let nudgedGainers = try XCTUnwrap(table.rows.first { $0.when == [[.string("gain")], [.bool(true)]] })
         XCTAssertEqual(text(nudgedGainers.destinations), [#"flow "f_gain_a""#, #"flow "f_gain_b""#])
-        XCTAssertEqual(nudgedGainers.dependsOn, ["split `g`"])
+        XCTAssertEqual(nudgedGainers.dependsOn, [.split("g")])
         // Gainers without reminders fall to the runners' row or the default.
         let others = table.rows.filter { $0.when[0] != [.string("lose")] && $0.when != [[.string("gain")], [.bool(true)]] }
         XCTAssertTrue(others.allSatisfy { text($0.destinations) == [#"flow "f_run""#, #"flow "f_default""#] }, "\(others)")
-        XCTAssertTrue(others.allSatisfy { $0.dependsOn == [#"interests has "run""#] }, "\(others)")
+        XCTAssertTrue(others.allSatisfy { $0.dependsOn.map(\.testName) == [#"interests has "run""#] }, "\(others)")
         XCTAssertFalse(table.hasUndecided)
     }
 
@@ -122,11 +123,74 @@ final class DecisionTableTests: XCTestCase {
     func testAttributesThatCannotBeTabulated() throws {
         let loaded = LoadedRules(sources: [SourceFile(path: "main.rules", text: Self.rules)])
         let program = try XCTUnwrap(loaded.program)
-        for (name, message) in [("weekly", "does not read `weekly`"), ("profile.age", "is a number")] {
-            guard case .failure(let error) = DecisionTable.build(program, placement: 0, by: [name], now: Self.now) else {
+        let expected: [(String, DecisionTableError)] = [("weekly", .notRead("weekly")), ("profile.age", .notFinite("profile.age", type: .number))]
+        for (name, error) in expected {
+            guard case .failure(let found) = DecisionTable.build(program, placement: 0, by: [name], now: Self.now) else {
                 XCTFail("\(name) was tabulated"); continue
             }
-            XCTAssertTrue(error.message.contains(message), error.message)
+            XCTAssertEqual(found, error)
+        }
+        let many = DecisionTable.build(program, placement: 0, by: ["goal", "reminders", "interests", "goal", "goal", "goal", "goal", "interests"], now: Self.now)
+        guard case .failure(let found) = many else { return XCTFail("a table of 76,800 combinations was built") }
+        XCTAssertEqual(found, .tooManyCombinations(4 * 3 * 5 * 4 * 4 * 4 * 4 * 5, limit: 4096))
+    }
+
+    /// Equal comparisons in two segments are one dependency, and equal answers one group.
+    func testAComparisonWrittenTwiceIsOneDependency() throws {
+        let rules = """
+        attribute plan: string one of ["basic", "pro"]
+        segment basic = plan == "basic"
+        segment adults = profile.age >= 18
+        segment grown = profile.age >= 18
+        audience adult_basics = basic and adults
+        audience grown_ups = grown
+        placement p {
+          adult_basics -> flow "f_basic"
+          grown_ups -> flow "f_grown"
+          everyone -> flow "f_default"
+        }
+        """
+        let program = try XCTUnwrap(LoadedRules(sources: [SourceFile(path: "main.rules", text: rules)]).program)
+        let table = try DecisionTable.build(program, placement: 0, by: ["plan"], now: Self.now).get()
+        XCTAssertEqual(table.rows.map { $0.when[0] }, [[.string("basic")], [.string("pro"), nil]])
+        XCTAssertEqual(table.rows.map { $0.dependsOn.map(\.testName) }, [["profile.age >= 18"], ["profile.age >= 18"]])
+    }
+
+    /// The holdout decides for held-out profiles even where what they see is also reached
+    /// another way (here by minors).
+    func testTheHoldoutIsADependencyWhereItsDestinationIsAlsoReachedWithoutIt() throws {
+        let rules = """
+        attribute plan: string one of ["basic", "pro"]
+        segment pros = plan == "pro"
+        segment adults = profile.age >= 18
+        audience adult_pros = pros and adults
+        placement p {
+          adult_pros -> flow "f_pro"
+          everyone -> flow "f_default"
+        }
+        holdout h 5% by profile.customer_user_id
+        """
+        let program = try XCTUnwrap(LoadedRules(sources: [SourceFile(path: "main.rules", text: rules)]).program)
+        let table = try DecisionTable.build(program, placement: 0, by: ["plan"], now: Self.now).get()
+        let pro = try XCTUnwrap(table.rows.first { $0.when[0] == [.string("pro")] })
+        XCTAssertEqual(text(pro.destinations), [#"flow "f_pro""#, #"flow "f_default""#])
+        XCTAssertEqual(pro.dependsOn.map(\.testName), ["profile.age >= 18", "holdout h"])
+        let others = try XCTUnwrap(table.rows.first { $0.when[0] == [.string("basic"), nil] })
+        XCTAssertEqual(text(others.destinations), [#"flow "f_default""#])
+        XCTAssertEqual(others.dependsOn, [])
+    }
+}
+
+extension DecisionTable.Dependency {
+    /// The dependency as the tests name it: a comparison as written, else its kind and name.
+    var testName: String {
+        switch self {
+        case .comparison(let comparison): comparison.text()
+        case .key(.builtin(let field)): "key profile.\(field)"
+        case .key(.custom(let key)): "key \(key)"
+        case .split(let id): "split \(id)"
+        case .experiment(let name): "experiment \(name)"
+        case .holdout(let name): "holdout \(name)"
         }
     }
 }

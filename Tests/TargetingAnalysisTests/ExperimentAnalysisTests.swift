@@ -341,7 +341,8 @@ final class ExperimentAnalysisTests: XCTestCase {
         """)
         let table = try DecisionTable.build(program, placement: 0, by: nil, now: Self.now).get()
         XCTAssertEqual(table.rows.count, 1)
+        // Held-out profiles get no match, as new users do not.
         XCTAssertEqual(table.rows[0].destinations, [.flow("a"), .flow("b"), nil])
-        XCTAssertEqual(table.rows[0].dependsOn, ["profile.installed_at >= now - 30d", "key `profile.customer_user_id`", "experiment `pricing_q4`"])
+        XCTAssertEqual(table.rows[0].dependsOn.map(\.testName), ["profile.installed_at >= now - 30d", "key profile.customer_user_id", "experiment pricing_q4", "holdout h"])
     }
 }

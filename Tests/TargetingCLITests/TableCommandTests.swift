@@ -12,7 +12,8 @@ final class TableCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(result.status, 0, result.err)
         XCTAssertEqual(result.outLines.first, "placement onboarding_followup at \(now): 12 combinations in 5 rows")
         XCTAssertEqual(result.outLines.dropFirst().first, "experience  reminders        -> destinations")
-        XCTAssertTrue(result.outLines.contains(#"pro         any              -> flow "flow_pro_v2" | flow "flow_default"  (depends on `profile.age >= 18`)"#), result.out)
+        // Held-out adult pros see the default too.
+        XCTAssertTrue(result.outLines.contains(#"pro         any              -> flow "flow_pro_v2" | flow "flow_default"  (depends on `profile.age >= 18`, holdout `q4_holdout`)"#), result.out)
         // The holdout (on customer_user_id) sends held-out quiz skippers to the default.
         XCTAssertTrue(result.outLines.contains(#"not set     any              -> flow "flow_quiz_reminder" | flow "flow_default"  (depends on holdout `q4_holdout`)"#), result.out)
     }
@@ -38,10 +39,16 @@ final class TableCommandTests: TemporaryDirectoryTestCase {
         let markdown = CLIHarness.run(["table", "onboarding_followup", "--rules", CLIHarness.rulesPath, "--now", now, "--format", "markdown"])
         XCTAssertEqual(markdown.status, 0, markdown.err)
         XCTAssertEqual(markdown.outLines.prefix(2), ["| `experience` | `reminders` | destinations | depends on |", "|---|---|---|---|"])
-        XCTAssertTrue(markdown.outLines.contains(#"| `pro` | any | `flow "flow_pro_v2"`, `flow "flow_default"` | `profile.age >= 18` |"#), markdown.out)
+        XCTAssertTrue(markdown.outLines.contains(#"| `pro` | any | `flow "flow_pro_v2"`, `flow "flow_default"` | `profile.age >= 18`, holdout `q4_holdout` |"#), markdown.out)
         let unknown = CLIHarness.run(["table", "onboarding_followup", "--rules", CLIHarness.rulesPath, "--now", now, "--by", "weekly_hours"])
         XCTAssertEqual(unknown.status, 2)
-        XCTAssertTrue(unknown.err.contains("`weekly_hours` is a number"), unknown.err)
+        XCTAssertEqual(unknown.err, "error: `weekly_hours` is a number; --by takes `one of` strings, `bool` and `set of` attributes\n")
+        let unread = CLIHarness.run(["table", "onboarding_followup", "--rules", CLIHarness.rulesPath, "--now", now, "--by", "profile.platform"])
+        XCTAssertEqual(unread.status, 2)
+        XCTAssertEqual(unread.err, "error: the placement does not read `profile.platform`\n")
+        let many = CLIHarness.run(["table", "onboarding_followup", "--rules", CLIHarness.rulesPath, "--now", now, "--by", Array(repeating: "experience", count: 7).joined(separator: ",")])
+        XCTAssertEqual(many.status, 2)
+        XCTAssertEqual(many.err, "error: --by gives 16384 combinations; a table holds at most 4096: name fewer attributes with --by\n")
         XCTAssertEqual(CLIHarness.run(["table", "onboarding_followup", "--rules", CLIHarness.rulesPath, "--format", "html"]).status, 64)
         XCTAssertEqual(CLIHarness.run(["table", "nope", "--rules", CLIHarness.rulesPath, "--now", now]).status, 2)
     }

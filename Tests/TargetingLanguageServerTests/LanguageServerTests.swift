@@ -77,6 +77,21 @@ final class LanguageServerTests: XCTestCase {
         XCTAssertEqual(ServerHarness.span(byCode["empty-destination-id"]?["range"]), [3, 24, 3, 26])
     }
 
+    /// The reachability analysis runs on every change, as `check` runs it.
+    func testTheAnalysisWarningsArePublished() {
+        var harness = ServerHarness()
+        let text = "attribute plan: string one of [\"basic\", \"pro\"]\nsegment pros = plan == \"pro\"\naudience pro_users = pros\n"
+            + "placement p {\n  pro_users -> flow \"a\"\n  pro_users -> flow \"b\"\n  everyone -> flow \"d\"\n}\n"
+        let published = harness.open("a.rules", text)[ServerHarness.uri("a.rules")] ?? []
+        let unreachable = published.filter { $0["code"] == .string("unreachable-row") }
+        XCTAssertEqual(unreachable.count, 1, "\(published)")
+        XCTAssertEqual(unreachable.first?["severity"]?.intValue, 2)
+        XCTAssertEqual(unreachable.first.map { ServerHarness.span($0["range"])[0] }, 5)
+        // A hover on the row's audience answers from the program compiled when loading.
+        let hover = harness.result("textDocument/hover", ServerHarness.at("a.rules", 5, 4)).map(JSONWriter.write) ?? ""
+        XCTAssertTrue(hover.contains("**never decides**"), hover)
+    }
+
     func testIncrementalChangesUseUTF16Ranges() {
         var harness = ServerHarness()
         let text = "# 😀 中文\nsegment a = x == \"y\"\n"

@@ -14,8 +14,13 @@ final class SQLCompilerTests: XCTestCase {
         checkedProgram(text, file: file, line: line)
     }
 
-    private func sql(_ text: String, _ placement: String, _ dialect: SQLDialect) -> String {
-        SQLCompiler.compile(placement: placement, program: program(text), now: now, dialect: dialect)
+    private func sql(_ text: String, _ placement: String, _ dialect: SQLDialect, file: StaticString = #filePath, line: UInt = #line) -> String {
+        do {
+            return try SQLCompiler.compile(placement: placement, program: program(text), now: now, dialect: dialect)
+        } catch {
+            XCTFail("\(error)", file: file, line: line)
+            return ""
+        }
     }
 
     private let small = """
@@ -31,8 +36,13 @@ final class SQLCompilerTests: XCTestCase {
     }
     """
 
-    func testUnknownPlacementGivesEmptyText() {
-        XCTAssertEqual(sql(small, "nope", .postgres), "")
+    func testUnknownPlacementIsAnError() {
+        XCTAssertThrowsError(try SQLCompiler.compile(placement: "q", program: program(small), now: now, dialect: .postgres)) { error in
+            XCTAssertEqual(error as? SQLCompileError, .unknownPlacement("q", suggestion: "p"))
+        }
+        XCTAssertThrowsError(try SQLCompiler.compile(placement: "nope", program: program(small), now: now, dialect: .postgres)) { error in
+            XCTAssertEqual(error as? SQLCompileError, .unknownPlacement("nope", suggestion: nil))
+        }
     }
 
     func testPostgresQuotingAndColumns() {

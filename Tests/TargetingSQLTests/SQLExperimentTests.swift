@@ -52,7 +52,7 @@ final class SQLExperimentTests: XCTestCase {
         program.slots.firstIndex { $0.target == target && $0.type == .string }!
     }
 
-    func testRulesWithoutExperimentsKeepTheSixColumns() {
+    func testRulesWithoutExperimentsKeepTheSixColumns() throws {
         let plain = program("""
         segment s = x == 1
         audience a = s
@@ -64,7 +64,7 @@ final class SQLExperimentTests: XCTestCase {
         }
         """)
         for dialect in SQLDialect.allCases {
-            let query = SQLCompiler.compile(placements: ["p"], program: plain, now: now, dialect: dialect)
+            let query = try SQLCompiler.compile(placements: ["p"], program: plain, now: now, dialect: dialect)
             XCTAssertNotNil(query.range(of: #" AS split\nFROM t[0-9]+\n$"#, options: .regularExpression), query)
             for absent in ["AS experiment", "AS variant", "AS held_out", "in_holdout", "AS exp_", "k0_"] {
                 XCTAssertFalse(query.contains(absent), absent)
@@ -72,8 +72,8 @@ final class SQLExperimentTests: XCTestCase {
         }
     }
 
-    func testExperimentRowsReportExperimentAndVariantAndNoSplit() {
-        let query = SQLCompiler.compile(placement: "first", program: program(rules), now: now, dialect: .postgres)
+    func testExperimentRowsReportExperimentAndVariantAndNoSplit() throws {
+        let query = try SQLCompiler.compile(placement: "first", program: program(rules), now: now, dialect: .postgres)
         XCTAssertTrue(query.contains("""
           CASE WHEN r = 0 THEN CAST(NULL AS TEXT) WHEN r = 1 THEN 'by_account' END AS split,
           CASE WHEN r = 0 THEN 'pricing' WHEN r = 1 THEN CAST(NULL AS TEXT) END AS experiment,
@@ -84,10 +84,10 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertTrue(query.contains("CASE WHEN r = 0 THEN CASE WHEN exp_pricing < 50 THEN 'f_control' ELSE 'f_discount' END"), query)
     }
 
-    func testEachExperimentIsDrawnOncePerProfileForAllPlacements() {
+    func testEachExperimentIsDrawnOncePerProfileForAllPlacements() throws {
         let program = program(rules)
         let key = SQLCompiler.keyPrefix(keySlot(program, .builtin("customer_user_id"))) + "v"
-        let query = SQLCompiler.compile(placements: ["first", "second"], program: program, now: now, dialect: .postgres)
+        let query = try SQLCompiler.compile(placements: ["first", "second"], program: program, now: now, dialect: .postgres)
         XCTAssertEqual(count("md5(('pricing-' || \(key)))", in: query), 1, "one hash, once: \(query)")
         XCTAssertTrue(query.contains("    CASE WHEN \(key) IS NOT NULL THEN md5(('pricing-' || \(key))) END AS exp_pricing_h"), query)
         XCTAssertEqual(count("substr(exp_pricing_h, ", in: query), 2, "high and low halves of one bucket: \(query)")
@@ -110,23 +110,23 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertEqual(count("FROM profiles", in: query), 1, "the table is read once")
     }
 
-    func testAKeyedRowNeedsTheKeyAndAHeldOutProfileOnlyTheEveryoneRow() {
+    func testAKeyedRowNeedsTheKeyAndAHeldOutProfileOnlyTheEveryoneRow() throws {
         let program = program(rules)
         let customer = SQLCompiler.keyPrefix(keySlot(program, .builtin("customer_user_id"))) + "v"
         let account = SQLCompiler.keyPrefix(keySlot(program, .custom("account"))) + "v"
-        let first = SQLCompiler.compile(placement: "first", program: program, now: now, dialect: .postgres)
+        let first = try SQLCompiler.compile(placement: "first", program: program, now: now, dialect: .postgres)
         XCTAssertTrue(first.contains("CASE WHEN aud_new_users AND NOT in_holdout AND \(customer) IS NOT NULL THEN 0 WHEN \(account) IS NOT NULL THEN 1 END AS r"), first)
         // The excepted placement ignores the holdout, and reports nobody held out.
-        let second = SQLCompiler.compile(placement: "second", program: program, now: now, dialect: .postgres)
+        let second = try SQLCompiler.compile(placement: "second", program: program, now: now, dialect: .postgres)
         XCTAssertTrue(second.contains("CASE WHEN aud_new_users AND \(customer) IS NOT NULL THEN 0 WHEN TRUE THEN 1 END AS r"), second)
         XCTAssertNotNil(second.range(of: #"\n  FALSE AS held_out\nFROM t[0-9]+\n$"#, options: .regularExpression), second)
         XCTAssertFalse(second.contains("in_holdout"), "no holdout draw where no placement is covered")
     }
 
-    func testTheHoldoutDrawHoldsOutBelowItsWeightAndNeverAProfileWithoutTheKey() {
+    func testTheHoldoutDrawHoldsOutBelowItsWeightAndNeverAProfileWithoutTheKey() throws {
         let program = program(rules)
         let account = SQLCompiler.keyPrefix(keySlot(program, .custom("account"))) + "v"
-        let query = SQLCompiler.compile(placement: "first", program: program, now: now, dialect: .postgres)
+        let query = try SQLCompiler.compile(placement: "first", program: program, now: now, dialect: .postgres)
         let bucket = SQLDialect.postgres.bucket(ofHash: "in_holdout_h")
         XCTAssertTrue(query.contains("    CASE WHEN \(account) IS NOT NULL THEN md5(('hold-' || \(account))) END AS in_holdout_h"), query)
         XCTAssertTrue(query.contains("    -- holdout hold 5% by account\n    CASE WHEN \(account) IS NOT NULL THEN \(bucket) < 5 ELSE FALSE END AS in_holdout"), query)
@@ -138,31 +138,31 @@ final class SQLExperimentTests: XCTestCase {
         }
         holdout h 20%
         """)
-        let spark = SQLCompiler.compile(placement: "p", program: byID, now: now, dialect: .spark)
+        let spark = try SQLCompiler.compile(placement: "p", program: byID, now: now, dialect: .spark)
         XCTAssertTrue(spark.contains("CASE WHEN profile_id IS NOT NULL THEN \(SQLDialect.spark.bucket("concat('h-', profile_id)")) < 20 ELSE FALSE END AS in_holdout"), spark)
         XCTAssertTrue(spark.contains("CASE WHEN aud_a AND NOT in_holdout THEN 0 END AS r"), spark)
         XCTAssertTrue(spark.contains("CASE WHEN r = 0 THEN CAST(NULL AS STRING) END AS experiment"), spark)
     }
 
-    func testAKeyIsReadAsSlotReadReadsAString() {
+    func testAKeyIsReadAsSlotReadReadsAString() throws {
         let program = program(rules)
         let k = SQLCompiler.keyPrefix(keySlot(program, .custom("account")))
         let c = SQLCompiler.keyPrefix(keySlot(program, .builtin("customer_user_id")))
-        let postgres = SQLCompiler.compile(placement: "first", program: program, now: now, dialect: .postgres)
+        let postgres = try SQLCompiler.compile(placement: "first", program: program, now: now, dialect: .postgres)
         // A custom string (or joined array) trimmed, empty as missing; a number or boolean is not a key.
         XCTAssertTrue(postgres.contains("CASE WHEN \(k)t IN ('string', 'array') THEN nullif(\(SQLDialect.postgres.trim("\(k)x")), '') END AS \(k)s"), postgres)
         XCTAssertTrue(postgres.contains("\(k)s AS \(k)v"), postgres)
         // A built-in string as stored, untrimmed; any other JSON type is not a key.
         XCTAssertTrue(postgres.contains("CASE WHEN \(c)t = 'string' THEN \(c)x END AS \(c)s"), postgres)
         XCTAssertTrue(postgres.contains("\(c)s AS \(c)v"), postgres)
-        let spark = SQLCompiler.compile(placement: "first", program: program, now: now, dialect: .spark)
+        let spark = try SQLCompiler.compile(placement: "first", program: program, now: now, dialect: .spark)
         XCTAssertTrue(spark.contains("'`~id` STRING, `~installed_at` STRING, `~custom_attributes` STRING, `~customer_user_id` STRING'"),
                       "the parsed profile has the keys' fields: \(spark)")
         XCTAssertTrue(spark.contains("AS ca"), spark)
         XCTAssertTrue(spark.contains("CASE WHEN r = 1 THEN \(SQLDialect.spark.bucket("concat('by_account-', \(k)v)")) END AS b1"), spark)
     }
 
-    func testExperimentVariantsAreDrawnInWeightThenNameOrder() {
+    func testExperimentVariantsAreDrawnInWeightThenNameOrder() throws {
         let program = program("""
         segment s = x == 1
         audience a = s
@@ -179,7 +179,7 @@ final class SQLExperimentTests: XCTestCase {
           }
         }
         """)
-        let query = SQLCompiler.compile(placement: "p", program: program, now: now, dialect: .postgres)
+        let query = try SQLCompiler.compile(placement: "p", program: program, now: now, dialect: .postgres)
         XCTAssertTrue(query.contains("CASE WHEN exp_e < 30 THEN 'alpha' WHEN exp_e < 60 THEN 'beta' ELSE 'zeta' END"), query)
         XCTAssertTrue(query.contains("CASE WHEN exp_e < 30 THEN 'a' WHEN exp_e < 60 THEN 'b' ELSE 'z' END"), query)
         // Keyed on profile.id: the draw needs the id only; the row matches whatever the key.
@@ -206,7 +206,7 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertEqual(entries.filter(\.heldOut).count, 3, "first's everyone variants and no match; second is excepted")
     }
 
-    func testDiffByRowComparesExperimentColumnsWhenEitherSideHasThem() {
+    func testDiffByRowComparesExperimentColumnsWhenEitherSideHasThem() throws {
         let old = program("""
         attribute account: string
         segment recent = profile.installed_at >= now - 30d
@@ -217,7 +217,7 @@ final class SQLExperimentTests: XCTestCase {
         }
         """)
         let new = program(rules)
-        let byRow = SQLCompiler.diff(old: old, new: new, placements: ["first"], now: now, dialect: .postgres, byRow: true)
+        let byRow = try SQLCompiler.diff(old: old, new: new, placements: ["first"], now: now, dialect: .postgres, byRow: true)
         XCTAssertTrue(byRow.contains("SELECT profile, placement, audience, kind, id, split, experiment, variant, held_out, audience IS NOT NULL AS matched"), byRow)
         XCTAssertTrue(byRow.contains("o.held_out IS NOT DISTINCT FROM n.held_out"), byRow)
         XCTAssertTrue(byRow.contains("o.variant AS from_variant"), byRow)
@@ -226,16 +226,23 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertTrue(sides[0].contains("CASE WHEN r = 0 THEN CAST(NULL AS TEXT) WHEN r = 1 THEN CAST(NULL AS TEXT) END AS experiment"), sides[0])
         XCTAssertTrue(sides[0].contains("  FALSE AS held_out\n"), sides[0])
         XCTAssertTrue(sides[1].contains("  in_holdout AS held_out\n"), sides[1])
-        let byDestination = SQLCompiler.diff(old: old, new: new, placements: ["first"], now: now, dialect: .postgres)
+        let byDestination = try SQLCompiler.diff(old: old, new: new, placements: ["first"], now: now, dialect: .postgres)
         XCTAssertFalse(byDestination.contains("from_variant"), byDestination)
         XCTAssertTrue(byDestination.contains("WHERE NOT (o.kind IS NOT DISTINCT FROM n.kind AND o.id IS NOT DISTINCT FROM n.id AND o.matched = n.matched)"), byDestination)
-        let removed = SQLCompiler.diff(old: new, new: old, placements: [], removed: ["second"], now: now, dialect: .spark, byRow: true)
+        let removed = try SQLCompiler.diff(old: new, new: old, placements: [], removed: ["second"], now: now, dialect: .spark, byRow: true)
         XCTAssertTrue(removed.contains("CAST(NULL AS BOOLEAN) AS to_held_out"), removed)
     }
 
-    func testUnknownPlacementsGiveEmptyText() {
+    func testUnknownPlacementsAndNoPlacementAreErrors() {
         let program = program(rules)
-        XCTAssertEqual(SQLCompiler.compile(placements: ["first", "nope"], program: program, now: now, dialect: .postgres), "")
-        XCTAssertEqual(SQLCompiler.compile(placements: [], program: program, now: now, dialect: .spark), "")
+        XCTAssertThrowsError(try SQLCompiler.compile(placements: ["first", "secnd"], program: program, now: now, dialect: .postgres)) { error in
+            XCTAssertEqual(error as? SQLCompileError, .unknownPlacement("secnd", suggestion: "second"))
+        }
+        XCTAssertThrowsError(try SQLCompiler.compile(placements: [], program: program, now: now, dialect: .spark)) { error in
+            XCTAssertEqual(error as? SQLCompileError, .noPlacement)
+        }
+        XCTAssertThrowsError(try SQLCompiler.diff(old: program, new: program, placements: [], now: now, dialect: .postgres)) { error in
+            XCTAssertEqual(error as? SQLCompileError, .noPlacement)
+        }
     }
 }

@@ -37,7 +37,7 @@ final class SQLIdentifierTests: XCTestCase {
               a -> flow "f"
             }
             """)
-        let query = SQLCompiler.compile(placement: "p", program: program, now: 0, dialect: .postgres,
+        let query = try SQLCompiler.compile(placement: "p", program: program, now: 0, dialect: .postgres,
                                         table: try SQLIdentifier("lake.app.users", role: .table),
                                         column: try SQLIdentifier("doc", role: .column))
         XCTAssertTrue(query.contains("(SELECT doc AS profile FROM lake.app.users) AS source"), query)

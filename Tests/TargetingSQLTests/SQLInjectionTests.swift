@@ -48,7 +48,7 @@ final class SQLInjectionTests: XCTestCase {
     /// A rule set whose literals, flow ids and split ids hold every case, in one file whose name
     /// holds a line break and `*/`: the query of each dialect lexes to exactly those literals
     /// (plus its own), and every comment is one line that ends where the generator meant it to.
-    func testGeneratedQueriesLexToTheRuleLiterals() {
+    func testGeneratedQueriesLexToTheRuleLiterals() throws {
         var text = "attribute nick: string\n"
         for (index, item) in cases.enumerated() {
             let literal = SQLInjectionTests.ruleLiteral(item.value)
@@ -67,7 +67,7 @@ final class SQLInjectionTests: XCTestCase {
         XCTAssertFalse(loaded.hasErrors, "\(loaded.diagnostics)")
         guard let program = loaded.program else { return }
         for dialect in [SQLDialect.postgres, .spark] {
-            let query = SQLCompiler.header(now: now, dialect: dialect, rules: "rules\r\ndir*/\u{2028}x\\")
+            let query = try SQLCompiler.header(now: now, dialect: dialect, rules: "rules\r\ndir*/\u{2028}x\\")
                 + SQLCompiler.compile(placement: "p", program: program, now: now, dialect: dialect)
             let literals = Set(SQLText.stringLiterals(query, dialect))
             for item in cases { XCTAssertTrue(literals.contains(item.value), "\(dialect): \(item.value)") }

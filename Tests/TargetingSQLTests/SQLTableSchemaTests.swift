@@ -74,11 +74,11 @@ final class SQLTableSchemaTests: XCTestCase {
         XCTAssertTrue(spark.contains("  ca_opted_in BOOLEAN,\n"), spark)
     }
 
-    func testTheQueryReadsTheColumnsAsTheJSONReadersReadTheSameValues() {
+    func testTheQueryReadsTheColumnsAsTheJSONReadersReadTheSameValues() throws {
         let program = program(rules)
         let schema = SQLTableSchema(programs: [program])
         for dialect in SQLDialect.allCases {
-            let query = SQLCompiler.compile(placement: "p", program: program, now: now, dialect: dialect, schema: schema)
+            let query = try SQLCompiler.compile(placement: "p", program: program, now: now, dialect: dialect, schema: schema)
             XCTAssertTrue(query.contains("  SELECT id AS profile_id,\n    birthday AS col0,\n"), query)
             XCTAssertTrue(query.contains(SQLTableSchema.identifier("ca_Mixed.Key", dialect) + " AS col9"), query)
             XCTAssertTrue(query.contains("\n  FROM profiles\n"), query)
@@ -94,13 +94,13 @@ final class SQLTableSchemaTests: XCTestCase {
         }
     }
 
-    func testADiffReadsOneTableWithTheColumnsOfBothRuleSets() {
+    func testADiffReadsOneTableWithTheColumnsOfBothRuleSets() throws {
         let old = program("segment a = plan == \"pro\"\naudience u = a\nplacement p {\n  u -> flow \"f\"\n}\n")
         let new = program("segment a = visits > 2\naudience u = a\nplacement p {\n  u -> flow \"f\"\n}\n")
-        let query = SQLCompiler.diff(old: old, new: new, placements: ["p"], now: now, dialect: .postgres, layout: .columns)
+        let query = try SQLCompiler.diff(old: old, new: new, placements: ["p"], now: now, dialect: .postgres, layout: .columns)
         // Each side's profile key is the whole row, both columns, so the sides join profile by profile.
         XCTAssertEqual(query.components(separatedBy: "CAST(ROW(id, ca_plan, ca_visits) AS TEXT) AS profile").count - 1, 2, query)
-        let spark = SQLCompiler.diff(old: old, new: new, placements: ["p"], now: now, dialect: .spark, layout: .columns)
+        let spark = try SQLCompiler.diff(old: old, new: new, placements: ["p"], now: now, dialect: .spark, layout: .columns)
         XCTAssertTrue(spark.contains("to_json(struct(id, ca_plan, ca_visits)) AS profile"), spark)
     }
 }

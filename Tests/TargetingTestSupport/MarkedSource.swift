@@ -1,5 +1,6 @@
 import XCTest
 import Targeting
+import TargetingAnalysis
 import TargetingBase
 
 /// Source text with position markers `1️⃣`, `2️⃣`, … removed, and where each marker was.
@@ -76,14 +77,15 @@ package struct MarkedSource {
     }
 }
 
-/// The diagnostics of loading one rules file with text `rules`.
+/// The diagnostics of checking one rules file with text `rules`, the analysis's included, as
+/// `targeting check` reports them.
 package func diagnostics(_ rules: String, file: String = "main.rules") -> [Diagnostic] {
-    LoadedRules(sources: [SourceFile(path: file, text: rules)]).diagnostics
+    LoadedRules(sources: [SourceFile(path: file, text: rules)]).analyzed(by: Analyzer.analyze).diagnostics
 }
 
-/// The diagnostics of loading several rules files, given as (path, text).
+/// The diagnostics of checking several rules files, given as (path, text), as `diagnostics(_:file:)`.
 package func diagnostics(files: [(path: String, text: String)]) -> [Diagnostic] {
-    LoadedRules(sources: files.map { SourceFile(path: $0.path, text: $0.text) }).diagnostics
+    LoadedRules(sources: files.map { SourceFile(path: $0.path, text: $0.text) }).analyzed(by: Analyzer.analyze).diagnostics
 }
 
 /// A one-line description of a diagnostic for failure messages.

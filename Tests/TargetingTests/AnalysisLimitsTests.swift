@@ -19,7 +19,7 @@ final class AnalysisLimitsTests: XCTestCase {
     }
 
     func testElevenThousandComparisonsAreAnalysed() {
-        let loaded = LoadedRules(sources: [SourceFile(path: "l.rules", text: rules(segments: 11_000))])
+        let loaded = LoadedRules(sources: [SourceFile(path: "l.rules", text: rules(segments: 11_000))]).analyzed(by: Analyzer.analyze)
         XCTAssertFalse(loaded.diagnostics.contains { $0.code == "analysis-skipped" })
         let unreachable = loaded.diagnostics.filter { $0.code == "unreachable-row" }
         XCTAssertEqual(unreachable.map(\.line), [2 * 11_000 + 6], "\(unreachable.map(\.message))")
@@ -40,7 +40,7 @@ final class AnalysisLimitsTests: XCTestCase {
 
     func testEveryPlacementIsAnalysedOnItsOwnWhateverTheTotalNumberOfRows() {
         // 150 placements of 12 rows: 1,800 rows in all, each placement well within its limit.
-        let loaded = LoadedRules(sources: [SourceFile(path: "m.rules", text: placements(150, rows: 10))])
+        let loaded = LoadedRules(sources: [SourceFile(path: "m.rules", text: placements(150, rows: 10))]).analyzed(by: Analyzer.analyze)
         XCTAssertFalse(loaded.diagnostics.contains { $0.code == "analysis-skipped" })
         XCTAssertEqual(loaded.diagnostics.filter { $0.code == "unreachable-row" }.count, 150, "the repeated row of every placement")
     }
@@ -48,7 +48,7 @@ final class AnalysisLimitsTests: XCTestCase {
     func testAPlacementWithTooManyRowsIsNamedAndTheOthersAreStillAnalysed() {
         var text = placements(1, rows: 3)
         text += "placement huge {\n" + (0...Analyzer.rowsPerPlacement).map { _ in "  a1 -> flow \"h\"\n" }.joined() + "}\n"
-        let loaded = LoadedRules(sources: [SourceFile(path: "h.rules", text: text)])
+        let loaded = LoadedRules(sources: [SourceFile(path: "h.rules", text: text)]).analyzed(by: Analyzer.analyze)
         let notes = loaded.diagnostics.filter { $0.code == "analysis-skipped" }
         XCTAssertEqual(notes.map(\.message), ["placement `huge` has 1001 rows, too many for the reachability analysis; its unreachable rows and fall-through are not reported"])
         XCTAssertEqual(notes.first?.help, "the analysis takes placements of up to 1,000 rows")
@@ -63,7 +63,7 @@ final class AnalysisLimitsTests: XCTestCase {
         for name in ["huge", "also_huge"] {
             text += "placement \(name) {\n" + (0...Analyzer.rowsPerPlacement).map { _ in "  a1 -> flow \"h\"\n" }.joined() + "}\n"
         }
-        let loaded = LoadedRules(sources: [SourceFile(path: "h.rules", text: text)])
+        let loaded = LoadedRules(sources: [SourceFile(path: "h.rules", text: text)]).analyzed(by: Analyzer.analyze)
         XCTAssertEqual(loaded.diagnostics.filter { $0.code == "analysis-skipped" }.map(\.message), [
             "placement `huge` has 1001 rows, too many for the reachability analysis; its unreachable rows and fall-through are not reported",
             "placement `also_huge` has 1001 rows, too many for the reachability analysis; its unreachable rows and fall-through are not reported",
@@ -83,7 +83,7 @@ final class AnalysisLimitsTests: XCTestCase {
     }
 
     func testAnOrOfAHundredThousandTermsIsAnalysed() {
-        let loaded = LoadedRules(sources: [SourceFile(path: "or.rules", text: longOr(terms: 100_000))])
+        let loaded = LoadedRules(sources: [SourceFile(path: "or.rules", text: longOr(terms: 100_000))]).analyzed(by: Analyzer.analyze)
         XCTAssertFalse(loaded.diagnostics.contains { $0.code == "analysis-skipped" })
         // Only the row after the wide `or` whose one term the `or` already has can never decide:
         // `other_one` is reached by `z == 1` alone, and `wide_one` after `last_one` by `k0 == 0`.

@@ -1,5 +1,6 @@
 import Foundation
 import Targeting
+import TargetingAnalysis
 import TargetingBase
 
 /// What every rules file must satisfy, however malformed: loading it (parse, check, analyse)
@@ -8,7 +9,7 @@ import TargetingBase
 package enum RulesCheck {
     /// Loads `source` and checks the promises above; traps on a violation.
     package static func check(_ source: SourceFile) {
-        let loaded = LoadedRules(sources: [source])
+        let loaded = LoadedRules(sources: [source]).analyzed(by: Analyzer.analyze)
         let renderer = DiagnosticRenderer(files: loaded.sources)
         for diagnostic in loaded.diagnostics {
             if diagnostic.message.isEmpty { fuzzFailure("a diagnostic without a message: \(diagnostic.code)") }
