@@ -36,6 +36,8 @@ package struct OverlapReport: Sendable {
         /// The key of the row's split or experiment when it is not `profile.id`: profiles
         /// without a string value for it do not enter the row (SPEC §11).
         package var key: String?
+        /// Whether held-out profiles may take the row (an `always` or `everyone` row).
+        package var appliesWhenHeldOut = false
     }
 
     package var placement: String
@@ -43,8 +45,8 @@ package struct OverlapReport: Sendable {
     package var now: Int64
     package var pairs: [Pair]
     package var rows: [Row]
-    /// The holdout that covers the placement, if any: the profiles it holds out reach only
-    /// `everyone` (SPEC §11).
+    /// The holdout that covers the placement, if any: the profiles it holds out reach only its
+    /// `always` rows and `everyone`.
     package var holdout: String?
 
     /// Whether some answer is undecided.
@@ -92,7 +94,8 @@ extension OverlapReport {
     static func reachability(_ program: Program, placement index: Int, row position: Int, search: inout ProfileSearch, now: Int64) -> Row {
         let rows = program.placements[index].rows
         var report = Row(row: position + 1, audience: rows[position].source.audience.name,
-                         destination: rows[position].source.destination.description, reachable: false, witness: nil)
+                         destination: rows[position].source.destination.description, reachable: false, witness: nil,
+                         appliesWhenHeldOut: rows[position].source.appliesWhenHeldOut)
         if let plan = rows[position].split, case .slot(let slot) = plan.key { report.key = FieldKey(program.slots[slot].target).displayName }
         // Reachable through any variant, held out or not: the first route settled with a witness.
         for route in Route.routes(program, placement: index, variants: false) where route.row == position {

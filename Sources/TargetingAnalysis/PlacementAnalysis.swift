@@ -71,7 +71,7 @@ struct PlacementAnalysis {
     /// For a row that a 100 % holdout on `profile.id` shuts to every profile with an id (only
     /// id-less profiles are not drawn, SPEC §11): the holdout and its key node.
     private func heldOutByID(_ row: Program.Row, placement: Program.Placement) -> (name: String, key: Int)? {
-        guard row.audience != nil, placement.isCoveredByHoldout, let holdout = program.holdout, holdout.weight >= 100,
+        guard !row.source.appliesWhenHeldOut, placement.isCoveredByHoldout, let holdout = program.holdout, holdout.weight >= 100,
               case .profileID = holdout.key, let key = search.graph.programHoldoutKeys[0] else { return nil }
         return (holdout.name, key)
     }

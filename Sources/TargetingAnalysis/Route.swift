@@ -14,7 +14,7 @@ struct Route {
         case keyAbsent
         /// Drawn, and not held out.
         case notHeld
-        /// Drawn and held out: only an `everyone` row can decide.
+        /// Drawn and held out: only `always` rows and the `everyone` row can decide.
         case heldOut
     }
 
@@ -64,7 +64,7 @@ struct Route {
             if canMiss { add(row: nil, state: state) }
         }
         if placement.isCoveredByHoldout {
-            if let last = rows.indices.last, rows[last].audience == nil { add(row: last, state: .heldOut) }
+            for row in rows.indices where rows[row].source.appliesWhenHeldOut { add(row: row, state: .heldOut) }
             if canMiss { add(row: nil, state: .heldOut) }
         }
         return routes.filter { DrawNeed.areFeasible($0.draws(program, placement: index)) }
@@ -73,12 +73,13 @@ struct Route {
     /// The goals under which the route decides in placement `index` of program number
     /// `programIndex` of `graph`: its row takes the profile (with a value for the row's key)
     /// and no row above it that the profile reaches does; no row for no match; the holdout's
-    /// key present or absent as the route says. A held-out profile reaches `everyone` only.
+    /// key present or absent as the route says. A held-out profile reaches only `always` rows
+    /// and `everyone`.
     func goals(_ program: Program, placement index: Int, graph: ConditionGraph, programIndex: Int = 0) -> [Goal] {
         let nodes = graph.programPlacements[programIndex][index]
         let rows = program.placements[index].rows
         var goals: [Goal] = []
-        for above in 0..<(row ?? rows.count) where holdout != .heldOut || rows[above].audience == nil {
+        for above in 0..<(row ?? rows.count) where holdout != .heldOut || rows[above].source.appliesWhenHeldOut {
             goals.append(Goal(node: nodes.rows[above], value: false))
         }
         if let row {

@@ -18,7 +18,7 @@ enum OverlapCommand: Command {
     row: whether some profile reaches it (its audience matches and no row above does, so a
     row covered by the union of the rows above is unreachable), with a profile that `resolve`
     sends to it. A row drawing on a key other than `profile.id` takes only profiles with a
-    string value for it, and profiles the holdout holds out reach only `everyone`. Every
+    string value for it, and profiles the holdout holds out reach only `always` rows and `everyone`. Every
     example is checked by the evaluator before it is printed; a "no" is a search over every
     profile the rules can tell apart at --now. An answer the search could not settle within
     its budget is printed as undecided, never as a "no".
@@ -122,7 +122,10 @@ extension OverlapReport {
                 verdict = "unreachable: every profile it matches is taken by the rows above, or it matches none"
                 var also: [String] = []
                 if let key = row.key { also.append("a profile without a string `\(key)` does not enter it") }
-                if let holdout, row.audience != "everyone" { also.append("the profiles `\(holdout)` holds out see only `everyone`") }
+                if let holdout, !row.appliesWhenHeldOut {
+                    let alwaysRows = rows.contains { $0.appliesWhenHeldOut && $0.audience != "everyone" }
+                    also.append("the profiles `\(holdout)` holds out see only " + (alwaysRows ? "`always` rows and `everyone`" : "`everyone`"))
+                }
                 if !also.isEmpty { verdict += " (" + also.joined(separator: "; ") + ")" }
             case nil: verdict = "undecided (the search ran out of budget)"
             }

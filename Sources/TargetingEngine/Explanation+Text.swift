@@ -46,7 +46,7 @@ extension Explanation: CustomStringConvertible {
         for (index, row) in rows.enumerated() {
             var mark = row.decided ? "decided" : row.matched ? "matched" : "not matched"
             if let draw = row.draw { mark += " (\(draw))" }
-            text += "  \(index + 1). \(row.audience) -> \(row.destination): \(mark)\n"
+            text += "  \(index + 1). \(row.always ? "always " : "")\(row.audience) -> \(row.destination): \(mark)\n"
             if let failure = row.failure { text += "       \(failure)\n" }
         }
         if let holdout = holdout { text += "  \(holdout)\n" }
@@ -58,7 +58,7 @@ extension Explanation.Row: CustomStringConvertible {
     /// `pro_adults -> flow "flow_pro_v2": not matched`, then the failing condition when there is one.
     public var description: String {
         let mark = decided ? "decided" : matched ? "matched" : "not matched"
-        return "\(audience) -> \(destination): \(mark)" + (failure.map { "; \($0)" } ?? "")
+        return "\(always ? "always " : "")\(audience) -> \(destination): \(mark)" + (failure.map { "; \($0)" } ?? "")
     }
 }
 

@@ -23,6 +23,8 @@ public struct Explanation: Hashable, Sendable {
         /// "pricing_q4-c1" -> discount`, or why the profile does not enter; for a row a held-out
         /// profile skips, that it was skipped.
         public package(set) var draw: String? = nil
+        /// Whether the row is an `always` row (it applies to held-out profiles, too).
+        public package(set) var always = false
     }
 
     /// The condition that kept a row from matching.
@@ -73,13 +75,14 @@ extension Evaluator {
                 }
             }
             var draw: String?
-            if heldOut, row.audience != nil {
+            if heldOut, !row.source.appliesWhenHeldOut {
                 draw = "skipped: held out by \(program.holdout?.name ?? "")"
             } else if matched, let plan = row.split, rowIndex == decidedRow || drawInput(plan.key, profileID: decision.profileID) == .absent {
                 draw = describeDraw(plan, profileID: decision.profileID)
             }
             rows.append(Explanation.Row(audience: row.source.audience.name, destination: row.source.destination.description,
-                                        matched: matched, decided: rowIndex == decidedRow, failure: failure, range: row.source.range, draw: draw))
+                                        matched: matched, decided: rowIndex == decidedRow, failure: failure, range: row.source.range, draw: draw,
+                                        always: row.source.always != nil))
         }
         var explanation = Explanation(rows: rows, decision: decision)
         if let holdout = program.holdout, placement.isCoveredByHoldout {

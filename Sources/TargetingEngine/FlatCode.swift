@@ -49,6 +49,9 @@ package final class FlatCode: @unchecked Sendable {
     package let segmentChildRanges: UnsafeBufferPointer<Range<Int>>
     /// Per placement, per row: the audience index, or -1 for `everyone`.
     package let rowAudiences: UnsafeBufferPointer<Int>
+    /// Per placement, per row: whether a profile the holdout holds out may take it (an
+    /// `everyone` or `always` row).
+    package let rowAppliesWhenHeldOut: UnsafeBufferPointer<Bool>
     /// Per placement, per row: the slot of a draw keyed on an attribute other than `id`,
     /// which a profile must have to enter the row, or -1.
     package let rowKeySlots: UnsafeBufferPointer<Int>
@@ -146,6 +149,7 @@ package final class FlatCode: @unchecked Sendable {
         }
         self.placementRows = FlatCode.store(placementRows)
         rowAudiences = FlatCode.store(program.placements.flatMap { $0.rows.map { $0.audience ?? -1 } })
+        rowAppliesWhenHeldOut = FlatCode.store(program.placements.flatMap { $0.rows.map(\.source.appliesWhenHeldOut) })
         rowKeySlots = FlatCode.store(program.placements.flatMap { placement in
             placement.rows.map { row -> Int in
                 if case .slot(let slot)? = row.split?.key { return slot }
@@ -196,6 +200,7 @@ package final class FlatCode: @unchecked Sendable {
         FlatCode.free(segmentChildRanges)
         FlatCode.free(placementRows)
         FlatCode.free(rowAudiences)
+        FlatCode.free(rowAppliesWhenHeldOut)
         FlatCode.free(rowKeySlots)
         FlatCode.free(rowResults)
         FlatCode.free(rowShown)

@@ -142,15 +142,14 @@ package struct FlatRun<Source: SlotSource> {
     var heldOutState: UInt8 = 0
 
     /// The first row whose audience matches, if any (and, for a keyed draw, whose key the
-    /// profile has; a held-out profile matches only `everyone`).
+    /// profile has; a held-out profile takes only `always` rows and `everyone`).
     mutating func matchingRow(placement index: Int) -> Int? {
         let rows = flat.placementRows[index]
         let heldOut = isHeldOut(placement: index)
         for row in rows {
+            if heldOut, !flat.rowAppliesWhenHeldOut[row] { continue }
             let audience = flat.rowAudiences[row]
-            if audience >= 0 {
-                if heldOut || !audienceMatches(audience) { continue }
-            }
+            if audience >= 0, !audienceMatches(audience) { continue }
             let keySlot = flat.rowKeySlots[row]
             if keySlot >= 0, withKeyBytes(slot: keySlot, { _ in () }) == nil { continue }
             return row - rows.lowerBound

@@ -11,7 +11,7 @@ extension Program {
     /// Every decision placement `index` can make, without a profile id: one per row, one per
     /// variant of a split or experiment row (in draw order), rows in order, then no match when
     /// the placement can miss; then, when the holdout covers the placement, what a held-out
-    /// profile sees (the `everyone` row, or no match). An entry that an earlier row already
+    /// profile sees (its `always` rows and the `everyone` row, or no match). An entry that an earlier row already
     /// gives is listed once. These are the entries `resolve --summary` and `sql --summary`
     /// size, zeros included.
     package func possibleDecisions(placement index: Int) -> [Decision] {
@@ -32,7 +32,7 @@ extension Program {
         for rowIndex in rows.indices { addRow(rowIndex, heldOut: false) }
         if canMiss(placement: index) { add(flat.decision(placement: index, choice: Choice(), profileID: nil)) }
         if placements[index].isCoveredByHoldout {
-            if let last = rows.indices.last, rows[last].audience == nil { addRow(last, heldOut: true) }
+            for rowIndex in rows.indices where rows[rowIndex].source.appliesWhenHeldOut { addRow(rowIndex, heldOut: true) }
             if canMiss(placement: index) { add(flat.decision(placement: index, choice: Choice(heldOut: true), profileID: nil)) }
         }
         return decisions

@@ -2,7 +2,8 @@ import TargetingSyntax
 
 extension Evaluator {
     /// Resolves placement `index`: the first row whose audience matches, and whose draw the
-    /// profile enters, decides; a profile the holdout holds out sees only an `everyone` row.
+    /// profile enters, decides; a profile the holdout holds out takes only `always` rows and
+    /// the `everyone` row.
     package mutating func resolve(placement index: Int, profileID: String?) -> Result<Decision, ResolveError> {
         let placement = program.placements[index]
         var decision = Decision(placement: placement.name, profileID: profileID)
@@ -10,7 +11,7 @@ extension Evaluator {
         decision.heldOut = placement.isCoveredByHoldout && isHeldOut(profileID: profileID)
         if decision.heldOut { decision.heldOutBy = program.holdout?.name }
         for (rowIndex, row) in placement.rows.enumerated() {
-            if decision.heldOut, row.audience != nil { continue }
+            if decision.heldOut, !row.source.appliesWhenHeldOut { continue }
             if let audience = row.audience, !audienceMatches(audience) { continue }
             var step: Int?
             if let plan = row.split {

@@ -44,9 +44,11 @@ extension Formatter {
         let open = tokens.token(after: placement.name.range)?.range ?? placement.name.range
         lines.append(LayoutLine(indent: 0, text: "placement " + placement.name.text + " {",
                                 from: placement.range, to: open, role: .opener))
-        let width = placement.rows.map { $0.audience.name.count }.max() ?? 0
+        // `always` is the row's first word; the arrows align after it.
+        func lead(_ row: PlacementRow) -> String { (row.always == nil ? "" : PlacementRow.alwaysWord + " ") + row.audience.name }
+        let width = placement.rows.map { lead($0).count }.max() ?? 0
         for row in placement.rows {
-            let name = row.audience.name
+            let name = lead(row)
             let head = name + String(repeating: " ", count: width - name.count) + " -> "
             if case .experiment(let experiment) = row.destination {
                 let armsOpen = tokens.token(after: experiment.experiment.range)?.range ?? experiment.experiment.range

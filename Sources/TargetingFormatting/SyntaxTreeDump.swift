@@ -31,9 +31,10 @@ package enum SyntaxTreeDump {
             return "audience \(audience.name.text) = \(expression(audience.expression))"
         case .placement(let placement):
             let rows = placement.rows.map { row -> String in
+                let always = row.always == nil ? "" : "always "
                 switch row.audience {
-                case .everyone: return "everyone -> " + destination(row.destination)
-                case .audience(let name): return "audience(\(name.text)) -> " + destination(row.destination)
+                case .everyone: return always + "everyone -> " + destination(row.destination)
+                case .audience(let name): return always + "audience(\(name.text)) -> " + destination(row.destination)
                 }
             }
             return "placement \(placement.name.text) { \(rows.joined(separator: "; ")) }"

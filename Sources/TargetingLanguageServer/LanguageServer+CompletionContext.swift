@@ -197,7 +197,11 @@ struct CompletionContext: Sendable {
         }
         switch block {
         case .placement:
-            if last.isPunctuation(.leftBrace) || endsDestination { return [.audiences, .keyword("everyone")] }
+            if last.isPunctuation(.leftBrace) || endsDestination { return [.audiences, .keyword("everyone"), .keyword(PlacementRow.alwaysWord)] }
+            // After a row's leading `always`: its audience (an audience named `always` takes `->`).
+            if last.isIdentifier(PlacementRow.alwaysWord), before.map({ $0.isPunctuation(.leftBrace) || $0.isKeyword(.nothing) || $0.isPunctuation(.rightBrace) || $0.kind == .string }) ?? false {
+                return [.audiences, .keyword("->")]
+            }
             if last.kind == .string, before?.isKeyword(.split) == true { return [.keyword("by"), .keyword("{")] }
             if last.isIdentifier("by"), before?.kind == .string { return [.drawKeys] }
             if last.kind == .identifier || last.kind == .quotedName, before?.isIdentifier("by") == true { return [.keyword("{")] }

@@ -6,7 +6,7 @@ import TargetingSyntax
 /// classified, in LSP's relative encoding.
 ///
 /// Keywords (and the words `no match` and `from` of an expectation, `by` and `except` of
-/// SPEC §11) are `keyword`; strings `string`; numbers `number`; dates and durations `regexp`;
+/// experiments and the holdout, and a row's leading `always`) are `keyword`; strings `string`; numbers `number`; dates and durations `regexp`;
 /// comments `comment`; operators (`==`, `->`, `=`, `%`, `-`, …) `operator`, while brackets,
 /// braces, parentheses, commas and colons are left to the editor's grammar. Names take their
 /// kind from the symbol index: attributes `property` (built-in `profile.FIELD`s with
@@ -32,7 +32,7 @@ extension LanguageServer {
         for occurrence in request.analysis.symbols.occurrences where occurrence.range.file == path {
             occurrences[occurrence.range.start.offset] = occurrence
         }
-        var typeWords: Set<Int> = [], elements: Set<Int> = []
+        var typeWords: Set<Int> = [], elements: Set<Int> = [], alwaysWords: Set<Int> = []
         for declaration in request.analysis.ruleFile(path)?.declarations ?? [] {
             switch declaration {
             case .attribute(let d):
@@ -40,6 +40,8 @@ extension LanguageServer {
             case .input(let d):
                 if let screen = d.screen { elements.insert(screen.range.start.offset) }
                 elements.insert(d.element.range.start.offset)
+            case .placement(let d):
+                for row in d.rows { if let always = row.always { alwaysWords.insert(always.start.offset) } }
             default:
                 break
             }
@@ -67,6 +69,8 @@ extension LanguageServer {
                     }
                 } else if typeWords.contains(start) {
                     type = .type
+                } else if alwaysWords.contains(start) {
+                    type = .keyword
                 } else if isTests, token.kind == .identifier, ["no", "match", "from"].contains(token.text) {
                     type = .keyword
                 } else if !isTests, token.kind == .identifier, ["by", "except"].contains(token.text) {

@@ -21,7 +21,7 @@ import TargetingProfiles
 ///
 /// A row keyed on an attribute other than `profile.id` matches only a profile with a string
 /// value for the key (later rows decide for the others); in a placement the holdout covers, a
-/// held-out profile skips every row but `everyone`.
+/// held-out profile skips every row but its `always` rows and `everyone`.
 ///
 /// A profile whose deciding row is a split or an experiment keyed on `profile.id` but which has
 /// no string `id` cannot be drawn: `resolve` rejects its line, while a query cannot reject a row,
@@ -317,7 +317,7 @@ package struct SQLCompiler {
             var terms: [String] = []
             if let audience = row.audience {
                 terms.append(audienceColumns[audience])
-                if placement.isCoveredByHoldout { terms.append("NOT \(SQLCompiler.holdoutColumn)") }
+                if placement.isCoveredByHoldout, !row.source.appliesWhenHeldOut { terms.append("NOT \(SQLCompiler.holdoutColumn)") }
             }
             if let key = row.split?.key, key.slot != nil { terms.append("\(key.sqlValue) IS NOT NULL") }
             rowCases.append("WHEN \(terms.isEmpty ? "TRUE" : terms.joined(separator: " AND ")) THEN \(number)")

@@ -11,6 +11,7 @@ extension Checker {
                     report(.everyoneNotLast(at: range))
                 }
             }
+            checkAlwaysRows(placement)
             var kind: (String, SourceRange)?
             for row in placement.rows {
                 for destination in Checker.leafDestinations(row.destination) {
@@ -43,6 +44,30 @@ extension Checker {
                     }
                     checkSplit(split)
                 }
+            }
+        }
+    }
+
+    /// `always` only before a row that shows something; and in a placement the holdout covers,
+    /// a warning on each `-> nothing` row above the first drawing row that is not `always`
+    /// (a subscriber's "show nothing" is a business rule the holdout would override).
+    mutating func checkAlwaysRows(_ placement: PlacementDeclaration) {
+        for row in placement.rows {
+            guard let always = row.always else { continue }
+            switch row.destination {
+            case .split: report(.alwaysOnDrawingRow("split", at: always))
+            case .experiment: report(.alwaysOnDrawingRow("experiment", at: always))
+            case .flow, .paywall, .nothing: break
+            }
+        }
+        guard let holdout, !holdout.excepted.contains(where: { $0.text == placement.name.text }) else { return }
+        for row in placement.rows {
+            switch row.destination {
+            case .split, .experiment: return
+            case .flow, .paywall: continue
+            case .nothing:
+                guard row.always == nil, case .audience(let audience) = row.audience else { continue }
+                report(.heldOutSkipsNothingRow(audience.text, holdout: holdout.name.text, at: audience.range))
             }
         }
     }

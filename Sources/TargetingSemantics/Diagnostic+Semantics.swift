@@ -174,6 +174,20 @@ extension Diagnostic {
         Diagnostic(.error, "between-reversed", "`between \(low) and \(high)` is empty: the lower bound is greater than the upper", at: range)
     }
 
+    /// `always` before a row that draws (a split or an experiment): a held-out profile is kept
+    /// out of exactly those, so the row cannot apply to it.
+    static func alwaysOnDrawingRow(_ what: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "always-on-draw", "`always` cannot begin a \(what) row", at: range,
+                   help: "only a row leading to a flow, a paywall or `nothing` may be `always`; held-out profiles never enter splits or experiments")
+    }
+
+    /// A row leading to `nothing` above every split and experiment row of a placement the
+    /// holdout covers: a held-out profile skips it and may see something the row keeps from it.
+    static func heldOutSkipsNothingRow(_ audience: String, holdout: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.warning, "held-out-skips-row", "held-out profiles skip this row: `\(audience) -> nothing` does not apply to profiles held out by `\(holdout)`",
+                   at: range, help: "write `always \(audience) -> nothing` if it must hold for them too (a business rule), or leave it as it is if the holdout may override it")
+    }
+
     static func everyoneNotLast(at range: SourceRange) -> Diagnostic {
         Diagnostic(.error, "everyone-not-last", "`everyone` must be the last row", at: range,
                    help: "rows below `everyone` can never decide")

@@ -36,6 +36,7 @@ package struct DecisionPrinter: Sendable {
             JSONMember(key: "matched", value: .bool(row.matched)),
             JSONMember(key: "decided", value: .bool(row.decided)),
         ]
+        if row.always { members.append(JSONMember(key: "always", value: .bool(true))) }
         if let failure = row.failure {
             members.append(JSONMember(key: "failed", value: .object([
                 JSONMember(key: "segment", value: .string(failure.segment)),

@@ -17,10 +17,11 @@ package struct DecisionTails: Sendable {
     /// Per row of the flat code (all placements): the index of its first tail.
     private let rowStart: [Int]
     private let placementRowStart: [Int]
-    /// Per placement the holdout covers: the tail of a held-out profile's no match, and the
-    /// first tail of its `everyone` row (-1 when it has none).
+    /// Per placement the holdout covers: the tail of a held-out profile's no match (-1 elsewhere).
     private let heldOutNoMatch: [Int]
-    private let heldOutEveryone: [Int]
+    /// Per row of the flat code: the first tail of a held-out profile's decision by it, for an
+    /// `always` or `everyone` row of a placement the holdout covers (-1 elsewhere).
+    private let heldOutRowStart: [Int]
 
     package init(program: Program, format: OutputFormat) {
         self.format = format
@@ -32,7 +33,7 @@ package struct DecisionTails: Sendable {
         var rowStart: [Int] = []
         var placementRowStart: [Int] = []
         var heldOutNoMatch: [Int] = []
-        var heldOutEveryone: [Int] = []
+        var heldOutRowStart: [Int] = []
         func tail(_ decision: Decision) -> [UInt8] {
             switch format {
             case .json: decision.jsonTail + [UInt8(ascii: "\n")]
@@ -66,16 +67,18 @@ package struct DecisionTails: Sendable {
                 let start = tails.count
                 heldOutNoMatch.append(tails.count)
                 add(flat.decision(placement: index, choice: Choice(heldOut: true), profileID: nil))
-                if let last = placement.rows.indices.last, placement.rows[last].audience == nil {
-                    heldOutEveryone.append(tails.count)
-                    addRow(last, heldOut: true)
-                } else {
-                    heldOutEveryone.append(-1)
+                for rowIndex in placement.rows.indices {
+                    if placement.rows[rowIndex].source.appliesWhenHeldOut {
+                        heldOutRowStart.append(tails.count)
+                        addRow(rowIndex, heldOut: true)
+                    } else {
+                        heldOutRowStart.append(-1)
+                    }
                 }
                 entries += Array(start..<tails.count)
             } else {
                 heldOutNoMatch.append(-1)
-                heldOutEveryone.append(-1)
+                heldOutRowStart += Array(repeating: -1, count: placement.rows.count)
             }
             placementTails.append(entries)
         }
@@ -86,7 +89,7 @@ package struct DecisionTails: Sendable {
         self.rowStart = rowStart
         self.placementRowStart = placementRowStart
         self.heldOutNoMatch = heldOutNoMatch
-        self.heldOutEveryone = heldOutEveryone
+        self.heldOutRowStart = heldOutRowStart
     }
 
     /// The number of tails (every decision any placement can make).
@@ -95,8 +98,8 @@ package struct DecisionTails: Sendable {
     /// The tail of choice `choice` in placement `index`.
     package func index(placement index: Int, choice: Choice) -> Int {
         if choice.heldOut {
-            guard choice.row != nil else { return heldOutNoMatch[index] }
-            return heldOutEveryone[index] + (choice.step ?? 0)
+            guard let row = choice.row else { return heldOutNoMatch[index] }
+            return heldOutRowStart[placementRowStart[index] + row] + (choice.step ?? 0)
         }
         guard let row = choice.row else { return noMatch[index] }
         return rowStart[placementRowStart[index] + row] + (choice.step ?? 0)

@@ -89,12 +89,13 @@ final class DiffProveCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(same.outLines.dropFirst(), ["onboarding_followup: equivalent", "main_paywall: equivalent"])
         let placements = copy + "/placements.rules"
         let text = try String(contentsOfFile: placements, encoding: .utf8)
-        let edited = text.replacingOccurrences(of: "premium_members    -> nothing", with: #"premium_members    -> paywall "pw_standard""#)
+        let edited = text.replacingOccurrences(of: "always premium_members -> nothing", with: #"always premium_members -> paywall "pw_standard""#)
         XCTAssertNotEqual(edited, text, "the shipped main_paywall changed: update this edit")
         try edited.write(toFile: placements, atomically: true, encoding: .utf8)
         let changed = CLIHarness.run(["diff", CLIHarness.rulesPath, copy, "--prove", "--now", "2026-11-29T12:00:00Z"])
         XCTAssertEqual(changed.status, 0, changed.err)
-        XCTAssertTrue(changed.outLines.contains("main_paywall: changed (1 kind of move)"), changed.out)
+        XCTAssertTrue(changed.outLines.contains("main_paywall: changed (2 kinds of move)"), changed.out)
+        XCTAssertTrue(changed.outLines.contains { $0.hasPrefix(#"  nothing (held out by q4_holdout) -> paywall "pw_standard" (held out by q4_holdout): "#) }, changed.out)
         XCTAssertTrue(changed.outLines.contains { $0.hasPrefix(#"  nothing -> paywall "pw_standard": "#) }, changed.out)
     }
 

@@ -99,13 +99,16 @@ final class CompletionTests: XCTestCase {
     }
 
     func testPlacementRowsOfferAudiencesAndEveryoneThenArrowThenDestinations() {
-        XCTAssertEqual(labels("placement p {\n  |"), ["casuals", "pro_users", "everyone"])
-        XCTAssertEqual(labels("placement p {\n  pro_users -> flow \"a\"\n  cas|"), ["casuals", "pro_users", "everyone"])
+        XCTAssertEqual(labels("placement p {\n  |"), ["casuals", "pro_users", "everyone", "always"])
+        XCTAssertEqual(labels("placement p {\n  pro_users -> flow \"a\"\n  cas|"), ["casuals", "pro_users", "everyone", "always"])
         XCTAssertEqual(labels("placement p {\n  pro_users |"), ["->"])
+        // After a row's leading `always`: its audience, or `->` for an audience named `always`.
+        XCTAssertEqual(labels("placement p {\n  always |"), ["casuals", "pro_users", "->"])
+        XCTAssertEqual(labels("placement p {\n  always pro_users |"), ["->"])
         XCTAssertEqual(labels("placement p {\n  pro_users -> |"), ["flow", "paywall", "nothing", "split"])
         XCTAssertEqual(labels("placement p {\n  pro_users -> split \"s\" {\n    50% -> |"), ["flow", "paywall", "nothing"])
         XCTAssertEqual(labels("placement p {\n  pro_users -> split \"s\" {\n    50% -> nothing\n    50% -> flow \"x\"\n  }\n  |"),
-                       ["casuals", "pro_users", "everyone"])
+                       ["casuals", "pro_users", "everyone", "always"])
         let item = items("placement p {\n  pro_users -> flow \"a\"\n  }\n|").compactMap { $0["label"]?.stringValue }
         XCTAssertEqual(item, ["attribute", "input", "segment", "audience", "placement", "experiment", "holdout"])
         XCTAssertEqual(items("placement p {\n  |").first?["kind"]?.intValue, 7)
@@ -165,7 +168,7 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(labels("placement p {\n  new_users -> pricing_q4 {\n    control |", files: files), ["->"])
         // After the experiment's block, the next row.
         XCTAssertEqual(labels("placement p {\n  pro_users -> pricing_q4 {\n    control -> nothing\n    discount -> nothing\n  }\n  |", files: files),
-                       ["casuals", "new_users", "pro_users", "everyone"])
+                       ["casuals", "new_users", "pro_users", "everyone", "always"])
         XCTAssertEqual(labels("placement p {\n  new_users -> unknown_exp {\n    |", files: files), [], "an unknown experiment has no variants")
     }
 
@@ -357,8 +360,8 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(labels("segment s = experience == \"|", path: path, files: files), ["beginner", "amateur", "pro"])
         XCTAssertEqual(labels("segment s = interests has \"|", path: path, files: files), ["sports", "music", "travel", "food"])
         XCTAssertEqual(labels("placement p {\n  |", path: path, files: files).prefix(3), ["casual_amateurs", "committed_amateurs", "new_eu_modern"])
-        XCTAssertEqual(labels("placement p {\n  |", path: path, files: files).last, "everyone")
-        XCTAssertEqual(labels("placement p {\n  |", files: files), ["everyone"], "a file beside `Rules/` is a rule set of its own")
+        XCTAssertEqual(labels("placement p {\n  |", path: path, files: files).suffix(2), ["everyone", "always"])
+        XCTAssertEqual(labels("placement p {\n  |", files: files), ["everyone", "always"], "a file beside `Rules/` is a rule set of its own")
         let tests = labels("test \"t\" {\n  expect |", path: "/w/Rules/new.tests", files: files)
         XCTAssertEqual(tests.prefix(2), ["main_paywall", "onboarding_followup"])
     }

@@ -139,7 +139,7 @@ package enum RowAudience: Hashable, Sendable {
     }
 }
 
-/// One row of a placement: `AUDIENCE -> DESTINATION`.
+/// One row of a placement: `[always] AUDIENCE -> DESTINATION`.
 package struct PlacementRow: Hashable, Sendable {
     /// Who the row is for.
     package var audience: RowAudience
@@ -147,6 +147,27 @@ package struct PlacementRow: Hashable, Sendable {
     package var destination: Destination
     /// The whole row.
     package var range: SourceRange
+    /// Where the row's leading `always` is written; nil for a row without it. An `always` row
+    /// applies to profiles the holdout holds out, too.
+    package var always: SourceRange? = nil
+
+    package init(audience: RowAudience, destination: Destination, range: SourceRange, always: SourceRange? = nil) {
+        self.audience = audience
+        self.destination = destination
+        self.range = range
+        self.always = always
+    }
+
+    /// The word that makes a row an `always` row. It is a word only at the start of a row and
+    /// only when an audience follows it, so an audience may still be named `always`.
+    package static let alwaysWord = "always"
+
+    /// Whether a profile the holdout holds out may take this row: an `everyone` or `always` row.
+    package var appliesWhenHeldOut: Bool {
+        if always != nil { return true }
+        if case .everyone = audience { return true }
+        return false
+    }
 }
 
 /// `placement NAME { rows }`.

@@ -248,6 +248,13 @@ package struct Parser {
         var rows: [PlacementRow] = []
         while !current.isPunctuation(.rightBrace) {
             let rowStart = current.range
+            // `always` starts an `always` row when an audience follows it; `always -> …` is a
+            // row of the audience named `always`.
+            var always: SourceRange?
+            if current.kind == .identifier, current.text == PlacementRow.alwaysWord,
+               peek().kind == .identifier || peek().kind == .keyword(.everyone) {
+                always = advance().range
+            }
             let audience: RowAudience
             switch current.kind {
             case .keyword(.everyone):
@@ -259,7 +266,7 @@ package struct Parser {
             }
             _ = try expect(.arrow, "after the audience")
             let destination = try parseDestination(allowSplit: true)
-            rows.append(PlacementRow(audience: audience, destination: destination, range: span(from: rowStart)))
+            rows.append(PlacementRow(audience: audience, destination: destination, range: span(from: rowStart), always: always))
         }
         advance()
         return PlacementDeclaration(name: name, rows: rows, range: span(from: start))
