@@ -55,8 +55,8 @@ extension Checker {
         for row in placement.rows {
             guard let always = row.always else { continue }
             switch row.destination {
-            case .split: report(.alwaysOnDrawingRow("split", at: always))
-            case .experiment: report(.alwaysOnDrawingRow("experiment", at: always))
+            case .split: report(.alwaysOnDrawingRow("a split", at: always))
+            case .experiment: report(.alwaysOnDrawingRow("an experiment", at: always))
             case .flow, .paywall, .nothing: break
             }
         }

@@ -177,7 +177,7 @@ extension Diagnostic {
     /// `always` before a row that draws (a split or an experiment): a held-out profile is kept
     /// out of exactly those, so the row cannot apply to it.
     static func alwaysOnDrawingRow(_ what: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "always-on-draw", "`always` cannot begin a \(what) row", at: range,
+        Diagnostic(.error, "always-on-draw", "`always` cannot begin \(what) row", at: range,
                    help: "only a row leading to a flow, a paywall or `nothing` may be `always`; held-out profiles never enter splits or experiments")
     }
 

@@ -165,9 +165,10 @@ def rule_set(seed, placements=10, audience_count=None, rows=None):
             elif roll < 0.35 and experiments:
                 experiment_row(audience)
             elif roll < 0.45:
-                lines.append("  %s -> nothing" % audience)
+                # Some rows are `always` (held-out profiles take them too), from the same roll.
+                lines.append("  %s%s -> nothing" % ("always " if roll < 0.4 else "", audience))
             else:
-                lines.append('  %s -> flow "f_%s_%d"' % (audience, audience, number))
+                lines.append('  %s%s -> flow "f_%s_%d"' % ("always " if roll > 0.85 else "", audience, audience, number))
         roll = rng.random()
         if roll < 0.1 and experiments:
             experiment_row("everyone")

@@ -38,6 +38,25 @@ final class ExperimentFormatterTests: XCTestCase {
         XCTAssertEqual(format(output, path: path, file: file, line: line), output, "formatting twice", file: file, line: line)
     }
 
+    func testAlwaysIsTheRowsFirstWordAndTheArrowsAlignAfterIt() {
+        assertFormats("""
+        placement p {
+          always   premium->nothing  # subscribers
+          new_users -> flow "n"
+        always always -> flow "a"
+          everyone -> flow "e"
+        }
+        """, """
+        placement p {
+          always premium -> nothing  # subscribers
+          new_users      -> flow "n"
+          always always  -> flow "a"
+          everyone       -> flow "e"
+        }
+
+        """)
+    }
+
     func testExperimentDeclarationAlignsWeightsAndKeepsComments() {
         assertFormats("""
         # the pricing test

@@ -27,7 +27,7 @@ enum ASTDump {
         case .audience(let audience):
             return "audience \(audience.name.text) = \(expression(audience.expression))"
         case .placement(let placement):
-            let rows = placement.rows.map { "\($0.audience.name) -> \(destination($0.destination))" }
+            let rows = placement.rows.map { ($0.always == nil ? "" : "always ") + "\($0.audience.name) -> \(destination($0.destination))" }
             return "placement \(placement.name.text) { \(rows.joined(separator: "; ")) }"
         case .experiment(let experiment):
             let variants = experiment.variants.map { "\($0.weight.text)% \($0.name.text)" }

@@ -86,6 +86,8 @@ package struct Row {
         case experiment(Int, arms: [String?])
     }
     package var destination: Destination
+    /// An `always` row: held-out profiles take it too (only for a flow or `nothing`).
+    package var always = false
 }
 
 package struct Placement {
@@ -171,7 +173,12 @@ package struct World {
         for placementIndex in 0..<placementCount {
             var rows: [Row] = []
             for _ in 0..<choices.within(1...4) {
-                rows.append(Row(audience: choices.below(world.audiences.count), destination: world.destination(&choices, split: &splitNumber)))
+                var row = Row(audience: choices.below(world.audiences.count), destination: world.destination(&choices, split: &splitNumber))
+                switch row.destination {
+                case .flow, .nothing: row.always = choices.chance(20)
+                case .split, .experiment: break
+                }
+                rows.append(row)
             }
             if choices.chance(60) { rows.append(Row(audience: nil, destination: world.destination(&choices, split: &splitNumber))) }
             world.placements.append(Placement(name: "p\(placementIndex)", rows: rows))
@@ -352,7 +359,7 @@ package struct World {
         for placement in placements {
             lines.append("placement \(placement.name) {")
             for row in placement.rows {
-                let name = row.audience.map { "a\($0)" } ?? "everyone"
+                let name = (row.always ? "always " : "") + (row.audience.map { "a\($0)" } ?? "everyone")
                 switch row.destination {
                 case .nothing: lines.append("  \(name) -> nothing")
                 case .flow(let id): lines.append("  \(name) -> flow \"\(id)\"")

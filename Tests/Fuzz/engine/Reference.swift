@@ -11,7 +11,8 @@ import TargetingEngine
 /// - sets split on `,` without trimming; `ignoring case` compares lowercase mappings;
 /// - placements: the first matching row decides; splits draw by Adapty's MD5 algorithm;
 /// - SPEC §11: experiments and splits draw on their key (a profile without a string value for
-///   a key other than `profile.id` skips the row); a held-out profile sees only `everyone`.
+///   a key other than `profile.id` skips the row); a held-out profile takes only `always` rows
+///   and `everyone`.
 struct Reference {
     let world: World
     let sample: Sample
@@ -177,7 +178,7 @@ struct Reference {
         for row in placement.rows {
             let name: String
             if let audience = row.audience {
-                guard !isHeldOut, self.audience(audience) else { continue }
+                guard !isHeldOut || row.always, self.audience(audience) else { continue }
                 name = "a\(audience)"
             } else {
                 name = "everyone"
