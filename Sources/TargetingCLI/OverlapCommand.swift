@@ -129,7 +129,8 @@ extension OverlapReport {
                 if !also.isEmpty { verdict += " (" + also.joined(separator: "; ") + ")" }
             case nil: verdict = "undecided (the search ran out of budget)"
             }
-            out += "  \(row.row). \(row.audience) -> \(row.destination): \(verdict)\n"
+            let always = row.appliesWhenHeldOut && row.audience != "everyone" ? "always " : ""
+            out += "  \(row.row). \(always)\(row.audience) -> \(row.destination): \(verdict)\n"
         }
         return out
     }
