@@ -17,7 +17,8 @@ enum CheckCommand: Command {
                                   the --rules path)
 
     Text diagnostics go to stderr and the closing `N errors, N warnings` line to stdout;
-    with --format json each diagnostic is one JSON object per line on stdout.
+    with --format json each diagnostic is one JSON object per line on stdout, and the last
+    line is {"summary":{"errors":N,"warnings":N,"notes":N,"files":N}} (also for clean rules).
     Exit status: 0 no errors (warnings allowed), 1 errors (with --strict, errors or
     warnings), 2 unreadable path.
     """
@@ -49,6 +50,13 @@ enum CheckCommand: Command {
             io.out(DiagnosticRenderer.summary(diagnostics) + "\n")
         case .json:
             for diagnostic in diagnostics { io.out(JSONWriter.write(renderer.json(diagnostic)) + "\n") }
+            let count = { (severity: Severity) in JSONValue.number(Double(diagnostics.count { $0.severity == severity })) }
+            io.out(JSONWriter.write(.object([JSONMember(key: "summary", value: .object([
+                JSONMember(key: "errors", value: count(.error)),
+                JSONMember(key: "warnings", value: count(.warning)),
+                JSONMember(key: "notes", value: count(.note)),
+                JSONMember(key: "files", value: .number(Double(loaded.sources.count + tests.sources.count))),
+            ]))])) + "\n")
         }
         let failing = diagnostics.contains { $0.isError || (arguments.has("--strict") && $0.severity == .warning) }
         if failing, !diagnostics.contains(where: \.isError), format == .text {

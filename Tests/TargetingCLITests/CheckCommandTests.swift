@@ -112,6 +112,14 @@ final class CheckCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(result.err.contains("\(path):2:20: error: a flow id cannot be empty"), result.err)
     }
 
+    func testJSONFormatOfCleanRulesIsTheSummaryAlone() {
+        let result = CLIHarness.run(["check", "--format", "json", CLIHarness.rulesPath])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.outLines.count, 1, result.out)
+        XCTAssertEqual(CLIHarness.member(result.out, "summary")?["errors"], .number(0))
+        XCTAssertEqual(CLIHarness.member(result.out, "summary")?["warnings"], .number(0))
+    }
+
     func testJSONFormatPrintsOneObjectPerDiagnosticOnStdout() {
         let path = directory.write("bad.rules", unknownSegmentRules)
         let result = CLIHarness.run(["check", "--format", "json", path])
@@ -119,7 +127,9 @@ final class CheckCommandTests: TemporaryDirectoryTestCase {
         XCTAssertFalse(result.err.contains("error: unknown segment"), "json diagnostics go to stdout: \(result.err)")
         XCTAssertFalse(result.outLines.isEmpty)
         var sawError = false
-        for line in result.outLines {
+        // One object per diagnostic, then the summary.
+        XCTAssertEqual(result.outLines.last, #"{"summary":{"errors":1,"warnings":2,"notes":0,"files":1}}"#)
+        for line in result.outLines.dropLast() {
             guard let keys = CLIHarness.keys(line) else {
                 XCTFail("not a JSON object: \(line)")
                 continue
