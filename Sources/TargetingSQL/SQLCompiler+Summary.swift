@@ -20,7 +20,8 @@ extension SQLCompiler {
     /// set has experiments or a holdout) — with 0 profiles where none takes it. `share` is the
     /// percent of the placement's profiles rounded down to one decimal, as a decimal of scale 1
     /// (`51.3`, `0.0`), as the CLI prints it. A decision is counted in the entry equal to it
-    /// in every column, NULLs equal (the engines group them so).
+    /// in every column, NULLs equal (the engines group them so). Rows come in the entries'
+    /// order, which is rule order, as `resolve --summary` prints them.
     package static func summary(of query: String, entries: [Decision], dialect: SQLDialect) -> String {
         let null = "CAST(NULL AS \(dialect.textType))"
         func text(_ value: String?) -> String { value.map(dialect.string) ?? null }
@@ -52,7 +53,7 @@ extension SQLCompiler {
         ) AS listed
         GROUP BY placement, \(list)
         ) AS counted
-        ORDER BY placement, profiles DESC, entry
+        ORDER BY entry NULLS LAST, placement
         """
     }
 }

@@ -434,6 +434,10 @@ def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
             failed += 1
             if failed <= args.show:
                 print("summary mismatch %s: resolve %s, sql %s" % (entry, want, got))
+    # In the same order: rule order, as resolve --summary prints them.
+    if not failed and list(expected) != list(actual):
+        failed += 1
+        print("summary order differs: resolve %s, sql %s" % (list(expected)[:5], list(actual)[:5]))
     print("%s summary%s: %d entries (%d empty), %d failed (%d profiles rejected by resolve left out)"
           % (os.path.basename(rules), label, len(expected), sum(1 for entry in expected.values() if entry[0] == 0), failed, rejected))
     return failed
