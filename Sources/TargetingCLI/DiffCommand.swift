@@ -12,7 +12,7 @@ import TargetingStore
 enum DiffCommand: Command {
     static let name = "diff"
     static let overview = "Show how a rule change moves profiles between destinations"
-    static let usage = "diff OLD NEW (--profiles FILE | --prove | --sql postgres|spark [--table NAME] [--column NAME] [--layout json|columns]) [--placement P] [--by row|destination] [--no-jit] [--fail-on-change] [--now TIME] [--format text|json]"
+    static let usage = "diff OLD NEW (--profiles FILE | --prove | --sql postgres|spark [--table NAME] [--column NAME] [--layout json|columns]) [--placement P] [--by row|destination] [--no-jit] [--fail-on-change] [--now TIME] [--format text|json|markdown]"
     static let discussion = """
     ARGUMENTS:
       OLD                         The rules before the change (a directory or a .rules file)
@@ -45,11 +45,18 @@ enum DiffCommand: Command {
     and the holdout count as well: a move between two variants, or into or out of the
     holdout, is a change; with experiments or a holdout in either rule set each move also
     has "from_experiment", "from_variant", "from_held_out" and the same for `to`.
+    --format markdown (with --profiles or --prove) prints the answer for a pull request or a
+    job summary: a table of the placements first, then each changed placement's moves with
+    their counts (or, with --prove, the moves), example ids, sizes and witness profiles folded
+    in <details>; one line when nothing moves; never more than 1 MiB (the folded parts, then
+    moves, are left out past it, and it says so).
     Exit status: 0, or 1 with --fail-on-change when anything changed; 2 on load errors or
     rejected profile lines; 3 with --prove when some placement is undecided.
     """
     static let options = [
-        CommonOptions.now, CommonOptions.format, CommonOptions.jobs,
+        CommonOptions.now,
+        OptionSpec(names: ["--format"], takesValue: true, valueName: "FORMAT", help: "Output format: text, json or markdown (default: text)"),
+        CommonOptions.jobs,
         OptionSpec(names: ["--profiles"], takesValue: true, valueName: "FILE", help: "The profile corpus (JSON Lines)"),
         OptionSpec(names: ["--prove"], takesValue: false, valueName: "", help: "Decide over every profile the rules can tell apart, with witnesses, instead of a corpus"),
         OptionSpec(names: ["--placement"], takesValue: true, valueName: "P", help: "Only this placement"),
@@ -64,7 +71,7 @@ enum DiffCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let format = try OutputFormat.from(arguments)
+        let format = try Format.from(arguments)
         let now = try CommandSupport.nowNoted(arguments, io: io)
         guard arguments.positionals.count == 2 else { throw UsageError(message: "expected OLD and NEW rule paths") }
         var view = ImpactReport.View.row
@@ -125,7 +132,11 @@ enum DiffCommand: Command {
         }
         if prove {
             let proof = ChangeProof.prove(old: old, new: new, now: now, placement: arguments.value("--placement"))
-            io.out(format == .json ? JSONWriter.write(proof.json) + "\n" : proof.text)
+            switch format {
+            case .text: io.out(proof.text)
+            case .json: io.out(JSONWriter.write(proof.json) + "\n")
+            case .markdown: io.out(DiffMarkdown.render(proof))
+            }
             if proof.hasUndecided { return ExitStatus.undecided }
             return arguments.has("--fail-on-change") && proof.hasChange ? ExitStatus.no : ExitStatus.success
         }
@@ -198,9 +209,22 @@ enum DiffCommand: Command {
         return .object(members)
     }
 
-    static func printReport(_ report: ImpactReport, now: Int64, absentAttributes: [String], format: OutputFormat, io: CommandIO) {
+    /// `--format`: text, json, or markdown for a pull request.
+    enum Format: String {
+        case text, json, markdown
+
+        static func from(_ arguments: ParsedArguments) throws -> Format {
+            guard let raw = arguments.value("--format") else { return .text }
+            guard let format = Format(rawValue: raw) else { throw UsageError(message: "invalid format `\(raw)`; use `text`, `json` or `markdown`") }
+            return format
+        }
+    }
+
+    static func printReport(_ report: ImpactReport, now: Int64, absentAttributes: [String], format: Format, io: CommandIO) {
         let instant = Timestamp.format(now)
         switch format {
+        case .markdown:
+            io.out(DiffMarkdown.render(report, now: now, absentAttributes: absentAttributes))
         case .json:
             let placements = report.placements.map { impact in
                 JSONValue.object([
