@@ -24,9 +24,11 @@ extension DecisionTable {
         ])
     }
 
-    /// One attribute's values in a row: `any` for the whole domain, else the values joined.
+    /// One attribute's values in a row: `any` for the whole domain; for a set, what the
+    /// subsets hold (`has "sports"`, `has none of "music", "food"`); else the values joined.
     func shown(_ values: [JSONValue?], of attribute: Attribute, code: Bool) -> String {
         if values.count == attribute.domain.count, attribute.domain.count > 1 { return "any" }
+        if let described = describedSubsets(values, of: attribute, code: code) { return described }
         return values.map { value in
             guard let value else { return "not set" }
             let text: String
@@ -37,6 +39,30 @@ extension DecisionTable {
             }
             return code ? "`\(text)`" : text
         }.joined(separator: code ? ", " : " | ")
+    }
+
+    /// A set attribute's subsets as the cubes that cover them, `not set` last; nil for an
+    /// attribute that is not a set.
+    func describedSubsets(_ values: [JSONValue?], of attribute: Attribute, code: Bool) -> String? {
+        guard attribute.domain.contains(where: { if case .array? = $0 { true } else { false } }) else { return nil }
+        let universe = Array(Set(attribute.domain.compactMap { $0?.arrayValue?.compactMap(\.stringValue) }.joined()))
+        let ordered = attribute.domain.compactMap { $0?.arrayValue?.compactMap(\.stringValue) }.filter { $0.count == 1 }.map { $0[0] }
+        let declared = ordered.count == universe.count ? ordered : universe.sorted()
+        let subsets = values.compactMap { $0?.arrayValue.map { Set($0.compactMap(\.stringValue)) } }
+        var parts: [String] = []
+        if !subsets.isEmpty {
+            guard let cubes = SubsetCover.cover(subsets, of: declared) else { return nil }
+            func quoted(_ value: String) -> String { code ? "`\(value)`" : JSONWriter.write(.string(value)) }
+            parts = cubes.map { cube in
+                var words: [String] = []
+                if !cube.has.isEmpty { words.append("has " + cube.has.map(quoted).joined(separator: " and ")) }
+                if cube.lacks.count == 1 { words.append("has no " + quoted(cube.lacks[0])) }
+                if cube.lacks.count > 1 { words.append("has none of " + cube.lacks.map(quoted).joined(separator: ", ")) }
+                return words.isEmpty ? "any set" : words.joined(separator: " and ")
+            }
+        }
+        if values.contains(where: { $0 == nil }) { parts.append("not set") }
+        return parts.joined(separator: code ? "; " : " | ")
     }
 
     func destinationText(_ row: Row, code: Bool) -> String {

@@ -18,6 +18,20 @@ final class TableCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(result.outLines.contains(#"not set     any              -> flow "flow_quiz_reminder" | flow "flow_default"  (depends on holdout `q4_holdout`)"#), result.out)
     }
 
+    func testASetIsDescribedByWhatItsSubsetsHold() {
+        let result = CLIHarness.run(["table", "onboarding_followup", "--by", "interests", "--rules", CLIHarness.rulesPath, "--now", "2026-11-29T12:00:00Z"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.outLines.first, "placement onboarding_followup at 2026-11-29T12:00:00Z: 17 combinations in 2 rows")
+        XCTAssertEqual(result.outLines.dropFirst(2).map { String($0.prefix(27)) }, [#"has no "sports" | not set  "#, #"has "sports"               "#])
+        let markdown = CLIHarness.run(["table", "onboarding_followup", "--by", "interests", "--rules", CLIHarness.rulesPath,
+                                       "--now", "2026-11-29T12:00:00Z", "--format", "markdown"])
+        XCTAssertTrue(markdown.outLines.contains { $0.hasPrefix("| has no `sports`; not set | ") }, markdown.out)
+        // JSON lists every subset, as before.
+        let json = CLIHarness.run(["table", "onboarding_followup", "--by", "interests", "--rules", CLIHarness.rulesPath,
+                                   "--now", "2026-11-29T12:00:00Z", "--format", "json"])
+        XCTAssertTrue(json.out.contains(#"{"interests":[[],["music"],"#), json.out)
+    }
+
     func testJSONShape() throws {
         let result = CLIHarness.run(["table", "onboarding_followup", "--rules", CLIHarness.rulesPath, "--now", now, "--by", "experience", "--format", "json"])
         XCTAssertEqual(result.status, 0, result.err)
