@@ -43,3 +43,27 @@ final class AlwaysRowParserTests: XCTestCase {
         assertDiagnostic(in: diagnostics, severity: .error, code: "syntax", messageContains: "`->`", at: source.position(), path: "p.rules")
     }
 }
+
+/// A misspelled keyword gets the keyword it most likely is, and the declaration it breaks is
+/// abandoned, so nothing it misread (a segment named like the attribute) is reported too.
+final class MisspelledKeywordTests: XCTestCase {
+    private func check(_ text: String) -> [Diagnostic] { diagnostics(text, file: "main.rules") }
+
+    func testAMisspelledOperatorNamesTheOperatorAndNothingElse() {
+        let source = MarkedSource("segment s = daily_minutes 1️⃣betwen 10 and 20\naudience a = s\nplacement p {\n  a -> flow \"f\"\n  everyone -> nothing\n}\n")
+        let found = check(source.text)
+        XCTAssertEqual(found.filter(\.isError).count, 1, describe(found))
+        let error = assertDiagnostic(in: found, severity: .error, code: "syntax", messageContains: "unexpected `betwen` after the expression", at: source.position())
+        XCTAssertEqual(error?.help, "did you mean `between`?")
+        XCTAssertFalse(found.contains { $0.message.contains("daily_minutes") || $0.message.contains("unknown segment") }, describe(found))
+    }
+
+    func testAMisspelledConnectiveAndDeclarationKeyword() {
+        let connective = MarkedSource("segment s = goal == \"x\" 1️⃣adn level == 2\n")
+        XCTAssertEqual(assertDiagnostic(in: check(connective.text), severity: .error, code: "syntax", messageContains: "unexpected `adn`",
+                                        at: connective.position())?.help, "did you mean `and`?")
+        let declaration = MarkedSource("segment s = goal == \"x\"\n1️⃣placment p {\n  everyone -> nothing\n}\n")
+        XCTAssertEqual(assertDiagnostic(in: check(declaration.text), severity: .error, code: "syntax", messageContains: "expected a declaration",
+                                        at: declaration.position())?.help, "did you mean `placement`?")
+    }
+}

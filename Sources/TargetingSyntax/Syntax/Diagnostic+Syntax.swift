@@ -52,8 +52,16 @@ extension Diagnostic {
         Diagnostic(.error, "syntax", "expected \(what), found \(token.describedForMessage)", at: token.range)
     }
 
-    static func expectedDeclaration(found token: Token) -> Diagnostic {
-        Diagnostic(.error, "syntax", "expected a declaration (`attribute`, `input`, `segment`, `audience`, `placement`, `experiment` or `holdout`), found \(token.describedForMessage)", at: token.range)
+    static func expectedDeclaration(found token: Token, suggestion: String? = nil) -> Diagnostic {
+        Diagnostic(.error, "syntax", "expected a declaration (`attribute`, `input`, `segment`, `audience`, `placement`, `experiment` or `holdout`), found \(token.describedForMessage)", at: token.range,
+                   help: suggestion.map { "did you mean `\($0)`?" })
+    }
+
+    /// A word after a complete expression that is close to a keyword of expressions: most
+    /// likely a misspelled operator (`betwen`) or `and`/`or` (`adn`).
+    static func misspelledKeyword(_ token: Token, suggestion: String) -> Diagnostic {
+        Diagnostic(.error, "syntax", "unexpected \(token.describedForMessage) after the expression", at: token.range,
+                   help: "did you mean `\(suggestion)`?")
     }
 
     static func testInRulesFile(at range: SourceRange) -> Diagnostic {

@@ -107,6 +107,15 @@ package struct Parser {
         return advance()
     }
 
+    /// The words of expressions a misspelling is compared with: the operators' words and
+    /// `and`, `or`, `not`, `ignoring`, `case`.
+    static let expressionWords: [String] = {
+        var words: [String] = []
+        for word in ComparisonOperator.allCases.flatMap(\.words) + ["and", "or", "not", "ignoring", "case"]
+        where word.first?.isLetter == true && !words.contains(word) { words.append(word) }
+        return words
+    }()
+
     static let declarationKeywords: Set<Keyword> = [.attribute, .input, .segment, .audience, .placement, .test, .experiment, .holdout]
 
     /// Skips to the next token that starts a declaration (after the one that failed, which
@@ -135,7 +144,9 @@ package struct Parser {
         case .keyword(.test):
             throw ParseFailure(.testInRulesFile(at: token.range))
         default:
-            throw ParseFailure(.expectedDeclaration(found: token))
+            let suggestion = token.kind == .identifier
+                ? Suggestion.nearest(to: token.text, in: Parser.declarationKeywords.filter { $0 != .test }.map(\.rawValue)) : nil
+            throw ParseFailure(.expectedDeclaration(found: token, suggestion: suggestion))
         }
     }
 
@@ -236,6 +247,11 @@ package struct Parser {
         _ = try expect(.equal, "after the \(keyword.text) name")
         depth = 0
         let expression = try parseOr()
+        // A word where the expression ended is most likely a misspelled keyword (`betwen`,
+        // `adn`): the declaration is abandoned, so its misread parts raise nothing more.
+        if current.kind == .identifier, let word = Suggestion.nearest(to: current.text, in: Parser.expressionWords) {
+            throw ParseFailure(.misspelledKeyword(current, suggestion: word))
+        }
         return NamedExpression(name: name, expression: expression, range: span(from: keyword.range))
     }
 
