@@ -49,6 +49,9 @@ package enum Analyzer {
             if let warning = current.fallThrough(placement: index) { diagnostics.append(warning) }
             analysis = current
         }
+        if var current = analysis {
+            diagnostics += current.partialExposures().map(Diagnostic.partialExposure)
+        }
         return diagnostics
     }
 }

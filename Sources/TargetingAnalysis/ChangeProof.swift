@@ -89,6 +89,12 @@ package struct ChangeProof: Sendable {
     /// holdout (SPEC §11).
     package var reportsExperiments: Bool = false
 
+    /// Experiments some profiles see only half of under NEW but not under OLD (`created`),
+    /// and under OLD but not under NEW (`removed`), by experiment and placement pair; the
+    /// witness is the rule set's that has it.
+    package var exposuresCreated: [PartialExposure] = []
+    package var exposuresRemoved: [PartialExposure] = []
+
     /// Whether some placement is undecided.
     package var hasUndecided: Bool { placements.contains { $0.status == .undecided } }
     /// Whether some placement changed, was added or was removed.
@@ -118,7 +124,16 @@ extension ChangeProof {
                 continue
             }
         }
-        return ChangeProof(now: now, placements: placements, reportsExperiments: old.reportsExperiments || new.reportsExperiments)
+        var proof = ChangeProof(now: now, placements: placements, reportsExperiments: old.reportsExperiments || new.reportsExperiments)
+        if only == nil {
+            var oldSearch = ProfileSearch(graph: ConditionGraph(old), now: now)
+            var newSearch = ProfileSearch(graph: ConditionGraph(new), now: now)
+            let before = PartialExposure.find(old, search: &oldSearch), after = PartialExposure.find(new, search: &newSearch)
+            func key(_ exposure: PartialExposure) -> [String] { [exposure.experiment, exposure.entered, exposure.skipped] }
+            proof.exposuresCreated = after.filter { exposure in !before.contains { key($0) == key(exposure) } }
+            proof.exposuresRemoved = before.filter { exposure in !after.contains { key($0) == key(exposure) } }
+        }
+        return proof
     }
 
     static func prove(_ name: String, old: (program: Program, index: Int), new: (program: Program, index: Int),

@@ -27,6 +27,15 @@ extension Diagnostic {
                        : "a profile without one does not enter the \(draw.hasPrefix("split") ? "split" : "experiment"); the rows below decide for it")
     }
 
+    /// An experiment some profiles see only half of: they enter it in one placement, and
+    /// another decides for them by an earlier row. At the experiment row of the latter.
+    static func partialExposure(_ exposure: PartialExposure) -> Diagnostic {
+        Diagnostic(.warning, "partial-exposure",
+                   "some profiles enter experiment `\(exposure.experiment)` in `\(exposure.entered)` but not here, where the earlier row `\(exposure.earlierRow)` decides for them, e.g. \(JSONWriter.write(exposure.witness))",
+                   at: exposure.range,
+                   help: "an experiment across placements should show its variants together: give its rows the same audience in every placement, one that no earlier row takes")
+    }
+
     /// A row of a placement that a 100 % holdout covers: held-out profiles see only `everyone`.
     static func heldOutRow(_ row: String, holdout: String, onlyWithoutID: Bool, at range: SourceRange) -> Diagnostic {
         let message = onlyWithoutID

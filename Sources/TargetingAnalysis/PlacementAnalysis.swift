@@ -17,6 +17,9 @@ struct PlacementAnalysis {
         search = ProfileSearch(graph: ConditionGraph(program))
     }
 
+    /// Experiments some profiles see only half of (`PartialExposure`).
+    mutating func partialExposures() -> [PartialExposure] { PartialExposure.find(program, search: &search) }
+
     /// Gives the next placement's questions a budget of work of their own.
     mutating func startPlacement() { search.workLeft = ProfileSearch.totalWork }
 

@@ -3,9 +3,10 @@ import TargetingBase
 import TargetingEngine
 
 extension ChangeProof {
-    /// `diff --prove --format json`: one object, placements in order.
+    /// `diff --prove --format json`: one object, placements in order, then the partial
+    /// exposures the change creates or removes (only when there are some).
     var json: JSONValue {
-        .object([
+        var members = [
             JSONMember(key: "now", value: .string(Timestamp.format(now))),
             JSONMember(key: "placements", value: .array(placements.map { placement in
                 var members = [
@@ -22,11 +23,18 @@ extension ChangeProof {
                 }
                 return .object(members)
             })),
-        ])
+        ]
+        if !exposuresCreated.isEmpty || !exposuresRemoved.isEmpty {
+            members.append(JSONMember(key: "partial_exposure", value: .object([
+                JSONMember(key: "created", value: .array(exposuresCreated.map(Self.json))),
+                JSONMember(key: "removed", value: .array(exposuresRemoved.map(Self.json))),
+            ])))
+        }
+        return .object(members)
     }
 
     /// `from` and `to` as destinations; with experiments or a holdout in either rule set also
-    /// `from_experiment`, `from_variant`, `from_held_out` and the same for `to` (SPEC §11's
+    /// `from_experiment`, `from_variant`, `from_held_out` and the same for `to` (the
     /// `experiment`, `variant` and `held_out` of `resolve`).
     func moveMembers(_ before: Seen, _ after: Seen) -> [JSONMember] {
         var members = [JSONMember(key: "from", value: Self.json(before.outcome)), JSONMember(key: "to", value: Self.json(after.outcome))]
@@ -70,7 +78,24 @@ extension ChangeProof {
                 out += "  not settled: \(Self.text(open.before)) -> \(Self.text(open.after)) (\(open.reason))\n"
             }
         }
+        for (word, exposures) in [("created", exposuresCreated), ("removed", exposuresRemoved)] {
+            for exposure in exposures {
+                out += "partial exposure \(word): some profiles enter `\(exposure.experiment)` in `\(exposure.entered)` while the earlier row "
+                    + "`\(exposure.earlierRow)` of `\(exposure.skipped)` decides for them: \(JSONWriter.write(exposure.witness))\n"
+            }
+        }
         return out
+    }
+
+    /// A partial exposure in JSON.
+    static func json(_ exposure: PartialExposure) -> JSONValue {
+        .object([
+            JSONMember(key: "experiment", value: .string(exposure.experiment)),
+            JSONMember(key: "entered", value: .string(exposure.entered)),
+            JSONMember(key: "skipped", value: .string(exposure.skipped)),
+            JSONMember(key: "earlier_row", value: .string(exposure.earlierRow)),
+            JSONMember(key: "witness", value: exposure.witness),
+        ])
     }
 
     /// A destination as text: `flow "x"`, `nothing` or `no match`.

@@ -131,6 +131,16 @@ enum DiffMarkdown {
                 out += "\n</details>\n"
             }
         }
+        let exposures = [("created", proof.exposuresCreated), ("removed", proof.exposuresRemoved)].filter { !$0.1.isEmpty }
+        if !exposures.isEmpty {
+            out += "\n#### Partial exposure\n\nProfiles that enter an experiment in one placement while an earlier row of another decides for them:\n\n"
+            for (word, list) in exposures {
+                for exposure in list {
+                    out += "- \(word): \(code(exposure.experiment)) entered in \(code(exposure.entered)), the earlier row \(code(exposure.earlierRow)) "
+                        + "of \(code(exposure.skipped)) decides" + (details ? ", e.g. \(code(JSONWriter.write(exposure.witness)))" : "") + "\n"
+                }
+            }
+        }
         if !details, proof.placements.contains(where: { !$0.transitions.isEmpty }) {
             out += "\n(Witness profiles left out to stay under 1 MiB.)\n"
         }

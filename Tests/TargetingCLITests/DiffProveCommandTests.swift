@@ -81,6 +81,26 @@ final class DiffProveCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(same.outLines, ["diff --prove at \(now)", "same: equivalent"])
     }
 
+    func testAChangeThatCreatesPartialExposureSaysSo() throws {
+        let copy = directory.url.appendingPathComponent("new").path
+        try FileManager.default.copyItem(atPath: CLIHarness.rulesPath, toPath: copy)
+        let placements = copy + "/placements.rules"
+        let text = try String(contentsOfFile: placements, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "  pricing_test_amateurs -> pricing_q4 {", with: "  committed_amateurs    -> pricing_q4 {")
+        XCTAssertNotEqual(edited, text, "the shipped onboarding_followup changed: update this edit")
+        try edited.write(toFile: placements, atomically: true, encoding: .utf8)
+        let created = CLIHarness.run(["diff", CLIHarness.rulesPath, copy, "--prove", "--now", "2026-11-29T12:00:00Z"])
+        XCTAssertEqual(created.status, 0, created.err)
+        XCTAssertTrue(created.outLines.contains { $0.hasPrefix("partial exposure created: some profiles enter `pricing_q4` in `onboarding_followup` while the earlier row `premium_members` of `main_paywall` decides for them: {") }, created.out)
+        let removed = CLIHarness.run(["diff", copy, CLIHarness.rulesPath, "--prove", "--now", "2026-11-29T12:00:00Z", "--format", "json"])
+        let exposure = CLIHarness.member(removed.out, "partial_exposure")
+        XCTAssertEqual(exposure?["created"], .array([]))
+        XCTAssertEqual(exposure?["removed"]?.arrayValue?.first?["earlier_row"], .string("premium_members"))
+        // Without a change of exposure the JSON has no such key.
+        let same = CLIHarness.run(["diff", CLIHarness.rulesPath, CLIHarness.rulesPath, "--prove", "--now", "2026-11-29T12:00:00Z", "--format", "json"])
+        XCTAssertNil(CLIHarness.member(same.out, "partial_exposure"))
+    }
+
     func testTheShippedRulesAgainstThemselvesAndAOneRowChange() throws {
         let copy = directory.url.appendingPathComponent("new").path
         try FileManager.default.copyItem(atPath: CLIHarness.rulesPath, toPath: copy)

@@ -40,7 +40,7 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
           (1, 'onboarding_followup', 'pro_adults', 'flow', 'flow_pro_v2', CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), FALSE),
         """), postgres.out)
         XCTAssertTrue(postgres.out.contains("'sporty_beginners', CAST(NULL AS TEXT), CAST(NULL AS TEXT), 'sporty_beginners_v1', CAST(NULL AS TEXT), CAST(NULL AS TEXT), FALSE),"), postgres.out)
-        XCTAssertTrue(postgres.out.contains("'committed_amateurs', 'flow', 'flow_amateur_plan_discount', CAST(NULL AS TEXT), 'pricing_q4', 'discount', FALSE),"), postgres.out)
+        XCTAssertTrue(postgres.out.contains("'pricing_test_amateurs', 'flow', 'flow_amateur_plan_discount', CAST(NULL AS TEXT), 'pricing_q4', 'discount', FALSE),"), postgres.out)
         XCTAssertTrue(postgres.out.contains("'main_paywall', 'everyone', 'paywall', 'pw_standard', CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), TRUE)\n) AS e(entry, placement, audience, kind, id, split, experiment, variant, held_out)"), postgres.out)
         // 12 entries of onboarding_followup and 9 of main_paywall: the two variants of each
         // experiment row, and what held-out profiles see (the `always` row and `everyone`), as
