@@ -1,5 +1,5 @@
 // The front door: an app imports `Targeting` alone. These modules hold the public types of
-// SPEC §10 (diagnostics and JSON values, profiles and the input handler, decisions and
+// The library API (diagnostics and JSON values, profiles and the input handler, decisions and
 // explanations); everything else in them is `package` and stays out of an app's sight.
 @_exported import TargetingBase
 @_exported import TargetingProfiles

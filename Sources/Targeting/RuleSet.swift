@@ -5,7 +5,7 @@ import TargetingProfiles
 import TargetingSemantics
 
 /// A checked and compiled rule set: segments, audiences and placements ready to decide for
-/// profiles (SPEC §4, §10).
+/// profiles.
 ///
 /// Parsing, checking and compiling happen once, when the rule set is created; afterwards it is
 /// immutable and safe to share across threads. Loading does not run the reachability analysis
@@ -29,7 +29,7 @@ public struct RuleSet: Sendable {
 
     /// Loads every `.rules` file under a directory URL (recursively), or the one file a file URL names.
     ///
-    /// - Throws: `RuleSetError` with the §8 diagnostics when a file cannot be read or the rules have errors.
+    /// - Throws: `RuleSetError` with the diagnostics when a file cannot be read or the rules have errors.
     public init(contentsOf url: URL) throws {
         switch LoadedRules.load(path: url.path) {
         case .failure(let error):
@@ -41,7 +41,7 @@ public struct RuleSet: Sendable {
 
     /// Checks and compiles rules held in memory, as if read from a file named `fileName`.
     ///
-    /// - Throws: `RuleSetError` with the §8 diagnostics when the rules have errors.
+    /// - Throws: `RuleSetError` with the diagnostics when the rules have errors.
     public init(source: String, fileName: String = "rules.rules") throws {
         try self.init(LoadedRules(sources: [SourceFile(path: fileName, text: source)]))
     }
@@ -61,7 +61,7 @@ public struct RuleSet: Sendable {
     public var placements: [String] { program.placements.map(\.name) }
 
     /// Which flow or paywall `profile` sees in `placement` at `now`: the first row whose audience
-    /// matches decides. An experiment row (SPEC §11) sets `Decision.experiment` and `.variant`,
+    /// matches decides. An experiment row sets `Decision.experiment` and `.variant`,
     /// the same variant in every placement that uses the experiment; a profile the holdout holds
     /// out sees only the `everyone` row and has `Decision.heldOut`.
     ///

@@ -1,6 +1,6 @@
 import TargetingBase
 
-/// Why a rule set could not be loaded: the §8 diagnostics (errors, and any warnings found
+/// Why a rule set could not be loaded: the diagnostics (errors, and any warnings found
 /// alongside them).
 public struct RuleSetError: Error, Sendable, CustomStringConvertible {
     /// Every diagnostic, sorted by file and position.
@@ -14,7 +14,7 @@ public struct RuleSetError: Error, Sendable, CustomStringConvertible {
         self.sources = sources
     }
 
-    /// The diagnostics as §8 text (header, source line, caret, help), then the `N errors, N warnings` line.
+    /// The diagnostics as `check` prints them (header, source line, caret, help), then the `N errors, N warnings` line.
     public var description: String {
         let renderer = DiagnosticRenderer(files: sources)
         return diagnostics.map(renderer.text).joined() + DiagnosticRenderer.summary(diagnostics) + "\n"

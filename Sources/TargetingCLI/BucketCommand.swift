@@ -3,7 +3,7 @@ import TargetingEngine
 import TargetingSyntax
 
 /// `targeting bucket NAME --id VALUE…`: where a split, an experiment or the holdout puts each
-/// value of its key, without computing MD5 by hand (SPEC §4.5's and §11's draw, the same code
+/// value of its key, without computing MD5 by hand (the draw of splits, experiments and the holdout, the same code
 /// `resolve` uses).
 enum BucketCommand: Command {
     static let name = "bucket"

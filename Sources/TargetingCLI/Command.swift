@@ -3,7 +3,7 @@ import Targeting
 import TargetingAnalysis
 import TargetingBase
 
-/// Exit statuses of SPEC §6.
+/// Exit statuses of the command line.
 enum ExitStatus {
     static let success: Int32 = 0
     static let no: Int32 = 1

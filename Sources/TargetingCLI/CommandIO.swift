@@ -80,7 +80,7 @@ package final class CommandIO: @unchecked Sendable {
         if pending.count >= 1 << 16 { flushLocked() }
     }
 
-    /// Writes a diagnostic to standard error, rendered as §8 text (quoting lines of `files`).
+    /// Writes a diagnostic to standard error, rendered as `check` prints them (quoting lines of `files`).
     func report(_ diagnostic: Diagnostic, files: [SourceFile] = []) {
         err(DiagnosticRenderer(files: files).text(diagnostic))
     }

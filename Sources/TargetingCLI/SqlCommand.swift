@@ -3,7 +3,7 @@ import TargetingBase
 import TargetingEngine
 import TargetingSQL
 
-/// `targeting sql PLACEMENT --dialect postgres|spark`: the placement as one SQL query (SPEC §7).
+/// `targeting sql PLACEMENT --dialect postgres|spark`: the placement as one SQL query.
 enum SqlCommand: Command {
     static let name = "sql"
     static let overview = "Compile a placement into one SQL query for audience sizing"

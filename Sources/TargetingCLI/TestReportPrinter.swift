@@ -148,7 +148,7 @@ struct TestReportPrinter {
             JSONMember(key: "audience", value: string(failure.audience)),
             JSONMember(key: "split", value: string(failure.split)),
         ]
-        // §11's fields, only when an experiment or the holdout decided.
+        // The experiment and holdout fields, only when an experiment or the holdout decided.
         if let experimentVariant = failure.experimentVariant { members.append(JSONMember(key: "experiment", value: .string(experimentVariant))) }
         if let heldOutBy = failure.heldOutBy { members.append(JSONMember(key: "held_out_by", value: .string(heldOutBy))) }
         members.append(JSONMember(key: "reason", value: string(failure.reason)))

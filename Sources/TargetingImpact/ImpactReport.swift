@@ -25,7 +25,7 @@ package struct ImpactReport: Sendable {
             entry = decision
             entry.profileID = nil
             entry.row = nil
-            // Whether the JSON form carries §11's keys is the report's choice, not a difference.
+            // Whether the JSON form carries the experiment keys is the report's choice, not a difference.
             entry.reportsExperiments = false
             self.view = view
             if view == .destination {

@@ -1,7 +1,7 @@
 import TargetingBase
 import TargetingSyntax
 
-/// Hover on the names of SPEC §11:
+/// Hover on the names of experiments and the holdout:
 ///
 /// - an experiment (its declaration or a row's use): the declaration, its key (`profile.id`
 ///   when none is written), and the placement rows that use it;
@@ -132,7 +132,7 @@ extension LanguageServer {
     }
 
     /// What the key of a draw is, the one written or `profile.id`, and what becomes of a
-    /// profile without a value for it (SPEC §11): `withoutID` for `profile.id`, `withoutKey` for
+    /// profile without a value for it: `withoutID` for `profile.id`, `withoutKey` for
     /// any other key.
     static func keyLine(_ key: AttributeReference?, withoutID: String, withoutKey: String) -> String {
         guard let key else { return "key `profile.id` (the default): a profile without `id` \(withoutID)" }

@@ -7,7 +7,7 @@ import TargetingSyntax
 /// occurrence in the rule set, rules and tests files alike.
 ///
 /// A new name must be a name the language accepts there (not a keyword; a custom attribute key
-/// of SPEC §2, written in backticks when it is not a bare name) and not taken by another of the
+/// within Adapty's limits, written in backticks when it is not a bare name) and not taken by another of the
 /// same namespace: segments, audiences, placements, experiments and the holdout share one; a
 /// variant's is its experiment's variants. The edit is applied to a copy of the workspace first,
 /// so a rename that would add an error is refused.
@@ -17,7 +17,7 @@ import TargetingSyntax
 ///
 /// A custom attribute receives the answers of every element whose id is its key, on any
 /// screen no screen-qualified `input` claims, unless an unqualified `input OLD -> …` sends
-/// them elsewhere (SPEC §3 rule 6). Renaming it adds `input OLD -> NEW` after its declaration
+/// them elsewhere. Renaming it adds `input OLD -> NEW` after its declaration
 /// (or after the first declaration that uses it), so those answers still reach it; its
 /// `input`s keep feeding it, only their target renamed. No line is added when an unqualified
 /// `input OLD -> …` already decides where element `OLD` goes. Every attribute rename warns that stored profiles keep the old key: as a

@@ -19,7 +19,7 @@ package struct LSPPosition: Hashable, Sendable, Comparable {
 }
 
 /// Converts between the byte offsets of a `SourceFile` (and so the 1-based scalar columns of
-/// SPEC §8) and LSP positions. Lines end at LF, CR or CRLF, as in `SourceFile`.
+/// diagnostics) and LSP positions. Lines end at LF, CR or CRLF, as in `SourceFile`.
 package struct LineIndex: Sendable {
     /// The file's bytes.
     let bytes: [UInt8]

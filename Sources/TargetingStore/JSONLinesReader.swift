@@ -44,7 +44,7 @@ package struct JSONLinesReader {
         return nil
     }
 
-    /// The next record read as a profile (SPEC §2 rules applied), or the diagnostic rejecting it.
+    /// The next record read as a profile (the profile rules applied), or the diagnostic rejecting it.
     package mutating func nextProfile() -> (record: Record, profile: Result<Profile, Diagnostic>)? {
         guard let record = next() else { return nil }
         switch record.bytes {

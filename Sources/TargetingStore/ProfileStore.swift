@@ -2,7 +2,7 @@ import Foundation
 import TargetingBase
 import TargetingProfiles
 
-/// The profile store: a JSON Lines file of profiles (SPEC §3, §9).
+/// The profile store: a JSON Lines file of profiles.
 ///
 /// Lines are kept byte for byte unless their profile changes, so unknown fields and
 /// formatting survive; a corrupt line makes the whole store unreadable (it is never rewritten).

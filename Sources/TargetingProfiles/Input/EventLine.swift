@@ -1,7 +1,7 @@
 import Foundation
 import TargetingBase
 
-/// One line of an event stream on disk (SPEC §3): the event's params as the SDK delivers them
+/// One line of an event stream on disk: the event's params as the SDK delivers them
 /// (including `name`) plus `"profile_id"`.
 package struct EventLine: Hashable, Sendable {
     /// The profile the event belongs to.

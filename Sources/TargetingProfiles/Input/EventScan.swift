@@ -3,7 +3,7 @@ import TargetingBase
 
 /// An event line read without building a JSON tree: where each member sits in the line's bytes.
 ///
-/// The scan accepts the common shape of event lines (SPEC §3) and nothing else: one flat object
+/// The scan accepts the common shape of event lines and nothing else: one flat object
 /// whose keys are visible ASCII without escapes, each key once, and whose values are strings
 /// without escapes (of well-formed UTF-8), numbers, `true`, `false`, `null`, or arrays of such
 /// strings; a `profile_id` that is a non-empty string, a `name` that is a string, and a

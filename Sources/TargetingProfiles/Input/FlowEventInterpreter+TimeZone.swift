@@ -10,7 +10,7 @@ package struct EventReading: Hashable, Sendable {
     package var calendarDate: CalendarDateReading?
 }
 
-/// How a picker's instant became a calendar date (SPEC §9: a birthday is a date in a zone).
+/// How a picker's instant became a calendar date (a birthday is a date in a zone).
 package struct CalendarDateReading: Hashable, Sendable {
     /// The zone whose calendar date was stored.
     package var zone: TimeZone

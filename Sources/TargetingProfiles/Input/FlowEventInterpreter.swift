@@ -11,7 +11,7 @@ public enum EventOutcome: Hashable, Sendable {
     case rejected(String)
 }
 
-/// Turns one `flow_user_input` event into an answer, following SPEC §3 and §9.
+/// Turns one `flow_user_input` event into an answer, following the input handler's rules.
 package struct FlowEventInterpreter: Sendable {
     /// The routes from `input` declarations.
     package let mapping: InputMapping
@@ -153,7 +153,7 @@ package struct FlowEventInterpreter: Sendable {
         return bytes.isEmpty
     }
 
-    /// Which declared types each element type may feed (SPEC §9).
+    /// Which declared types each element type may feed.
     static func accepts(_ elementType: String, _ type: ValueType) -> Bool {
         switch elementType {
         case _ where textTypes.contains(elementType): type == .string

@@ -2,7 +2,7 @@ import Foundation
 import TargetingBase
 
 /// Collects a flow's `flow_user_input` events as the SDK's analytics callback delivers them and
-/// hands over the complete answer set when the flow disappears (SPEC §3).
+/// hands over the complete answer set when the flow disappears.
 ///
 /// ```swift
 /// let handler = FlowInputHandler(rules: ruleSet)

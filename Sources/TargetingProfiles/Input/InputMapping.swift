@@ -1,6 +1,6 @@
 import TargetingBase
 
-/// Where each flow answer goes, from the rules' `input` declarations (SPEC §3 rule 6, §4.3).
+/// Where each flow answer goes, from the rules' `input` declarations.
 package struct InputMapping: Sendable {
     /// The destination of one answer.
     package struct Route: Hashable, Sendable {

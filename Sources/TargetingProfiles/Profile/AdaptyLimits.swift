@@ -1,4 +1,4 @@
-/// Adapty's storage rules for custom attributes (SPEC §2).
+/// Adapty's storage rules for custom attributes.
 package enum AdaptyLimits {
     /// Longest key, in characters.
     package static let maxKeyLength = 30
@@ -19,8 +19,8 @@ package enum AdaptyLimits {
         }
     }
 
-    /// The scalars trimming removes: exactly those with the Unicode `White_Space` property
-    /// (SPEC §9), spelled out for SQL. U+001C–U+001F, U+200B and U+FEFF are not among them.
+    /// The scalars trimming removes: exactly those with the Unicode `White_Space` property,
+    /// spelled out for SQL. U+001C–U+001F, U+200B and U+FEFF are not among them.
     package static let whiteSpace: [UInt32] = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x85, 0xA0, 0x1680]
         + Array(0x2000...0x200A) + [0x2028, 0x2029, 0x202F, 0x205F, 0x3000]
 

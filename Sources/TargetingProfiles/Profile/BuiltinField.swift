@@ -1,6 +1,6 @@
 import TargetingBase
 
-/// A built-in profile field of SPEC §2 as rules see it: the one table every stage reads
+/// A built-in profile field as rules see it: the one table every stage reads
 /// (evaluation, explanations, SQL, the analysis, the test builder, the input handler).
 package struct BuiltinField: Hashable, Sendable {
     /// How a derived field is computed from a stored date field and the instant of evaluation.

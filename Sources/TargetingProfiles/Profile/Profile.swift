@@ -1,6 +1,6 @@
 import TargetingBase
 
-/// A user profile (SPEC §2): built-in fields read from its JSON object as needed, and custom
+/// A user profile: built-in fields read from its JSON object as needed, and custom
 /// attributes validated against Adapty's storage rules.
 public struct Profile: Hashable, Sendable {
     /// Every top-level member except `custom_attributes`, in input order (unknown fields kept).

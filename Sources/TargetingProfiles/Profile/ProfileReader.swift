@@ -9,7 +9,7 @@ public struct ProfileError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Reads profiles from JSON, applying Adapty's custom-attribute rules (SPEC §2, §9).
+/// Reads profiles from JSON, applying Adapty's custom-attribute rules.
 package enum ProfileReader {
     /// Reads one profile from a JSON line (bytes); a syntax error or a broken rule rejects it.
     package static func read(_ bytes: some Collection<UInt8>) -> Result<Profile, ProfileError> {
@@ -99,7 +99,7 @@ package enum ProfileReader {
                 }
                 parts.append(text)
             }
-            // Joined first, then trimmed and checked as the string it is stored as (SPEC §9).
+            // Joined first, then trimmed and checked as the string it is stored as.
             return storedString(AdaptyLimits.trimmed(parts.joined(separator: ",")))
         case .object:
             return .failure(ProfileError(message: "a value must be a string or a number, found object"))

@@ -4,7 +4,7 @@ import TargetingBase
 /// stored custom attribute sits in the line's bytes.
 ///
 /// The scan accepts a common subset of profile lines and checks that subset exactly as
-/// `ProfileReader` does (SPEC §2, §9): keys of visible ASCII without escapes; values that are
+/// `ProfileReader` does: keys of visible ASCII without escapes; values that are
 /// strings without escapes, numbers, `true`, `false` or `null`, or at the top level arrays of
 /// such strings; `custom_attributes` an object (or `null`) whose keys need no trimming, whose
 /// strings need no trimming and fit the length limit, and whose values are strings, numbers,
