@@ -7,7 +7,7 @@ import TargetingTesting
 enum CheckCommand: Command {
     static let name = "check"
     static let overview = "Parse and check rule and test files; report errors and warnings"
-    static let usage = "check [PATH…] [--rules PATH] [--strict] [--format text|json]"
+    static let usage = "check [PATH…] [--rules PATH] [--strict] [--format text|json|sarif]"
     static let discussion = """
     ARGUMENTS:
       PATH                        Directories or .rules files, checked together as one rule set
@@ -19,13 +19,23 @@ enum CheckCommand: Command {
     Text diagnostics go to stderr and the closing `N errors, N warnings` line to stdout;
     with --format json each diagnostic is one JSON object per line on stdout, and the last
     line is {"summary":{"errors":N,"warnings":N,"notes":N,"files":N}} (also for clean rules).
+    With --format sarif stdout is one SARIF 2.1.0 log on one line: a rule per diagnostic code
+    found, a result per diagnostic with its file (relative paths against %SRCROOT%) and
+    region in Unicode-scalar columns; clean rules give an empty `results`. An unreadable path
+    is reported on stderr, as for the other formats, and prints no log.
     Exit status: 0 no errors (warnings allowed), 1 errors (with --strict, errors or
     warnings), 2 unreadable path.
     """
-    static let options = [CommonOptions.rules, CommonOptions.strict, CommonOptions.format]
+    static let options = [
+        CommonOptions.rules, CommonOptions.strict,
+        OptionSpec(names: ["--format"], takesValue: true, valueName: "FORMAT", help: "Output format: text, json or sarif (default: text)"),
+    ]
+
+    enum Format: String { case text, json, sarif }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let format = try OutputFormat.from(arguments)
+        let raw = arguments.value("--format") ?? "text"
+        guard let format = Format(rawValue: raw) else { throw UsageError(message: "invalid format `\(raw)`; use `text`, `json` or `sarif`") }
         let roots = arguments.positionals.isEmpty ? [arguments.value("--rules") ?? "Rules"] : arguments.positionals
         let loaded: LoadedRules
         // Compiled only if the analysis runs: a rule set past its limits is checked alone.
@@ -57,6 +67,8 @@ enum CheckCommand: Command {
                 JSONMember(key: "notes", value: count(.note)),
                 JSONMember(key: "files", value: .number(Double(loaded.sources.count + tests.sources.count))),
             ]))])) + "\n")
+        case .sarif:
+            io.out(JSONWriter.write(SARIFReport.log(diagnostics)) + "\n")
         }
         let failing = diagnostics.contains { $0.isError || (arguments.has("--strict") && $0.severity == .warning) }
         if failing, !diagnostics.contains(where: \.isError), format == .text {

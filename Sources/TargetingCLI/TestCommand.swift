@@ -6,7 +6,7 @@ import TargetingTesting
 enum TestCommand: Command {
     static let name = "test"
     static let overview = "Run .tests files against the rules"
-    static let usage = "test [PATH…] [--rules PATH] [--run SUBSTRING] [--now TIME] [--strict] [--format text|json] [--coverage] [--min-coverage N]"
+    static let usage = "test [PATH…] [--rules PATH] [--run SUBSTRING] [--now TIME] [--strict] [--format text|json|junit] [--coverage] [--min-coverage N]"
     static let discussion = """
     ARGUMENTS:
       PATH                        .tests files or directories searched for them (default: the
@@ -26,20 +26,42 @@ enum TestCommand: Command {
     --min-coverage N (a percentage from 0 to 100, at most one decimal; implies --coverage)
     fails the run when any of the three figures, as printed, is below N: each such figure is
     marked `below --min-coverage N%` (in JSON, named in "below") and the exit status is 1.
+    With --format junit stdout is one JUnit XML document: <testsuites name="targeting"> with
+    a <testsuite> per .tests file and a <testcase> per test run, a failed test holding a
+    <failure> (its text is what the text report prints under FAIL) and a test that could not
+    run an <error>; with coverage, the figures are <property> elements (`coverage`,
+    `coverage.rows|segments|variants`, `min-coverage`, `below-min-coverage`) in a
+    <properties> that opens <testsuites>. Warnings and errors go to stderr in every format.
     A run that finds no tests, or a --run that matches none, fails. With --strict, warnings in
     the rules or the tests are printed and fail the run before any test runs.
     Exit status: 0 all passed, 1 some failed (or no tests, or warnings with --strict, or
     coverage below --min-coverage), 2 rules or tests with errors, or an unreadable path.
     """
     static let options = [
-        CommonOptions.rules, CommonOptions.now, CommonOptions.strict, CommonOptions.format, CommonOptions.jobs,
+        CommonOptions.rules, CommonOptions.now, CommonOptions.strict,
+        OptionSpec(names: ["--format"], takesValue: true, valueName: "FORMAT", help: "Output format: text, json or junit (default: text)"),
+        CommonOptions.jobs,
         OptionSpec(names: ["--run"], takesValue: true, valueName: "SUBSTRING", help: "Run only tests whose name contains SUBSTRING"),
         OptionSpec(names: ["--coverage"], takesValue: false, valueName: "", help: "Report which rows, split variants and segments the tests cover"),
         OptionSpec(names: ["--min-coverage"], takesValue: true, valueName: "N", help: "Exit 1 when a coverage figure is below N percent"),
     ]
 
+    enum Format: String {
+        case text, json, junit
+
+        /// The format of the line-by-line printer; nil for a whole document.
+        var lines: OutputFormat? {
+            switch self {
+            case .text: .text
+            case .json: .json
+            case .junit: nil
+            }
+        }
+    }
+
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let format = try OutputFormat.from(arguments)
+        let raw = arguments.value("--format") ?? "text"
+        guard let format = Format(rawValue: raw) else { throw UsageError(message: "invalid format `\(raw)`; use `text`, `json` or `junit`") }
         let now = try CommandSupport.now(arguments)
         let threshold = try minCoverage(arguments)
         let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
@@ -80,21 +102,31 @@ enum TestCommand: Command {
         let program = rules.program
         let runner = TestRunner(program: program, defaultNow: now)
         let results = runner.run(tests.files, filter: arguments.value("--run"), jobs: try CommandSupport.jobs(arguments))
+        let printer = format.lines.map { TestReportPrinter(format: $0, io: io) }
         if results.isEmpty {
             io.report(.noTestsRun(filter: arguments.value("--run"), in: roots))
-            TestReportPrinter(format: format, io: io).printSummary(passed: 0, failed: 0)
+            if let printer {
+                printer.printSummary(passed: 0, failed: 0)
+            } else {
+                io.out(JUnitReport.document(files: tests.files.map(\.source.path), results: []))
+            }
             return ExitStatus.no
         }
-        let printer = TestReportPrinter(format: format, io: io)
-        for result in results { printer.print(result) }
+        if let printer { for result in results { printer.print(result) } }
         var below: [CoverageFigure] = []
+        var coverage: TestCoverage?
         if arguments.has("--coverage") || threshold != nil {
-            let coverage = TestCoverage(program: program, results: results)
-            printer.print(coverage, threshold: threshold)
-            below = threshold?.failing(coverage) ?? []
+            let measured = TestCoverage(program: program, results: results)
+            printer?.print(measured, threshold: threshold)
+            below = threshold?.failing(measured) ?? []
+            coverage = measured
         }
         let passed = results.filter(\.status.isPassed).count
-        printer.printSummary(passed: passed, failed: results.count - passed)
+        if let printer {
+            printer.printSummary(passed: passed, failed: results.count - passed)
+        } else {
+            io.out(JUnitReport.document(files: tests.files.map(\.source.path), results: results, coverage: coverage, threshold: threshold))
+        }
         if let threshold, !below.isEmpty {
             let figures = below.map { "\($0.name) \(CoverageFigure.percentText($0.permille))" }.joined(separator: ", ")
             io.err("error: coverage is below --min-coverage \(threshold.text): \(figures)\n")

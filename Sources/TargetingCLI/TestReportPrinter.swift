@@ -88,18 +88,25 @@ struct TestReportPrinter {
 
     static func text(_ result: TestResult) -> String {
         let head = "\(result.range.file):\(result.range.start.line) \(result.name)\n"
+        return (result.status.isPassed ? "PASS " : "FAIL ") + head + detail(result)
+    }
+
+    /// The lines printed under a FAIL: each failing `expect` with its position, expected and
+    /// actual decision, audience and split, and why; or the error; then the notes. Empty for a
+    /// passed test.
+    static func detail(_ result: TestResult) -> String {
         switch result.status {
         case .passed:
-            return "PASS " + head
+            return ""
         case .failed(let failures):
-            var text = "FAIL " + head
+            var text = ""
             for failure in failures {
                 text += "  \(place(failure.range)): \(failure.message)\n"
                 if let reason = failure.reason { text += "    because \(reason)\n" }
             }
             return text + notes(result)
         case .error(let error):
-            return "FAIL " + head + "  \(place(error.range)): error: \(error.message)\n" + notes(result)
+            return "  \(place(error.range)): error: \(error.message)\n" + notes(result)
         }
     }
 
