@@ -17,7 +17,7 @@ enum DateCandidates {
             switch kind {
             case .dateEquals(let operand), .dateOrder(_, let operand): found.append(operand.at(now))
             case .dateBetween(let low, let high): found += [low.at(now), high.at(now)]
-            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder,
+            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder,
                  .numberBetween, .numberIn, .boolEquals, .versionEquals, .versionOrder, .versionBetween, .versionIn,
                  .has, .hasAny, .hasAll, .hasNone, .isSet: break
             }
@@ -39,7 +39,7 @@ enum DateCandidates {
             switch kind {
             case .dateEquals(let operand), .dateOrder(_, let operand): add(operand)
             case .dateBetween(let low, let high): add(low); add(high)
-            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder,
+            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder,
                  .numberBetween, .numberIn, .boolEquals, .versionEquals, .versionOrder, .versionBetween, .versionIn,
                  .has, .hasAny, .hasAll, .hasNone, .isSet: break
             }

@@ -14,7 +14,7 @@ enum NumberCandidates {
             case .numberEquals(let value), .numberOrder(_, let value): found.append(value)
             case .numberBetween(let low, let high): found += [low, high]
             case .numberIn(let values): found += values
-            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .boolEquals, .dateEquals, .dateOrder,
+            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .boolEquals, .dateEquals, .dateOrder,
                  .dateBetween, .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny, .hasAll,
                  .hasNone, .isSet: break
             }

@@ -57,7 +57,7 @@ extension ProfileSearch {
                 case .stringEquals(let text, false): if !literals.contains(text) { literals.append(text) }
                 case .stringIn(let texts, false): for text in texts where !literals.contains(text) { literals.append(text) }
                 // No literal a key can equal exactly; the classes below are checked by evaluation.
-                case .stringEquals(_, true), .stringIn(_, true), .contains, .startsWith, .endsWith, .numberEquals, .numberOrder,
+                case .stringEquals(_, true), .stringIn(_, true), .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder,
                      .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .versionEquals, .versionOrder,
                      .versionBetween, .versionIn, .has, .hasAny, .hasAll, .hasNone, .isSet:
                     break
@@ -79,7 +79,7 @@ extension ProfileSearch {
                     case .stringIn(let set, let fold):
                         if set.containsExactly(fold ? CaseFolding.lowercase(text) : text) { fold ? (folded = true) : (exact = true) }
                     // Says nothing of whether the value equals a literal.
-                    case .contains, .startsWith, .endsWith, .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals,
+                    case .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals,
                          .dateEquals, .dateOrder, .dateBetween, .versionEquals, .versionOrder, .versionBetween, .versionIn, .has,
                          .hasAny, .hasAll, .hasNone, .isSet:
                         break

@@ -25,7 +25,7 @@ enum SetOptions {
             case .hasAny(let list, let flag), .hasAll(let list, let flag),
                  .hasNone(let list, let flag): (texts, fold) = (list.items, flag)
             case .isSet: continue
-            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder,
+            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder,
                  .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .versionEquals,
                  .versionOrder, .versionBetween, .versionIn:
                 // Not a test of a set (the checker rejects it): the options are not modelled for
@@ -66,7 +66,7 @@ enum SetOptions {
                 case .hasAll(let list, let fold): raw = list.allSatisfy { holds($0, fold) }
                 case .hasNone(let list, let fold): raw = !list.contains { holds($0, fold) }
                 case .isSet: raw = true
-                case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder,
+                case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder,
                      .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .versionEquals,
                      .versionOrder, .versionBetween, .versionIn:
                     // On a set the engine finds it false, negated or not (the table is incomplete).

@@ -24,6 +24,9 @@ enum TextOptions {
                 fold ? folded.append(Array(text.utf8)) : exact.append(Array(text.utf8))
             case .stringIn(let texts, let fold):
                 for text in texts { fold ? folded.append(Array(text.utf8)) : exact.append(Array(text.utf8)) }
+            case .matches:
+                // Patterns are not modelled by these options: the table cannot claim to be complete.
+                builder.isComplete = false
             case .contains, .startsWith, .endsWith:
                 if let pattern = TextPattern(test.kind), !patterns.contains(pattern) { patterns.append(pattern) }
             case .isSet:
@@ -55,7 +58,7 @@ enum TextOptions {
             switch test.kind {
             case .stringEquals(let text, true): return [Array(text.utf8)]
             case .stringIn(let texts, true): return texts.map { Array($0.utf8) }
-            case .stringEquals(_, false), .stringIn(_, false), .contains, .startsWith, .endsWith, .numberEquals,
+            case .stringEquals(_, false), .stringIn(_, false), .contains, .startsWith, .endsWith, .matches, .numberEquals,
                  .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween,
                  .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny, .hasAll, .hasNone,
                  .isSet: return []
@@ -75,7 +78,7 @@ enum TextOptions {
                     case .contains, .startsWith, .endsWith:
                         // Every pattern has its index (`patternOfTest`).
                         raw = false
-                    case .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween,
+                    case .matches, .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween,
                          .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny, .hasAll, .hasNone:
                         // On a string the engine finds it false, negated or not (the table is incomplete).
                         return false

@@ -18,7 +18,7 @@ struct TextPattern: Hashable {
         case .contains(let text, let fold): self.init(kind: .contains, literal: Array(text.utf8), fold: fold)
         case .startsWith(let text, let fold): self.init(kind: .startsWith, literal: Array(text.utf8), fold: fold)
         case .endsWith(let text, let fold): self.init(kind: .endsWith, literal: Array(text.utf8), fold: fold)
-        case .stringEquals, .stringIn, .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals,
+        case .matches, .stringEquals, .stringIn, .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals,
              .dateOrder, .dateBetween, .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny,
              .hasAll, .hasNone, .isSet: return nil
         }

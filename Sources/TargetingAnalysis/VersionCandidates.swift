@@ -16,7 +16,7 @@ enum VersionCandidates {
             case .versionEquals(let version), .versionOrder(_, let version): found.append(version)
             case .versionBetween(let low, let high): found += [low, high]
             case .versionIn(let versions): found += versions
-            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder,
+            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder,
                  .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .has, .hasAny, .hasAll,
                  .hasNone, .isSet: break
             }

@@ -42,6 +42,8 @@ package struct CompiledTest: Hashable, Sendable {
         case contains(String, fold: Bool)
         case startsWith(String, fold: Bool)
         case endsWith(String, fold: Bool)
+        /// The whole (trimmed) value matches the pattern, lowercased first under `ignoring case`.
+        case matches(MatchPattern)
         case numberEquals(Double)
         case numberOrder(Ordering, Double)
         case numberBetween(Double, Double)

@@ -90,6 +90,9 @@ package struct Evaluator {
         case .endsWith(let literal, let fold):
             guard case .string(let text) = value else { return nil }
             return ByteText.hasSuffix(fold ? CaseFolding.lowercase(text) : text, literal)
+        case .matches(let pattern):
+            guard case .string(let text) = value else { return nil }
+            return pattern.matches(text)
         case .numberEquals(let literal):
             guard case .number(let number) = value else { return nil }
             return number == literal

@@ -84,7 +84,7 @@ package struct FastTest: Sendable {
         case .versionBetween(let from, let to):
             if let low = from.packed, let high = to.packed { op = .versionBetween; lowBits = low; highBits = high }
         // No fixed-size form: folded text, patterns, lists of numbers and versions take the typed comparison.
-        case .stringEquals(_, fold: true), .stringIn(_, fold: true), .contains, .startsWith, .endsWith, .numberIn, .versionIn,
+        case .stringEquals(_, fold: true), .stringIn(_, fold: true), .contains, .startsWith, .endsWith, .matches, .numberIn, .versionIn,
              .has(_, fold: true), .hasAny(_, fold: true), .hasAll(_, fold: true), .hasNone(_, fold: true):
             break
         }

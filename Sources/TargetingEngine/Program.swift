@@ -212,7 +212,7 @@ package struct Program: Sendable {
             case .greater: .greater
             case .greaterOrEqual: .greaterOrEqual
             // Not orderings: never asked for (only the ordering operators below call this).
-            case .equal, .notEqual, .between, .isIn, .isNotIn, .contains, .startsWith, .endsWith, .has, .hasAny, .hasAll,
+            case .equal, .notEqual, .between, .isIn, .isNotIn, .contains, .startsWith, .endsWith, .matches, .has, .hasAny, .hasAll,
                  .hasNone, .isSet, .isNotSet: .greaterOrEqual
             }
         }
@@ -256,6 +256,13 @@ package struct Program: Sendable {
         case .contains: kind = .contains(text(literals[0]), fold: fold)
         case .startsWith: kind = .startsWith(text(literals[0]), fold: fold)
         case .endsWith: kind = .endsWith(text(literals[0]), fold: fold)
+        case .matches:
+            // The checker refuses a pattern that does not compile; were one compiled anyway, it matches nothing.
+            if case .pattern(let source) = literals[0].value, case .success(let pattern) = MatchPattern.compile(source, ignoringCase: fold) {
+                kind = .matches(pattern)
+            } else {
+                kind = .matches(.nothing(written: literals[0].text, ignoringCase: fold))
+            }
         case .has: kind = .has(text(literals[0]), fold: fold)
         case .hasAny: kind = .hasAny(ExactStringSet(literals.map(text)), fold: fold)
         case .hasAll: kind = .hasAll(ExactStringSet(literals.map(text)), fold: fold)

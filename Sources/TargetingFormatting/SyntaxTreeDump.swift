@@ -156,6 +156,7 @@ package enum SyntaxTreeDump {
         case .bool(let flag): value = "bool(\(flag))"
         case .date(let ms): value = "date(\(ms.map(String.init) ?? "invalid"))"
         case .now(let offset): value = "now(\(offset))"
+        case .pattern(let source): value = "pattern(\(quoted(source)))"
         }
         return value + "@" + quoted(literal.text)
     }

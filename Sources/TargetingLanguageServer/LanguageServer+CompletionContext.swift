@@ -278,7 +278,7 @@ struct CompletionContext: Sendable {
             switch whole?.arity {
             case nil: return rest
             case .one?, .two?: if !rest.isEmpty { return valueHere + rest }
-            case .list?: return rest
+            case .list?, .pattern?: return rest
             case .none?: if !rest.isEmpty { return rest }
             }
         }

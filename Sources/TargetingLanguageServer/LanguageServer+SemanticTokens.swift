@@ -82,7 +82,7 @@ extension LanguageServer {
                 type = occurrence.map { SemanticTokenType($0.kind) } ?? .string
             case .number:
                 type = .number
-            case .date, .duration:
+            case .date, .duration, .pattern:
                 type = .regexp
             case .punctuation(let punctuation):
                 switch punctuation {

@@ -380,6 +380,8 @@ extension CompiledTest.Kind {
         case .stringEquals(_, let fold), .stringIn(_, let fold), .contains(_, let fold), .startsWith(_, let fold),
              .endsWith(_, let fold), .has(_, let fold), .hasAny(_, let fold), .hasAll(_, let fold), .hasNone(_, let fold):
             fold
+        case .matches(let pattern):
+            pattern.ignoringCase
         case .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween,
              .versionEquals, .versionOrder, .versionBetween, .versionIn, .isSet:
             false

@@ -40,7 +40,7 @@ struct SQLConditionCompiler {
         case .versionEquals, .versionOrder, .versionBetween, .versionIn:
             fits = c + "ok"
             check = versionCheck(test.kind, prefix: c)
-        case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder, .numberBetween, .numberIn,
+        case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder, .numberBetween, .numberIn,
              .boolEquals, .dateEquals, .dateOrder, .dateBetween, .has, .hasAny, .hasAll, .hasNone:
             fits = "(\(c)v IS NOT NULL)"
             check = valueCheck(test.kind, prefix: c)
@@ -73,6 +73,8 @@ struct SQLConditionCompiler {
             return "(left(\(text(fold)), \(literal.unicodeScalars.count)) = \(dialect.string(literal)))"
         case .endsWith(let literal, let fold):
             return "(right(\(text(fold)), \(literal.unicodeScalars.count)) = \(dialect.string(literal)))"
+        case .matches(let pattern):
+            return SQLPattern(dialect: dialect).condition(text(pattern.ignoringCase), pattern)
         case .numberEquals(let literal):
             return "(\(v) = \(dialect.double(literal)))"
         case .numberOrder(let ordering, let literal):
@@ -115,8 +117,8 @@ struct SQLConditionCompiler {
         case .versionIn(let literals):
             let sorted = literals.sorted()
             return "(" + sorted.map { "\(comparison.compare(to: $0)) = 0" }.joined(separator: " OR ") + ")"
-        case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .numberEquals, .numberOrder, .numberBetween, .numberIn,
-             .boolEquals, .dateEquals, .dateOrder, .dateBetween, .has, .hasAny, .hasAll, .hasNone, .isSet:
+        case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder, .numberBetween,
+             .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .has, .hasAny, .hasAll, .hasNone, .isSet:
             return "FALSE"  // compiled by `valueCheck` and `compile`, never here
         }
     }

@@ -14,6 +14,9 @@ extension Checker {
         case .startsWith: matches = ByteText.hasPrefix
         case .endsWith: matches = ByteText.hasSuffix
         case .contains: matches = ByteText.contains
+        case .matches:
+            checkPatternAgainstValues(comparison, name: name, allowed: allowed)
+            return
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .isIn, .isNotIn, .has, .hasAny,
              .hasAll, .hasNone, .isSet, .isNotSet:
             return
@@ -25,5 +28,26 @@ extension Checker {
         if !satisfied {
             report(.fragmentNeverMatches(fragment, op: comparison.op, name: name, allowed: allowed, at: literal.range))
         }
+    }
+
+    /// Warns when no listed value of a `one of` attribute matches the pattern of `matches`.
+    mutating func checkPatternAgainstValues(_ comparison: Comparison, name: String, allowed: [String]) {
+        guard !allowed.isEmpty, let literal = comparison.literals.first, case .pattern(let source) = literal.value,
+              case .success(let pattern) = MatchPattern.compile(source, ignoringCase: comparison.ignoringCase) else { return }
+        if !allowed.contains(where: { pattern.matches($0) }) {
+            report(.fragmentNeverMatches(literal.text, op: comparison.op, name: name, allowed: allowed, at: literal.range))
+        }
+    }
+
+    /// Reports the first character of a `matches` pattern that is outside the pattern
+    /// language, at that character.
+    mutating func checkPattern(_ comparison: Comparison) {
+        guard comparison.op == .matches, let literal = comparison.literals.first, case .pattern(let source) = literal.value,
+              case .failure(let error) = MatchPattern.compile(source, ignoringCase: comparison.ignoringCase) else { return }
+        // The pattern is on one line, one byte (the slash) after the literal's start.
+        let origin = literal.range.start
+        let start = SourcePosition(offset: origin.offset + 1 + error.byteOffset, line: origin.line, column: origin.column + 1 + error.scalarOffset)
+        let end = SourcePosition(offset: start.offset + error.byteLength, line: origin.line, column: start.column + error.scalarLength)
+        report(.invalidPattern(error.message, help: error.help, at: SourceRange(file: literal.range.file, start: start, end: end)))
     }
 }

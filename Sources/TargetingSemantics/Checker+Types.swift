@@ -77,6 +77,7 @@ extension Checker {
             if case .date(nil) = literal.value { report(.invalidDate(literal.text, at: literal.range)) }
         }
         if let list = comparison.list, list.items.isEmpty { report(.emptyList(at: list.range)) }
+        checkPattern(comparison)
         guard let attributeType = subjectType(comparison.subject) else { return }
         let name: String
         switch comparison.subject {
@@ -137,7 +138,7 @@ extension Checker {
 
     func literalFits(_ literal: Literal, _ type: ValueType) -> Bool {
         switch (literal.value, type) {
-        case (.string, .string), (.string, .set), (.number, .number), (.bool, .bool), (.date, .date), (.now, .date): true
+        case (.string, .string), (.string, .set), (.number, .number), (.bool, .bool), (.date, .date), (.now, .date), (.pattern, .string): true
         case (.string(let text), .version): SemanticVersion(parsing: text) != nil
         default: false
         }

@@ -60,6 +60,10 @@ extension Diagnostic {
                    help: "the values are " + allowed.map { "`\($0)`" }.joined(separator: ", "))
     }
 
+    static func invalidPattern(_ message: String, help: String?, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "invalid-pattern", message, at: range, help: help)
+    }
+
     static func commaInSetValue(_ value: String, at range: SourceRange) -> Diagnostic {
         Diagnostic(.error, "comma-in-set-value", "set value `\(value)` contains `,`", at: range,
                    help: "sets are stored comma-separated, so members cannot contain `,`")
@@ -133,6 +137,7 @@ extension Diagnostic {
             case .notEqual: help = "a set holds members: use `not (\(name) has …)` or `has none [...]`"
             case .isIn: help = "a set holds members: use `has any [...]`"
             case .isNotIn: help = "a set holds members: use `has none [...]`"
+            case .matches: help = "a set holds members: use `has`, or compare a string attribute"
             case .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .contains, .startsWith, .endsWith, .has, .hasAny,
                  .hasAll, .hasNone, .isSet, .isNotSet: help = nil
             }

@@ -64,6 +64,8 @@ package struct TestProfileBuilder {
             case .bool(let flag): return .bool(flag)
             case .date(let ms): return ms.map { .number(Double($0)) } ?? .null
             case .now(let offset): return .number(Double(Timestamp.shifted(now, by: offset)))
+            // A pattern is read only after `matches`, never as a given value.
+            case .pattern: return .string(literal.text)
             }
         }
     }
@@ -81,6 +83,8 @@ package struct TestProfileBuilder {
             case .now(let offset):
                 let ms = Timestamp.shifted(now, by: offset)
                 return .string(BuiltinField.isCalendarDate(field) ? Timestamp.formatDate(ms) : Timestamp.format(ms))
+            // A pattern is read only after `matches`, never as a given value.
+            case .pattern: return .string(literal.text)
             }
         }
     }

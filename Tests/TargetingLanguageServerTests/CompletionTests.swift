@@ -220,7 +220,7 @@ final class CompletionTests: XCTestCase {
     func testOperatorsFollowAnAttributeAndPhrasesContinueThem() {
         XCTAssertEqual(labels("segment s = experience |"),
                        ["==", "!=", "<", "<=", ">", ">=", "between", "in", "not in", "contains", "starts with", "ends with",
-                        "has", "has any", "has all", "has none", "is set", "is not set"])
+                        "matches", "has", "has any", "has all", "has none", "is set", "is not set"])
         XCTAssertEqual(items("segment s = experience |").first?["kind"]?.intValue, 24)
         XCTAssertEqual(labels("segment s = profile.age |").first, "==")
         XCTAssertEqual(labels("segment s = now |").first, "==")

@@ -16,9 +16,11 @@ final class ComparisonOperatorTests: XCTestCase {
         // The parser reads an operator by its tokens' spellings: a new word must be a keyword.
         for op in ComparisonOperator.allCases {
             for word in op.words {
-                XCTAssertTrue(Keyword(rawValue: word) != nil || Punctuation(rawValue: word) != nil, "`\(word)` of `\(op.rawValue)`")
+                XCTAssertTrue(Keyword(rawValue: word) != nil || Punctuation(rawValue: word) != nil
+                              || ComparisonOperator.unreservedWords.contains(word), "`\(word)` of `\(op.rawValue)`")
             }
         }
+        XCTAssertEqual(ComparisonOperator.unreservedWords, ["matches"])
     }
 
     func testBeginningListsTheOperatorsThatStartWithWords() {

@@ -26,6 +26,7 @@ final class LexerTests: XCTestCase {
         case .date: "date(\(token.text))"
         case .duration: "duration(\(token.text))"
         case .punctuation(let punctuation): "punct(\(punctuation.rawValue))"
+        case .pattern: "pattern(\(token.value))"
         case .endOfFile: "eof"
         }
     }

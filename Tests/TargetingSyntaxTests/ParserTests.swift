@@ -72,7 +72,7 @@ enum ASTDump {
         parts.append(comparison.op.rawValue)
         switch comparison.op.arity {
         case .none: break
-        case .one: parts.append(literal(comparison.operands[0]))
+        case .one, .pattern: parts.append(literal(comparison.operands[0]))
         case .two: parts += [literal(comparison.operands[0]), "and", literal(comparison.operands[1])]
         case .list: parts.append(comparison.list.map(list) ?? "<no list>")
         }
@@ -107,6 +107,7 @@ enum ASTDump {
         case .date(let ms?): return "@\(ms)"
         case .date(nil): return "@invalid(\(literal.text))"
         case .now(let offset): return offset == 0 ? "now" : offset < 0 ? "now-\(-offset)ms" : "now+\(offset)ms"
+        case .pattern(let source): return "/" + source + "/"
         }
     }
 

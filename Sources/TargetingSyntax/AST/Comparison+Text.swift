@@ -21,7 +21,7 @@ extension Comparison {
         switch op.arity {
         case .none:
             break
-        case .one:
+        case .one, .pattern:
             if let operand = operands.first { text += " " + operand.text }
         case .two:
             if operands.count == 2 { text += " " + operands[0].text + " \(ComparisonOperator.boundsJoiner.rawValue) " + operands[1].text }

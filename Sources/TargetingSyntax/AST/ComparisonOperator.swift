@@ -18,6 +18,7 @@ package enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
     case contains = "contains"
     case startsWith = "starts with"
     case endsWith = "ends with"
+    case matches = "matches"
     case has = "has"
     case hasAny = "has any"
     case hasAll = "has all"
@@ -35,6 +36,8 @@ package enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
         case two
         /// A list literal.
         case list
+        /// A pattern `/…/` (`matches`).
+        case pattern
     }
 
     /// What the operator does with its literals.
@@ -47,12 +50,20 @@ package enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
         case bounds
         /// A fragment of the text (`contains`, `starts with`, `ends with`): not a value.
         case fragment
+        /// A pattern the whole text must match (`matches`): not a value.
+        case pattern
     }
 }
 
 extension ComparisonOperator {
     /// The words (tokens) the operator is written with: `["starts", "with"]`, `["<="]`.
     package var words: [String] { rawValue.split(separator: " ").map(String.init) }
+
+    /// The operator words that are not reserved (`matches`): a bare name with that spelling is
+    /// an operator word where an operator may follow, and an attribute name elsewhere.
+    package static let unreservedWords: Set<String> = Set(allCases.flatMap(\.words)).filter { word in
+        Keyword(rawValue: word) == nil && Punctuation(rawValue: word) == nil
+    }
 
     /// The word between the two operands of a `.two` operator (`between 1 and 5`).
     package static let boundsJoiner = Keyword.and
@@ -62,6 +73,7 @@ extension ComparisonOperator {
         switch self {
         case .isSet, .isNotSet: .none
         case .between: .two
+        case .matches: .pattern
         case .isIn, .isNotIn, .hasAny, .hasAll, .hasNone: .list
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .contains, .startsWith, .endsWith, .has: .one
         }
@@ -74,6 +86,7 @@ extension ComparisonOperator {
         case .equal, .notEqual, .isIn, .isNotIn, .has, .hasAny, .hasAll, .hasNone: .values
         case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: .bounds
         case .contains, .startsWith, .endsWith: .fragment
+        case .matches: .pattern
         }
     }
 
@@ -86,7 +99,7 @@ extension ComparisonOperator {
         case .equal, .notEqual: [.string, .number, .bool, .date, .version]
         case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: [.number, .date, .version]
         case .isIn, .isNotIn: [.string, .number, .version]
-        case .contains, .startsWith, .endsWith: [.string]
+        case .contains, .startsWith, .endsWith, .matches: [.string]
         case .has, .hasAny, .hasAll, .hasNone: [.set]
         case .isSet, .isNotSet: Set(ValueType.allCases)
         }
@@ -102,7 +115,7 @@ extension ComparisonOperator {
     package func inferredType(literal: Literal?) -> ValueType? {
         switch self {
         case .has, .hasAny, .hasAll, .hasNone: return .set
-        case .contains, .startsWith, .endsWith: return .string
+        case .contains, .startsWith, .endsWith, .matches: return .string
         case .isSet, .isNotSet: return nil
         case .less, .lessOrEqual, .greater, .greaterOrEqual, .between:
             guard let literal else { return nil }
@@ -117,7 +130,7 @@ extension ComparisonOperator {
     /// not from its literal.
     package var infersFromOperator: Bool {
         switch self {
-        case .has, .hasAny, .hasAll, .hasNone, .contains, .startsWith, .endsWith: true
+        case .has, .hasAny, .hasAll, .hasNone, .contains, .startsWith, .endsWith, .matches: true
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .isIn, .isNotIn, .isSet, .isNotSet: false
         }
     }
@@ -154,7 +167,7 @@ extension Literal {
     /// The attribute type the literal is a value of (a string is a `string`).
     package var valueType: ValueType {
         switch value {
-        case .string: .string
+        case .string, .pattern: .string
         case .number: .number
         case .bool: .bool
         case .date, .now: .date

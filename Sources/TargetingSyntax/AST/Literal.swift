@@ -14,6 +14,8 @@ package struct Literal: Hashable, Sendable {
         case date(Int64?)
         /// `now`, optionally shifted by a duration (ms).
         case now(offset: Int64)
+        /// The pattern of `matches`: the text between the slashes, as written.
+        case pattern(String)
     }
 
     /// The value.
@@ -37,6 +39,7 @@ package struct Literal: Hashable, Sendable {
         case .number: "number"
         case .bool: "boolean"
         case .date, .now: "date"
+        case .pattern: "pattern"
         }
     }
 }

@@ -23,6 +23,11 @@ extension Diagnostic {
                    help: "close it with `\"` on the same line; write a line break as `\\n`")
     }
 
+    static func unterminatedPattern(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "unterminated-pattern", "unterminated pattern", at: range,
+                   help: "close it with `/` on the same line; write a slash inside it as `\\/`")
+    }
+
     static func controlCharacterInString(_ scalar: Unicode.Scalar, at range: SourceRange) -> Diagnostic {
         Diagnostic(.error, "control-character", "control character \(codePoint(scalar)) in a string literal", at: range,
                    help: "write it as an escape such as `\\n`, `\\t` or `\\u{…}`")
@@ -50,6 +55,12 @@ extension Diagnostic {
 
     static func expected(_ what: String, found token: Token) -> Diagnostic {
         Diagnostic(.error, "syntax", "expected \(what), found \(token.describedForMessage)", at: token.range)
+    }
+
+    static func expectedPattern(after op: String, found token: Token) -> Diagnostic {
+        var help = "write the pattern between slashes, such as `/[a-z]+@example\\.com/`"
+        if token.kind == .string { help = "a pattern is written between slashes, not quotes: `/\(token.value)/`" }
+        return Diagnostic(.error, "syntax", "expected a pattern `/…/` after `\(op)`, found \(token.describedForMessage)", at: token.range, help: help)
     }
 
     static func expectedDeclaration(found token: Token, suggestion: String? = nil) -> Diagnostic {

@@ -83,6 +83,8 @@ package final class Lexer {
                 lexString()
             case UInt8(ascii: "`"):
                 lexQuotedName()
+            case UInt8(ascii: "/") where patternMayFollow:
+                lexPattern()
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 lexNumberLike()
             default:
@@ -317,6 +319,34 @@ package final class Lexer {
 
     static func isHexDigit(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+    }
+
+    /// Whether a `/` here opens a pattern: it follows the operator word `matches` (and not an
+    /// input's element name, where `/` separates a screen from an element).
+    private var patternMayFollow: Bool {
+        guard let last = tokens.last, last.kind == .identifier, last.text == ComparisonOperator.matches.rawValue else { return false }
+        guard tokens.count >= 2 else { return true }
+        let before = tokens[tokens.count - 2]
+        return !before.isKeyword(.input) && !before.isPunctuation(.slash)
+    }
+
+    /// Lexes `/…/` on one line; `\` escapes the next character (so `\/` is a slash). The
+    /// pattern language itself is read later, by `PatternParser`.
+    private func lexPattern() {
+        let start = here
+        advance()
+        var end = offset
+        while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != 0x0A, bytes[end] != 0x0D {
+            end += bytes[end] == UInt8(ascii: "\\") && end + 1 < bytes.count && bytes[end + 1] != 0x0A && bytes[end + 1] != 0x0D ? 2 : 1
+        }
+        let body = text(offset, min(end, bytes.count))
+        advance(min(end, bytes.count) - offset)
+        if peek() == UInt8(ascii: "/") {
+            advance()
+        } else {
+            diagnostics.append(.unterminatedPattern(at: SourceRange(file: file.path, start: start, end: here)))
+        }
+        emit(.pattern, from: start, value: body)
     }
 
     private func lexQuotedName() {

@@ -139,6 +139,7 @@ extension Parser {
             _ = try expect(ComparisonOperator.boundsJoiner, "between the bounds of `\(op.rawValue)`")
             operands.append(try parseLiteral())
         case .list: list = try parseList()
+        case .pattern: operands.append(try parsePattern(after: op))
         }
         var ignoringCaseRange: SourceRange?
         if current.isKeyword(.ignoring) {
@@ -148,6 +149,16 @@ extension Parser {
         }
         return Comparison(subject: subject, op: op, operatorRange: opToken.range, operands: operands, list: list,
                           ignoringCaseRange: ignoringCaseRange, range: span(from: subject.range))
+    }
+
+    /// Reads the `/…/` after `matches`; the pattern language is checked by the checker.
+    mutating func parsePattern(after op: ComparisonOperator) throws -> Literal {
+        let token = current
+        guard token.kind == .pattern else {
+            throw ParseFailure(.expectedPattern(after: op.rawValue, found: token))
+        }
+        advance()
+        return Literal(value: .pattern(token.value), text: token.text, range: token.range)
     }
 
     mutating func parseList() throws -> ListLiteral {

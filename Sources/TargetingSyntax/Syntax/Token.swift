@@ -53,6 +53,8 @@ package enum TokenKind: Hashable, Sendable {
     case duration
     /// Punctuation or an operator.
     case punctuation(Punctuation)
+    /// The pattern of `matches`, `/…/`; `value` holds the text between the slashes as written.
+    case pattern
     /// The end of the file.
     case endOfFile
 }
@@ -92,7 +94,8 @@ package struct Token: Hashable, Sendable {
         switch kind {
         case .keyword(let keyword): keyword.rawValue
         case .punctuation(let punctuation): punctuation.rawValue
-        case .identifier, .quotedName, .string, .number, .date, .duration, .endOfFile: nil
+        case .identifier: ComparisonOperator.unreservedWords.contains(text) ? text : nil
+        case .quotedName, .string, .number, .date, .duration, .pattern, .endOfFile: nil
         }
     }
 
@@ -101,6 +104,7 @@ package struct Token: Hashable, Sendable {
         switch kind {
         case .endOfFile: return "end of file"
         case .string: return "string literal"
+        case .pattern: return "pattern `\(text)`"
         default: return "`\(text)`"
         }
     }

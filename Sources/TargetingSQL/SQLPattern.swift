@@ -1,0 +1,95 @@
+import TargetingBase
+
+/// A `matches` pattern spelled as each engine's regular expression, with the same language as
+/// the tool's automaton on every value (non-ASCII text and line breaks included).
+///
+/// Nothing is left to an engine's defaults: the whole value is matched between explicit
+/// anchors (PostgreSQL's `^…$` outside newline-sensitive mode; Java's `^…\z`, because its `$`
+/// also matches before a final line break); `.`, `\d` and `\w` become explicit classes
+/// (Java's `.` skips line breaks, PostgreSQL's `\w` follows the locale); every character that
+/// is not an ASCII letter or digit is escaped, by code point where it is not printable ASCII;
+/// groups capture nothing (`(?:…)`). Case is not the engine's business either: under `ignoring
+/// case` the pattern is already lowercased and the lowercased column is matched.
+struct SQLPattern {
+    let dialect: SQLDialect
+
+    /// The regular expression for the whole pattern.
+    func regex(_ node: PatternNode) -> String {
+        switch dialect {
+        case .postgres: "^(?:" + body(node) + ")$"
+        case .spark: "^(?:" + body(node) + ")\\z"
+        }
+    }
+
+    /// The condition that `text` (a text expression, not NULL) matches `pattern`.
+    func condition(_ text: String, _ pattern: MatchPattern) -> String {
+        let literal = dialect.string(regex(pattern.node))
+        return switch dialect {
+        case .postgres: "(\(text) ~ \(literal))"
+        case .spark: "(\(text) RLIKE \(literal))"
+        }
+    }
+
+    private func body(_ node: PatternNode) -> String {
+        switch node {
+        case .empty:
+            return ""
+        case .set(let set):
+            return self.set(set)
+        case .sequence(let items):
+            return items.map { group($0, forSequence: true) }.joined()
+        case .alternation(let branches):
+            return "(?:" + branches.map(body).joined(separator: "|") + ")"
+        case .repetition(let inner, let min, let max):
+            let count: String
+            switch (min, max) {
+            case (0, nil): count = "*"
+            case (1, nil): count = "+"
+            case (0, 1?): count = "?"
+            case (let low, nil): count = "{\(low),}"
+            case (let low, let high?) where low == high: count = "{\(low)}"
+            case (let low, let high?): count = "{\(low),\(high)}"
+            }
+            return group(inner, forSequence: false) + count
+        }
+    }
+
+    /// `node` as one unit of a sequence, or as the operand of a count.
+    private func group(_ node: PatternNode, forSequence: Bool) -> String {
+        switch node {
+        case .set: body(node)
+        case .alternation: body(node)
+        case .sequence, .empty: forSequence ? body(node) : "(?:" + body(node) + ")"
+        case .repetition: forSequence ? body(node) : "(?:" + body(node) + ")"
+        }
+    }
+
+    /// One scalar from `set`: a literal, or a class of escaped ranges.
+    private func set(_ set: ScalarSet) -> String {
+        if let scalar = set.single { return literal(scalar.value) }
+        if set.isEmpty {
+            // Matches nothing: every scalar the engine can hold is outside it.
+            return "[^" + classRange(1...0xD7FF) + classRange(0xE000...0x10FFFF) + "]"
+        }
+        return "[" + set.ranges.map(classRange).joined() + "]"
+    }
+
+    private func classRange(_ range: ClosedRange<UInt32>) -> String {
+        range.lowerBound == range.upperBound ? literal(range.lowerBound) : literal(range.lowerBound) + "-" + literal(range.upperBound)
+    }
+
+    /// A scalar as itself (ASCII letters and digits), `\c` (other printable ASCII), or its code.
+    private func literal(_ value: UInt32) -> String {
+        let scalar = Unicode.Scalar(value) ?? "?"
+        if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) { return String(scalar) }
+        if (0x20...0x7E).contains(value) { return "\\" + String(scalar) }
+        let hex = String(value, radix: 16, uppercase: true)
+        switch dialect {
+        case .postgres:
+            return value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+        case .spark:
+            return "\\x{" + hex + "}"
+        }
+    }
+}
