@@ -34,6 +34,8 @@ echo "|---|---|---|---|"
 
 # (a) In process: the library API against a hand-written Swift function over the same Profile values.
 "$bench" in-process Rules
+# `matches` rows against `starts with`/`ends with` rows, and compiling a 1,000-character pattern.
+"$bench" patterns "$profiles"
 
 # (b) Batch: resolve --all over JSON Lines, against the specialised stdlib-Python loop on the same
 # file (`json.loads` and the two placements' conditions written out as `if`s: no rule interpreter).

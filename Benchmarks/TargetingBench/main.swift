@@ -2,6 +2,7 @@
 //
 //     swift run -c release targeting-bench                      in-process rates (table rows)
 //     swift run -c release targeting-bench app-load [DIR]       the app-load row alone
+//     swift run -c release targeting-bench patterns [N]         `matches` rows against fragment rows, N profiles
 //     swift run -c release targeting-bench profiles N FILE      N profile lines (seeded)
 //     swift run -c release targeting-bench events N P FILE      N event lines over P profiles
 //     swift run -c release targeting-bench check-set N FILE     a rule file of N segments
@@ -41,6 +42,8 @@ case "large-rules":
     write([Workload.largeRules(segments: 500, audiences: 100, placements: 20, seed: seed)], to: arguments[2])
 case "many-placements":
     write([Workload.largeRules(segments: 500, audiences: 100, placements: count(2), seed: seed)], to: arguments[3])
+case "patterns":
+    Patterns.run(count: arguments.count > 2 ? count(2) : 1_000_000)
 case "app-load":
     AppLoad.run(rulesDirectory: arguments.count > 2 ? arguments[2] : "Rules")
 case nil, "in-process":

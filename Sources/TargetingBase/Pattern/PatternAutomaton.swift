@@ -205,16 +205,38 @@ extension PatternAutomaton {
         init?(_ nfa: NFA, budget: Int) {
             let spanCount = nfa.spanCount
             self.spanCount = spanCount
+            // Only reading states and the accepting state tell subsets apart, so a subset is
+            // kept as the sorted list of those it holds.
+            let important = (0..<nfa.stateCount).map { !nfa.reads[$0].isEmpty || Int32($0) == nfa.accept }
             var seen = [Bool](repeating: false, count: nfa.stateCount)
             var stack: [Int32] = []
-            func canonical(_ set: [Int32]) -> [Int32] {
-                // Only reading states and the accepting state tell subsets apart.
-                set.filter { !nfa.reads[Int($0)].isEmpty || $0 == nfa.accept }.sorted()
+            // The important states each state reaches without reading, kept once computed
+            // (unless large, so a long chain of optional parts stays linear in memory).
+            var closures = [[Int32]?](repeating: nil, count: nfa.stateCount)
+            func closure(_ state: Int32) -> [Int32] {
+                if let known = closures[Int(state)] { return known }
+                var reached: [Int32] = []
+                nfa.close(state, into: &reached, seen: &seen, stack: &stack)
+                for member in reached { seen[Int(member)] = false }
+                let result = reached.filter { important[Int($0)] }.sorted()
+                if result.count <= 64 { closures[Int(state)] = result }
+                return result
             }
-            var startSet: [Int32] = []
-            nfa.close(nfa.start, into: &startSet, seen: &seen, stack: &stack)
-            for state in startSet { seen[Int(state)] = false }
-            let start = canonical(startSet)
+            var stamp = [UInt32](repeating: 0, count: nfa.stateCount)
+            var generation: UInt32 = 0
+            func union(_ targets: [Int32]) -> [Int32] {
+                if targets.count == 1 { return closure(targets[0]) }
+                generation &+= 1
+                var result: [Int32] = []
+                for target in targets {
+                    for member in closure(target) where stamp[Int(member)] != generation {
+                        stamp[Int(member)] = generation
+                        result.append(member)
+                    }
+                }
+                return result.sorted()
+            }
+            let start = closure(nfa.start)
             var index: [[Int32]: Int32] = [start: 0]
             var sets: [[Int32]] = [start]
             var transitions: [Int32] = []
@@ -230,27 +252,32 @@ extension PatternAutomaton {
                     let next = nfa.next[Int(state)]
                     for span in nfa.reads[Int(state)] { targets[Int(span)].append(next) }
                 }
+                var previous: (targets: [Int32], state: Int32)?
                 for span in 0..<spanCount {
-                    guard !targets[span].isEmpty else {
+                    let here = targets[span]
+                    if here.isEmpty {
                         transitions.append(-1)
                         continue
                     }
-                    var closed: [Int32] = []
-                    for target in targets[span] where !seen[Int(target)] {
-                        nfa.close(target, into: &closed, seen: &seen, stack: &stack)
+                    // Spans read by the same states lead to the same subset.
+                    if let previous, previous.targets == here {
+                        transitions.append(previous.state)
+                        continue
                     }
-                    for state in closed { seen[Int(state)] = false }
-                    let key = canonical(closed)
+                    let key = union(here)
+                    let target: Int32
                     if key.isEmpty {
-                        transitions.append(-1)
+                        target = -1
                     } else if let known = index[key] {
-                        transitions.append(known)
+                        target = known
                     } else {
                         guard sets.count < budget else { return nil }
-                        index[key] = Int32(sets.count)
-                        transitions.append(Int32(sets.count))
+                        target = Int32(sets.count)
+                        index[key] = target
                         sets.append(key)
                     }
+                    transitions.append(target)
+                    previous = (here, target)
                 }
             }
             self.transitions = transitions
