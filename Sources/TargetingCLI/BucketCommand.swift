@@ -80,7 +80,7 @@ enum BucketCommand: Command {
 
     /// One line per value: its bucket and the experiment's variant.
     static func printExperiment(_ experiment: ExperimentDeclaration, ids: [String], format: OutputFormat, io: CommandIO) {
-        let key = experiment.key?.displayName ?? "profile.id"
+        let key = experiment.key?.displayName ?? AttributeTarget.builtin("id").written
         let weighted = experiment.variants.map { (weight: $0.weightValue, sortKey: $0.name.text) }
         for id in ids {
             let bucket = SplitDraw.bucket(splitID: experiment.name.text, profileID: id)
@@ -102,7 +102,7 @@ enum BucketCommand: Command {
 
     /// One line per value: its bucket and whether the holdout holds it out.
     static func printHoldout(_ holdout: HoldoutDeclaration, ids: [String], format: OutputFormat, io: CommandIO) {
-        let key = holdout.key?.displayName ?? "profile.id"
+        let key = holdout.key?.displayName ?? AttributeTarget.builtin("id").written
         for id in ids {
             let bucket = SplitDraw.bucket(splitID: holdout.name.text, profileID: id)
             let heldOut = bucket < holdout.weightValue

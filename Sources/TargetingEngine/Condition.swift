@@ -73,7 +73,7 @@ package struct CompiledTest: Hashable, Sendable {
     /// The comparison it came from (for explanations).
     package var source: Comparison
 
-    /// Creates a compiled test (the analysis builds the key tests of SPEC §11 with it).
+    /// Creates a compiled test (the analysis builds the key tests of `by KEY` with it).
     package init(slot: Int, kind: Kind, negated: Bool, source: Comparison) {
         self.slot = slot
         self.kind = kind

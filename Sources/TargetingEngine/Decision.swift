@@ -81,7 +81,7 @@ public struct Decision: Hashable, Sendable {
         get { shown.fields.split }
         set { edit { $0.split = newValue } }
     }
-    /// The experiment's name when an experiment row decided (SPEC §11).
+    /// The experiment's name when an experiment row decided.
     public package(set) var experiment: String? {
         get { shown.fields.experiment }
         set { edit { $0.experiment = newValue } }
@@ -151,7 +151,7 @@ public struct Decision: Hashable, Sendable {
         return bytes
     }
 
-    /// The JSON object of `resolve --format json` (SPEC §6), keys in the documented order.
+    /// The JSON object of `resolve --format json`, keys in the documented order.
     package var json: JSONValue {
         func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
         var members = [

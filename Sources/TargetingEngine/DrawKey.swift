@@ -1,4 +1,4 @@
-/// Whose value a split, an experiment or the holdout draws on (SPEC §11's `by KEY`).
+/// Whose value a split, an experiment or the holdout draws on (its `by KEY`).
 package enum DrawKey: Hashable, Sendable {
     /// The profile's `id`: a profile without one cannot be drawn, which is an error for a split
     /// or an experiment that must decide.

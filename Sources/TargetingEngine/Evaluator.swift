@@ -63,7 +63,7 @@ package struct Evaluator {
         test.slot < 0 ? .date(now) : values[test.slot]
     }
 
-    /// Runs one comparison with the two-valued semantics of SPEC §4.4.
+    /// Runs one comparison with the two-valued semantics (README, *Segments and audiences*).
     func run(_ test: CompiledTest) -> Bool {
         let value = value(of: test)
         if case .isSet = test.kind { return value.isPresent != test.negated }

@@ -39,7 +39,7 @@ extension Decision: CustomStringConvertible {
 }
 
 extension Explanation: CustomStringConvertible {
-    /// The text of `resolve --explain` (SPEC §6): the decision, every row with matched / not
+    /// The text of `resolve --explain`: the decision, every row with matched / not
     /// matched and the first failing condition, then the decision again.
     public var description: String {
         var text = decision.description + "\n"

@@ -3,7 +3,7 @@ import TargetingProfiles
 
 /// Why each row of a placement matched or not, and what was decided (`resolve --explain`).
 ///
-/// Its `description` is the text of SPEC §6's `--explain`.
+/// Its `description` is the text of `resolve --explain`.
 public struct Explanation: Hashable, Sendable {
     /// One row of the placement.
     public struct Row: Hashable, Sendable {

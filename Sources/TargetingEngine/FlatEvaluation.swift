@@ -275,7 +275,7 @@ package struct FlatRun<Source: SlotSource> {
         return acc
     }
 
-    /// Runs test `index` with the two-valued semantics of SPEC §4.4.
+    /// Runs test `index` with the two-valued semantics (README, *Segments and audiences*).
     mutating func test(_ index: Int) -> Bool {
         let test = flat.tests.baseAddress! + index
         let slot = Int(test.pointee.slot)

@@ -1,6 +1,6 @@
 import TargetingSyntax
 
-/// The rule set's holdout prepared for drawing (SPEC §11): a profile whose bucket of
+/// The rule set's holdout prepared for drawing: a profile whose bucket of
 /// `"<name>-<key value>"` is below the weight is held out of every covered placement.
 package struct HoldoutPlan: Hashable, Sendable {
     /// The holdout's name.

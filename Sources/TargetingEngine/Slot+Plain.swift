@@ -28,7 +28,7 @@ extension Slot {
             if let plain { return plain }
         case .builtin(let field):
             if let derived = slot.pointee.derived {
-                // Set exactly when the source is a date string (SPEC §9), as `Slot.builtin` reads it.
+                // Set exactly when the source is a date string, as `Slot.builtin` reads it.
                 return Source.withFieldPlain(profile, derived.source) { stored in
                     guard case .text(let bytes) = stored, let ms = Timestamp.parse(utf8: bytes) else { return FastValue(tag: .missing) }
                     return FastValue(number: Double(derived.rule.value(sourceMs: ms, nowMs: now)))

@@ -81,7 +81,7 @@ package struct Slot: Hashable, Sendable {
     static func builtin(_ field: String, in profile: some SlotSource, derived: BuiltinField.Derived?, as type: ValueType, now: Int64) -> SlotValue {
         if let derived {
             // Set exactly when computable: a source that is absent, mistyped or unparsable
-            // leaves the derived field missing, not mistyped (SPEC §9).
+            // leaves the derived field missing, not mistyped.
             guard let text = profile.field(derived.source)?.stringValue, let ms = Timestamp.parse(text) else { return .missing }
             return .number(Double(derived.rule.value(sourceMs: ms, nowMs: now)))
         }

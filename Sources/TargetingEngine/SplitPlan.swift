@@ -19,7 +19,7 @@ package struct SplitPlan: Hashable, Sendable {
     package let id: String
     /// Whose value is drawn.
     package let key: DrawKey
-    /// Whether this is an experiment row (SPEC §11) rather than a split.
+    /// Whether this is an experiment row rather than a split.
     package let isExperiment: Bool
     /// The variants in draw order.
     package let steps: [Step]
@@ -57,7 +57,7 @@ package struct SplitPlan: Hashable, Sendable {
         step(forBucket: SplitDraw.bucket(splitID: id, profileID: value))
     }
 
-    /// The variant a bucket (0..<100) chooses: the walk of SPEC §4.5 (subtract each weight
+    /// The variant a bucket (0..<100) chooses: the weights' walk (subtract each weight
     /// from r; the first that takes r below 0 wins) is the first step whose bound exceeds r.
     package func destination(forBucket bucket: Int) -> Destination {
         steps[step(forBucket: bucket)].destination

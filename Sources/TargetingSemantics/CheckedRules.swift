@@ -27,7 +27,7 @@ package struct CheckedRules: Sendable {
     package var audiences: [NamedExpression]
     /// The placements in file order.
     package var placements: [PlacementDeclaration]
-    /// The experiments in file order (SPEC §11).
+    /// The experiments in file order.
     package var experiments: [ExperimentDeclaration] = []
     /// The rule set's holdout, if it has one.
     package var holdout: HoldoutDeclaration? = nil

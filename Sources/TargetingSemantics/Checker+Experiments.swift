@@ -2,7 +2,7 @@ import TargetingBase
 import TargetingProfiles
 import TargetingSyntax
 
-/// The rules of SPEC §11: experiments, experiment rows, `by KEY` and the holdout.
+/// The rules of experiments across placements: experiment rows, `by KEY` and the holdout.
 extension Checker {
     /// Each experiment's variants and key, and the holdout's weight, key and `except` list.
     mutating func checkExperiments() {

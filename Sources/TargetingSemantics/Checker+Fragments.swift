@@ -3,7 +3,7 @@ import TargetingSyntax
 
 extension Checker {
     /// Warns when no listed value of a `one of` attribute satisfies the fragment of a
-    /// `contains`, `starts with` or `ends with` comparison (SPEC §9): a fragment is not a value,
+    /// `contains`, `starts with` or `ends with` comparison: a fragment is not a value,
     /// so it is not held to the list, but a comparison no value can make true is a mistake.
     ///
     /// Text is compared by its UTF-8 bytes, as evaluation does; with `ignoring case` both sides

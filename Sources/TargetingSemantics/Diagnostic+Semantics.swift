@@ -48,7 +48,7 @@ extension Diagnostic {
         Diagnostic(.error, "empty-list", "empty list", at: range)
     }
 
-    /// A value listed twice in `one of [..]`/`set of [..]`: harmless, so a warning (SPEC §9).
+    /// A value listed twice in `one of [..]`/`set of [..]`: harmless, so a warning.
     static func duplicateListValue(_ value: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
         Diagnostic(.warning, "duplicate-value", "`\(value)` is listed twice", at: range, help: "first listed at \(place(first))")
     }

@@ -1,4 +1,4 @@
-/// An attribute of a profile: a custom attribute key or a built-in field of SPEC §2.
+/// An attribute of a profile: a custom attribute key or a built-in field of the profile (README, *Profiles*).
 public enum AttributeTarget: Hashable, Sendable {
     /// A custom attribute key.
     case custom(String)

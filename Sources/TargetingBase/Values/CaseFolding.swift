@@ -1,4 +1,4 @@
-/// The lowercase mapping that `ignoring case` compares (SPEC §9 "More edges"): the full
+/// The lowercase mapping that `ignoring case` compares: the full
 /// Unicode lowercase mapping of each scalar, with the Final_Sigma condition of Unicode §3.13
 /// for U+03A3 GREEK CAPITAL LETTER SIGMA, as ICU's `u_strToLower` (PostgreSQL's `lower()`
 /// under an ICU collation) and Java's `toLowerCase(Locale.ROOT)` (Spark's `lower()`) apply it.

@@ -1,4 +1,4 @@
-/// The storage-independent type of an attribute (SPEC §4.2).
+/// The storage-independent type of an attribute.
 package enum ValueType: String, Hashable, Sendable, CaseIterable {
     case string, number, bool, date, version, set
 }

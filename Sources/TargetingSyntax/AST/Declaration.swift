@@ -56,7 +56,7 @@ package enum Destination: Hashable, Sendable {
     case nothing(SourceRange)
     /// `split "ID" [by KEY] { … }`.
     case split(SplitDestination)
-    /// `EXPERIMENT { VARIANT -> DESTINATION … }` (SPEC §11).
+    /// `EXPERIMENT { VARIANT -> DESTINATION … }`.
     case experiment(ExperimentDestination)
 
     /// Where it is written.

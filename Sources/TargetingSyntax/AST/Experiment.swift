@@ -16,7 +16,7 @@ package struct ExperimentVariant: Hashable, Sendable {
     }
 }
 
-/// `experiment NAME [by KEY] { WEIGHT% VARIANT … }` (SPEC §11).
+/// `experiment NAME [by KEY] { WEIGHT% VARIANT … }`.
 package struct ExperimentDeclaration: Hashable, Sendable {
     /// The experiment's name.
     package var name: Identifier
@@ -28,7 +28,7 @@ package struct ExperimentDeclaration: Hashable, Sendable {
     package var range: SourceRange
 }
 
-/// `holdout NAME WEIGHT% [by KEY] [except PLACEMENT, …]` (SPEC §11).
+/// `holdout NAME WEIGHT% [by KEY] [except PLACEMENT, …]`.
 package struct HoldoutDeclaration: Hashable, Sendable {
     /// The holdout's name.
     package var name: Identifier

@@ -75,7 +75,7 @@ package struct PlacementExpectation: Hashable, Sendable {
         case noMatch(SourceRange)
     }
 
-    /// `from EXPERIMENT.VARIANT`: the experiment variant that must decide (SPEC §11).
+    /// `from EXPERIMENT.VARIANT`: the experiment variant that must decide.
     package struct Variant: Hashable, Sendable {
         /// The experiment.
         package var experiment: Identifier
@@ -120,7 +120,7 @@ package enum Expectation: Hashable, Sendable {
     case placement(Identifier, PlacementExpectation, SourceRange)
     /// `expect NAME` or `expect not NAME`: audience or segment membership.
     case membership(Identifier, negated: Bool, SourceRange)
-    /// `expect held out` or `expect not held out` (SPEC §11): whether the rule set's holdout
+    /// `expect held out` or `expect not held out`: whether the rule set's holdout
     /// holds the profile out; the range is that of `held out`.
     case heldOut(negated: Bool, words: SourceRange, SourceRange)
 

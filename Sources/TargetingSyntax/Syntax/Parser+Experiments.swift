@@ -1,6 +1,6 @@
 import TargetingBase
 
-/// The forms of SPEC §11: experiments, the holdout, experiment rows and `by KEY`.
+/// The forms of experiments across placements: the holdout, experiment rows and `by KEY`.
 ///
 /// `by` and `except` are words only in these places, so an attribute or placement may still
 /// be called `by` or `except`.

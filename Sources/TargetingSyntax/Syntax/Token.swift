@@ -1,6 +1,6 @@
 import TargetingBase
 
-/// The reserved words of the rules and tests language (SPEC §4.1).
+/// The reserved words of the rules and tests language.
 package enum Keyword: String, Hashable, Sendable, CaseIterable {
     case attribute, input, segment, audience, placement, test, split, everyone, flow, paywall, nothing
     case experiment, holdout
