@@ -203,85 +203,11 @@ extension PatternAutomaton {
 
         /// Builds the DFA of `nfa` by subset construction; nil when it needs more than `budget` states.
         init?(_ nfa: NFA, budget: Int) {
-            let spanCount = nfa.spanCount
-            self.spanCount = spanCount
-            // Only reading states and the accepting state tell subsets apart, so a subset is
-            // kept as the sorted list of those it holds.
-            let important = (0..<nfa.stateCount).map { !nfa.reads[$0].isEmpty || Int32($0) == nfa.accept }
-            var seen = [Bool](repeating: false, count: nfa.stateCount)
-            var stack: [Int32] = []
-            // The important states each state reaches without reading, kept once computed
-            // (unless large, so a long chain of optional parts stays linear in memory).
-            var closures = [[Int32]?](repeating: nil, count: nfa.stateCount)
-            func closure(_ state: Int32) -> [Int32] {
-                if let known = closures[Int(state)] { return known }
-                var reached: [Int32] = []
-                nfa.close(state, into: &reached, seen: &seen, stack: &stack)
-                for member in reached { seen[Int(member)] = false }
-                let result = reached.filter { important[Int($0)] }.sorted()
-                if result.count <= 64 { closures[Int(state)] = result }
-                return result
-            }
-            var stamp = [UInt32](repeating: 0, count: nfa.stateCount)
-            var generation: UInt32 = 0
-            func union(_ targets: [Int32]) -> [Int32] {
-                if targets.count == 1 { return closure(targets[0]) }
-                generation &+= 1
-                var result: [Int32] = []
-                for target in targets {
-                    for member in closure(target) where stamp[Int(member)] != generation {
-                        stamp[Int(member)] = generation
-                        result.append(member)
-                    }
-                }
-                return result.sorted()
-            }
-            let start = closure(nfa.start)
-            var index: [[Int32]: Int32] = [start: 0]
-            var sets: [[Int32]] = [start]
-            var transitions: [Int32] = []
-            var accepting: [Bool] = []
-            var cursor = 0
-            var targets = [[Int32]](repeating: [], count: spanCount)
-            while cursor < sets.count {
-                let set = sets[cursor]
-                cursor += 1
-                accepting.append(set.contains(nfa.accept))
-                for span in 0..<spanCount { targets[span].removeAll(keepingCapacity: true) }
-                for state in set {
-                    let next = nfa.next[Int(state)]
-                    for span in nfa.reads[Int(state)] { targets[Int(span)].append(next) }
-                }
-                var previous: (targets: [Int32], state: Int32)?
-                for span in 0..<spanCount {
-                    let here = targets[span]
-                    if here.isEmpty {
-                        transitions.append(-1)
-                        continue
-                    }
-                    // Spans read by the same states lead to the same subset.
-                    if let previous, previous.targets == here {
-                        transitions.append(previous.state)
-                        continue
-                    }
-                    let key = union(here)
-                    let target: Int32
-                    if key.isEmpty {
-                        target = -1
-                    } else if let known = index[key] {
-                        target = known
-                    } else {
-                        guard sets.count < budget else { return nil }
-                        target = Int32(sets.count)
-                        index[key] = target
-                        sets.append(key)
-                    }
-                    transitions.append(target)
-                    previous = (here, target)
-                }
-            }
-            self.transitions = transitions
-            self.accepting = accepting
+            var builder = SubsetConstruction(nfa, budget: budget)
+            guard builder.run() else { return nil }
+            spanCount = nfa.spanCount
+            transitions = builder.transitions
+            accepting = builder.accepting
         }
 
         /// Whether the DFA accepts the valid UTF-8 text `bytes`.
@@ -306,5 +232,162 @@ extension PatternAutomaton {
                 return accepting[state]
             }
         }
+    }
+}
+
+/// The subset construction behind `PatternAutomaton.DFA`, its working state in one value (so no
+/// array is boxed by a closure that captures it).
+///
+/// A subset is kept as the sorted list of the reading states (and the accepting state) it
+/// holds, since only those tell subsets apart. The lists live back to back in one array, found
+/// by a hash of their members, so a subset met again costs no allocation; each state's closure
+/// (the important states it reaches without reading) is computed once and kept the same way.
+struct SubsetConstruction {
+    let nfa: PatternAutomaton.NFA
+    let budget: Int
+    let important: [Bool]
+    /// The spans each state reads, back to back: state `s` reads `readSpans[readStart[s]..<readStart[s + 1]]`.
+    let readStart: [Int]
+    let readSpans: [Int32]
+    var closureStart: [Int32]
+    var closureCount: [Int32]
+    var closureMembers: [Int32] = []
+    var seen: [Bool]
+    var stack: [Int32] = []
+    var reached: [Int32] = []
+    var subsetMembers: [Int32] = []
+    var subsetStart: [Int] = []
+    var subsetsByHash: [UInt64: [Int32]] = [:]
+    var candidate: [Int32] = []
+    var stamp: [UInt32]
+    var generation: UInt32 = 0
+    var transitions: [Int32] = []
+    var accepting: [Bool] = []
+
+    init(_ nfa: PatternAutomaton.NFA, budget: Int) {
+        self.nfa = nfa
+        self.budget = budget
+        let count = nfa.stateCount
+        important = (0..<count).map { !nfa.reads[$0].isEmpty || Int32($0) == nfa.accept }
+        var starts = [0]
+        starts.reserveCapacity(count + 1)
+        for reads in nfa.reads { starts.append(starts[starts.count - 1] + reads.count) }
+        readStart = starts
+        readSpans = nfa.reads.flatMap { $0 }
+        closureStart = [Int32](repeating: -1, count: count)
+        closureCount = [Int32](repeating: 0, count: count)
+        seen = [Bool](repeating: false, count: count)
+        stamp = [UInt32](repeating: 0, count: count)
+    }
+
+    /// Where the closure of `state` lies in `closureMembers`, computing it the first time.
+    mutating func closure(_ state: Int32) -> Range<Int> {
+        let known = Int(closureStart[Int(state)])
+        if known >= 0 { return known..<(known + Int(closureCount[Int(state)])) }
+        reached.removeAll(keepingCapacity: true)
+        nfa.close(state, into: &reached, seen: &seen, stack: &stack)
+        let start = closureMembers.count
+        for member in reached {
+            seen[Int(member)] = false
+            if important[Int(member)] { closureMembers.append(member) }
+        }
+        closureMembers[start...].sort()
+        closureStart[Int(state)] = Int32(start)
+        closureCount[Int(state)] = Int32(closureMembers.count - start)
+        return start..<closureMembers.count
+    }
+
+    /// The members of subset `subset`.
+    func members(of subset: Int) -> Range<Int> {
+        let end = subset + 1 < subsetStart.count ? subsetStart[subset + 1] : subsetMembers.count
+        return subsetStart[subset]..<end
+    }
+
+    /// The number of the subset in `candidate` (sorted), adding it when new; nil past the budget.
+    mutating func numberCandidate() -> Int32? {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for member in candidate { hash = (hash ^ UInt64(UInt32(bitPattern: member))) &* 0x0000_0100_0000_01B3 }
+        if let known = subsetsByHash[hash] {
+            for subset in known where subsetMembers[members(of: Int(subset))].elementsEqual(candidate) { return subset }
+        }
+        guard subsetStart.count < budget else { return nil }
+        let fresh = Int32(subsetStart.count)
+        subsetStart.append(subsetMembers.count)
+        subsetMembers.append(contentsOf: candidate)
+        accepting.append(candidate.contains(nfa.accept))
+        subsetsByHash[hash, default: []].append(fresh)
+        return fresh
+    }
+
+    /// Builds every subset reachable from the start; false past the budget.
+    mutating func run() -> Bool {
+        let spanCount = nfa.spanCount
+        candidate = Array(closureMembers[closure(nfa.start)])
+        guard numberCandidate() != nil else { return false }
+        // Per subset: the states each span leads to, grouped by span (a counting sort).
+        var perSpan = [Int](repeating: 0, count: spanCount + 1)
+        var fill = perSpan
+        var grouped: [Int32] = []
+        var cursor = 0
+        while cursor < subsetStart.count {
+            let subset = members(of: cursor)
+            cursor += 1
+            for span in 0...spanCount { perSpan[span] = 0 }
+            for index in subset {
+                let state = Int(subsetMembers[index])
+                for read in readStart[state]..<readStart[state + 1] { perSpan[Int(readSpans[read]) + 1] += 1 }
+            }
+            for span in 0..<spanCount { perSpan[span + 1] += perSpan[span] }
+            if grouped.count < perSpan[spanCount] { grouped = [Int32](repeating: 0, count: perSpan[spanCount]) }
+            for span in 0...spanCount { fill[span] = perSpan[span] }
+            for index in subset {
+                let state = Int(subsetMembers[index])
+                let next = nfa.next[state]
+                for read in readStart[state]..<readStart[state + 1] {
+                    let span = Int(readSpans[read])
+                    grouped[fill[span]] = next
+                    fill[span] += 1
+                }
+            }
+            var previous: (low: Int, high: Int, target: Int32) = (0, 0, -1)
+            for span in 0..<spanCount {
+                let low = perSpan[span], high = perSpan[span + 1]
+                if low == high {
+                    transitions.append(-1)
+                    continue
+                }
+                // Spans read by the same states lead to the same subset.
+                if high - low == previous.high - previous.low, grouped[low..<high].elementsEqual(grouped[previous.low..<previous.high]) {
+                    transitions.append(previous.target)
+                    continue
+                }
+                generation &+= 1
+                candidate.removeAll(keepingCapacity: true)
+                for index in low..<high {
+                    let range = closure(grouped[index])
+                    let current = generation
+                    closureMembers.withUnsafeBufferPointer { members in
+                        stamp.withUnsafeMutableBufferPointer { stamps in
+                            for position in range {
+                                let member = members[position]
+                                if stamps[Int(member)] != current {
+                                    stamps[Int(member)] = current
+                                    candidate.append(member)
+                                }
+                            }
+                        }
+                    }
+                }
+                var target: Int32 = -1
+                if !candidate.isEmpty {
+                    if high - low > 1 { candidate.sort() }
+                    guard let found = numberCandidate() else { return false }
+                    target = found
+                }
+                transitions.append(target)
+                previous = (low, high, target)
+            }
+        }
+        return true
     }
 }
