@@ -14,6 +14,7 @@ enum TextOptions {
     /// Offers the options of a string field whose comparisons are `builder.tests`; `allowed`
     /// values are tried before unrelated ones.
     static func fill(_ builder: inout OptionTableBuilder, allowed: [String]) {
+        if hasPattern(builder), fillExactly(&builder, allowed: allowed) { return }
         let tests = builder.tests.map(\.test)
         var exact: [[UInt8]] = []
         var folded: [[UInt8]] = []
@@ -25,7 +26,8 @@ enum TextOptions {
             case .stringIn(let texts, let fold):
                 for text in texts { fold ? folded.append(Array(text.utf8)) : exact.append(Array(text.utf8)) }
             case .matches:
-                // Patterns are not modelled by these options: the table cannot claim to be complete.
+                // A pattern the automata could not decide (see `fillExactly`): the table cannot
+                // claim to be complete.
                 builder.isComplete = false
             case .contains, .startsWith, .endsWith:
                 if let pattern = TextPattern(test.kind), !patterns.contains(pattern) { patterns.append(pattern) }
