@@ -7,6 +7,10 @@
 /// and leaves the exact pattern tests, or (3) neither, which leaves every pattern test. Cases
 /// (2) and (3) are offered as abstract vectors over the pattern tests, limited only by
 /// `TextPatternRules`, so the options cover every string.
+///
+/// A field with a `matches` comparison, or one whose literals' options cannot claim to cover
+/// every string, is decided by automata instead where they can (`fillExactly`): one concrete
+/// string per vector its comparisons can have, found by exploring them together.
 enum TextOptions {
     /// Most pattern assignments enumerated per field before giving up on completeness.
     static let assignmentLimit = 512
@@ -15,6 +19,15 @@ enum TextOptions {
     /// values are tried before unrelated ones.
     static func fill(_ builder: inout OptionTableBuilder, allowed: [String]) {
         if hasPattern(builder), fillExactly(&builder, allowed: allowed) { return }
+        // Without a pattern the literals' options usually cover every string; when they
+        // cannot say so, the automata may.
+        var sampled = builder
+        fillFromLiterals(&sampled, allowed: allowed)
+        if sampled.isComplete || hasPattern(builder) || !fillExactly(&builder, allowed: allowed) { builder = sampled }
+    }
+
+    /// The options of the literals and of the pattern facts (see the type's summary).
+    static func fillFromLiterals(_ builder: inout OptionTableBuilder, allowed: [String]) {
         let tests = builder.tests.map(\.test)
         var exact: [[UInt8]] = []
         var folded: [[UInt8]] = []

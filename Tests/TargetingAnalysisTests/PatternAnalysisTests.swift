@@ -125,6 +125,15 @@ final class PatternAnalysisTests: XCTestCase {
         ])
     }
 
+    func testManyContainsAreDecidedByTheAutomataWhenTheLiteralsCannotSay() {
+        // Ten `contains` give more combinations than the literals' options enumerate; the
+        // automata still cover every string, so the covered last row is reported.
+        let segments = (0..<10).map { #"x contains "q\#($0)""# } + [#"x contains "q3q4" and not x contains "q0""#]
+        let found = warnings(rules(segments, everyone: true))
+        XCTAssertEqual(found.map(\.message), ["row `a11` can never decide: every profile it matches is taken by the rows above"])
+        XCTAssertEqual(found.first?.help, "every profile it matches is matched first by `a4`")
+    }
+
     // MARK: - diff --prove
 
     private func prove(_ old: String, _ new: String, file: StaticString = #filePath, line: UInt = #line) throws -> (ChangeProof, Program, Program) {
