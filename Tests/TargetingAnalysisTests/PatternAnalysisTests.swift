@@ -134,6 +134,14 @@ final class PatternAnalysisTests: XCTestCase {
         XCTAssertEqual(found.first?.help, "every profile it matches is matched first by `a4`")
     }
 
+    func testAProductOverItsLimitIsUndecidedNotWrong() throws {
+        // Sixteen independent patterns give 65,536 combinations, more than the product explores.
+        let segments = (0..<16).map { "x matches /.*y\($0)z.*/" } + ["x matches /.*y1z.*y2z.*/"]
+        XCTAssertEqual(warnings(rules(segments, everyone: true)).map(\.message), [])
+        let report = try overlap(rules(segments, everyone: true))
+        XCTAssertNil(report.rows[16].reachable)
+    }
+
     // MARK: - diff --prove
 
     private func prove(_ old: String, _ new: String, file: StaticString = #filePath, line: UInt = #line) throws -> (ChangeProof, Program, Program) {
