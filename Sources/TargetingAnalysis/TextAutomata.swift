@@ -61,8 +61,13 @@ enum TextAutomata {
         }
     }
 
+    /// Most transitions (states times letters) of an automaton that is minimised before the
+    /// product is explored.
+    static let minimisingLimit = 20_000
+
     /// The product of `automata` over `letters`, keeping one letter of each group that every
-    /// automaton (and the trimming of `whiteSpace`, when given) reads the same way.
+    /// automaton (and the trimming of `whiteSpace`, when given) reads the same way, each
+    /// automaton minimised when small.
     static func product(_ automata: [PatternAutomaton.DFA], languages: [TextLanguage], letters: [TextLetter],
                         whiteSpace: ScalarSet?) -> TextProduct {
         // The column of each letter: where it leads from every state of every automaton.
@@ -87,16 +92,25 @@ enum TextAutomata {
             if seen.insert(columns[number] + [white]).inserted { kept.append(number) }
         }
         var steps: [[Int32]] = []
+        var accepting: [[Bool]] = []
         var offset = 0
         for automaton in automata {
             var table = [Int32](repeating: -1, count: automaton.stateCount * kept.count)
             for state in 0..<automaton.stateCount {
                 for (letter, number) in kept.enumerated() { table[state * kept.count + letter] = columns[number][offset + state] }
             }
-            steps.append(table)
+            // Refinement takes up to one pass per state: only small automata are worth it.
+            if automaton.stateCount * kept.count <= minimisingLimit {
+                let minimal = TextProduct.minimised(steps: table, accepting: automaton.accepting, letterCount: kept.count)
+                steps.append(minimal.steps)
+                accepting.append(minimal.accepting)
+            } else {
+                steps.append(table)
+                accepting.append(automaton.accepting)
+            }
             offset += automaton.stateCount
         }
-        return TextProduct(steps: steps, accepting: automata.map(\.accepting), examples: kept.map { letters[$0].example },
+        return TextProduct(steps: steps, accepting: accepting, examples: kept.map { letters[$0].example },
                            whiteSpace: whiteSpace.map { set in kept.map { set.contains(letters[$0].example.value) } },
                            maxLength: whiteSpace == nil ? nil : AdaptyLimits.maxValueLength)
     }

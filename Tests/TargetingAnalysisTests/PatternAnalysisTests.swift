@@ -142,6 +142,18 @@ final class PatternAnalysisTests: XCTestCase {
         XCTAssertNil(report.rows[16].reachable)
     }
 
+    func testMinimisingMergesEquivalentStatesAndDropsThoseThatAcceptNothing() {
+        // Over letters a, b: 0 -a-> 1, 0 -b-> 2, 1 and 2 accept and loop on both, 3 (reached by
+        // nothing) rejects forever; 1 and 2 are one state, 3 is dead.
+        let steps: [Int32] = [1, 2, 1, 1, 2, 2, 3, 3]
+        let minimal = TextProduct.minimised(steps: steps, accepting: [false, true, true, false], letterCount: 2)
+        XCTAssertEqual(minimal.steps, [1, 1, 1, 1])
+        XCTAssertEqual(minimal.accepting, [false, true])
+        let empty = TextProduct.minimised(steps: [0, -1], accepting: [false], letterCount: 2)
+        XCTAssertEqual(empty.steps, [-1, -1])
+        XCTAssertEqual(empty.accepting, [false])
+    }
+
     // MARK: - diff --prove
 
     private func prove(_ old: String, _ new: String, file: StaticString = #filePath, line: UInt = #line) throws -> (ChangeProof, Program, Program) {
