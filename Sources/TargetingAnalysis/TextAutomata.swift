@@ -9,7 +9,9 @@ enum TextAutomata {
     /// What a string gives the comparisons: their truth values (negation applied) and a
     /// shortest string that gives them.
     struct Outcome {
+        /// Per comparison, in the order given, whether it holds.
         var vector: [Bool]
+        /// A shortest string that gives the vector.
         var witness: String
     }
 

@@ -35,6 +35,7 @@ struct TextLanguage: Hashable {
         }
     }
 
+    /// The language of `node`, read lowercased with `fold`.
     init(node: PatternNode, fold: Bool) {
         self.node = node
         self.fold = fold

@@ -20,7 +20,9 @@ struct TextProduct {
 
     /// Which automata accept, and a shortest string for which exactly they do.
     struct Outcome {
+        /// Per automaton, whether it accepts.
         var accepts: [Bool]
+        /// A shortest storable string for which exactly these accept.
         var witness: String
     }
 
