@@ -52,6 +52,9 @@ struct OptionTableBuilder {
     private var offers = 0
     /// Whether every vector a real profile can produce has been offered.
     var isComplete = true
+    /// Work spent deciding which vectors exist (tuples of automata explored), counted in the
+    /// table's cost like evaluations.
+    var work = 0
     /// Most comparisons to evaluate; offers beyond it are refused and the table is incomplete.
     let budget: Int
     /// The distinct slots read, and which of them each test reads.
@@ -107,7 +110,7 @@ struct OptionTableBuilder {
         for vector in abstract { truth += vector }
         return OptionTable(values: concrete.map(\.0) + abstract.map { _ in nil }, concreteCount: concrete.count,
                            atomCount: tests.count, truth: truth, isComplete: isComplete,
-                           cost: (offers + abstract.count) * max(1, tests.count))
+                           cost: (offers + abstract.count) * max(1, tests.count) + work)
     }
 
     /// A profile holding only `value` in `field`, or nil when a profile cannot hold it as given

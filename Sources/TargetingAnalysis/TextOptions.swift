@@ -7,6 +7,10 @@
 /// and leaves the exact pattern tests, or (3) neither, which leaves every pattern test. Cases
 /// (2) and (3) are offered as abstract vectors over the pattern tests, limited only by
 /// `TextPatternRules`, so the options cover every string.
+///
+/// A field with a `matches` comparison, or one whose literals' options cannot claim to cover
+/// every string, is decided by automata instead where they can (`fillExactly`): one concrete
+/// string per vector its comparisons can have, found by exploring them together.
 enum TextOptions {
     /// Most pattern assignments enumerated per field before giving up on completeness.
     static let assignmentLimit = 512
@@ -14,6 +18,16 @@ enum TextOptions {
     /// Offers the options of a string field whose comparisons are `builder.tests`; `allowed`
     /// values are tried before unrelated ones.
     static func fill(_ builder: inout OptionTableBuilder, allowed: [String]) {
+        if hasPattern(builder), fillExactly(&builder, allowed: allowed) { return }
+        // Without a pattern the literals' options usually cover every string; when they
+        // cannot say so, the automata may.
+        var sampled = builder
+        fillFromLiterals(&sampled, allowed: allowed)
+        if sampled.isComplete || hasPattern(builder) || !fillExactly(&builder, allowed: allowed) { builder = sampled }
+    }
+
+    /// The options of the literals and of the pattern facts (see the type's summary).
+    static func fillFromLiterals(_ builder: inout OptionTableBuilder, allowed: [String]) {
         let tests = builder.tests.map(\.test)
         var exact: [[UInt8]] = []
         var folded: [[UInt8]] = []
@@ -25,7 +39,8 @@ enum TextOptions {
             case .stringIn(let texts, let fold):
                 for text in texts { fold ? folded.append(Array(text.utf8)) : exact.append(Array(text.utf8)) }
             case .matches:
-                // Patterns are not modelled by these options: the table cannot claim to be complete.
+                // A pattern the automata could not decide (see `fillExactly`): the table cannot
+                // claim to be complete.
                 builder.isComplete = false
             case .contains, .startsWith, .endsWith:
                 if let pattern = TextPattern(test.kind), !patterns.contains(pattern) { patterns.append(pattern) }
