@@ -46,6 +46,7 @@ let fuzzTargets: [Target] = {
         fuzzer("events", ["TargetingProfiles", "TargetingBase"]),
         fuzzer("engine", ["Targeting", "TargetingEngine", "TargetingBase"]),
         fuzzer("prove", ["Targeting", "TargetingAnalysis", "TargetingEngine", "TargetingBase"]),
+        fuzzer("pattern", ["TargetingBase"]),
     ]
 }()
 

@@ -21,7 +21,7 @@ extension LanguageServer {
             // A word with a dot can only be an attribute (`profile.age`, `app.theme`).
             if word.contains("."), !context.inString, expected != .attributes(settable: false), expected != .attributes(settable: true),
                expected != .inputTargets, expected != .drawKeys { continue }
-            items += names.candidates(expected, context: context, word: word)
+            items += names.candidates(expected, context: context, word: word, snippets: completesSnippets)
         }
         var seen: Set<String> = []
         let range = request.lines.json(from: context.replace.lowerBound, to: context.replace.upperBound)
@@ -35,6 +35,7 @@ extension LanguageServer {
             members.append(JSONMember(key: "sortText", value: .string(String(repeating: "0", count: max(0, 4 - String(out.count).count)) + String(out.count))))
             if item.newText != item.label { members.append(JSONMember(key: "filterText", value: .string(item.newText))) }
             members.append(JSONMember(key: "textEdit", value: .object(["range": range, "newText": .string(item.newText)])))
+            if item.isSnippet { members.append(JSONMember(key: "insertTextFormat", value: .int(2))) }
             out.append(.object(members))
         }
         return .array(out)
@@ -56,6 +57,8 @@ struct CompletionCandidate: Hashable, Sendable {
     var detail: String?
     /// What is written.
     var newText: String
+    /// Whether `newText` is in snippet syntax (`${1:…}` placeholders).
+    var isSnippet = false
 }
 
 /// The names of the workspace that completion offers, gathered once per request.
@@ -157,8 +160,12 @@ struct CompletionNames {
     }
 
     /// The items for one kind of expected text.
-    func candidates(_ expected: CompletionContext.Expected, context: CompletionContext, word: String) -> [CompletionCandidate] {
+    func candidates(_ expected: CompletionContext.Expected, context: CompletionContext, word: String, snippets: Bool = false) -> [CompletionCandidate] {
         switch expected {
+        case .pattern:
+            // `/.*/`, its body selected where the client takes snippets.
+            return [CompletionCandidate(label: "/…/", kind: .keyword, detail: "pattern: the whole value must match",
+                                        newText: snippets ? "/${1:.*}/" : "/.*/", isSnippet: snippets)]
         case .keyword(let keyword):
             let isOperator = keyword.first.map { !$0.isLetter } ?? false
             return [CompletionCandidate(label: keyword, kind: isOperator ? .operator : .keyword, detail: nil, newText: keyword)]

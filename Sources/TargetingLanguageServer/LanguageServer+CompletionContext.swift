@@ -37,6 +37,8 @@ struct CompletionContext: Sendable {
         /// The values that fit an attribute: its allowed values, `true`/`false`, `now`; those
         /// already in the list being written are left out.
         case values(of: AttributeTarget, excluding: Set<String>)
+        /// A pattern `/…/` (after `matches`).
+        case pattern
         /// The flow ids (or paywall ids) a placement's rows and splits show; every one of the
         /// rule set when the placement is not known.
         case destinations(paywall: Bool, placement: String)
@@ -91,6 +93,11 @@ struct CompletionContext: Sendable {
                 preceding.append(token)
             case .number, .date, .duration:
                 return nil
+            case .pattern:
+                // Nothing is offered inside a pattern; after its closing slash, what follows one.
+                let unterminated = lexer.diagnostics.contains { $0.code == "unterminated-pattern" && $0.range.start.offset == token.range.start.offset }
+                guard !unterminated, offset == token.range.end.offset else { return nil }
+                preceding = Array(tokens[...touching])
             default:
                 preceding = Array(tokens[...touching])
             }
@@ -278,7 +285,8 @@ struct CompletionContext: Sendable {
             switch whole?.arity {
             case nil: return rest
             case .one?, .two?: if !rest.isEmpty { return valueHere + rest }
-            case .list?, .pattern?: return rest
+            case .list?: return rest
+            case .pattern?: return [.pattern] + rest
             case .none?: if !rest.isEmpty { return rest }
             }
         }
@@ -289,7 +297,7 @@ struct CompletionContext: Sendable {
         }
         if !valueHere.isEmpty { return valueHere }
         switch token.kind {
-        case .string, .punctuation(.rightBracket):
+        case .string, .punctuation(.rightBracket), .pattern:
             return connectives + [.keyword("ignoring case")]
         case .number, .date, .duration, .keyword(.true), .keyword(.false), .punctuation(.rightParen), .keyword(.set), .keyword(.case), .keyword(.now):
             return connectives

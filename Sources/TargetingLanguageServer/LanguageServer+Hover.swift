@@ -11,11 +11,14 @@ import TargetingSyntax
 ///   built-in field, or undeclared and typed from its comparisons);
 /// - a placement: its rows (and whether the holdout covers it); a split: its variants;
 /// - an experiment, a variant or the holdout: see `describeExperiment` and the rest;
-/// - `now` or `now ± duration`: the instant it means at the current time.
+/// - `now` or `now ± duration`: the instant it means at the current time;
+/// - the pattern of `matches`, or the word `matches`: an example value it accepts (see
+///   `patternHover`).
 extension LanguageServer {
     func hover(_ request: DocumentRequest) -> JSONValue {
         guard let offset = request.offset else { return .null }
         if let (text, range) = nowHover(request, offset) { return LanguageServer.hover(text, range, request) }
+        if let (text, range) = patternHover(request, offset) { return LanguageServer.hover(text, range, request) }
         guard let occurrence = request.analysis.symbols.occurrence(in: request.path, at: offset),
               let text = describe(occurrence, request) else { return .null }
         return LanguageServer.hover(text, occurrence.range, request)

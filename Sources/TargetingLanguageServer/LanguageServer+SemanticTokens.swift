@@ -6,7 +6,8 @@ import TargetingSyntax
 /// classified, in LSP's relative encoding.
 ///
 /// Keywords (and the words `no match` and `from` of an expectation, `by` and `except` of
-/// experiments and the holdout, and a row's leading `always`) are `keyword`; strings `string`; numbers `number`; dates and durations `regexp`;
+/// experiments and the holdout, a row's leading `always`, and the operator word `matches`) are
+/// `keyword`; strings `string`; numbers `number`; dates, durations and patterns `regexp`;
 /// comments `comment`; operators (`==`, `->`, `=`, `%`, `-`, …) `operator`, while brackets,
 /// braces, parentheses, commas and colons are left to the editor's grammar. Names take their
 /// kind from the symbol index: attributes `property` (built-in `profile.FIELD`s with
@@ -32,7 +33,7 @@ extension LanguageServer {
         for occurrence in request.analysis.symbols.occurrences where occurrence.range.file == path {
             occurrences[occurrence.range.start.offset] = occurrence
         }
-        var typeWords: Set<Int> = [], elements: Set<Int> = [], alwaysWords: Set<Int> = []
+        var typeWords: Set<Int> = [], elements: Set<Int> = [], alwaysWords: Set<Int> = [], operatorWords: Set<Int> = []
         for declaration in request.analysis.ruleFile(path)?.declarations ?? [] {
             switch declaration {
             case .attribute(let d):
@@ -42,6 +43,11 @@ extension LanguageServer {
                 elements.insert(d.element.range.start.offset)
             case .placement(let d):
                 for row in d.rows { if let always = row.always { alwaysWords.insert(always.start.offset) } }
+            case .segment(let d), .audience(let d):
+                // An operator written with a word that is not reserved (`matches`).
+                for comparison in d.expression.comparisons where comparison.op.words.contains(where: { ComparisonOperator.unreservedWords.contains($0) }) {
+                    operatorWords.insert(comparison.operatorRange.start.offset)
+                }
             default:
                 break
             }
@@ -50,7 +56,7 @@ extension LanguageServer {
 
         var classified: [(start: Int, end: Int, type: SemanticTokenType, modifiers: Int)] = []
         classified.reserveCapacity(lexer.tokens.count + lexer.comments.count)
-        for token in lexer.tokens {
+        for (index, token) in lexer.tokens.enumerated() {
             let start = token.range.start.offset, end = token.range.end.offset
             guard end > start else { continue }
             let occurrence = occurrences[start].flatMap { $0.range.end.offset == end ? $0 : nil }
@@ -61,6 +67,10 @@ extension LanguageServer {
                 type = .keyword
             case _ where elements.contains(start):
                 type = .event
+            case .identifier where operatorWords.contains(start)
+                || (token.operatorWord != nil && index + 1 < lexer.tokens.count && lexer.tokens[index + 1].kind == .pattern):
+                // `matches`, like the reserved operator words.
+                type = .keyword
             case .identifier, .quotedName:
                 if let occurrence {
                     type = SemanticTokenType(occurrence.kind)

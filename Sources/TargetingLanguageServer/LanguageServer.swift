@@ -42,6 +42,8 @@ package struct LanguageServer: Sendable {
     private var versions: [String: Int] = [:]
     /// Whether the client takes workspace edits as `documentChanges` with change annotations.
     private var annotatesEdits = false
+    /// Whether the client takes completion items in snippet syntax (`$1` placeholders).
+    private(set) var completesSnippets = false
     /// Notifications to send after the response to the current request.
     private var afterResponse: [JSONValue] = []
 
@@ -169,6 +171,7 @@ package struct LanguageServer: Sendable {
         workspace = Workspace(root: root, named: named, files: files)
         let editing = params["capabilities", "workspace", "workspaceEdit"]
         annotatesEdits = editing?["documentChanges"]?.boolValue == true && editing?["changeAnnotationSupport"] != nil
+        completesSnippets = params["capabilities", "textDocument", "completion", "completionItem", "snippetSupport"]?.boolValue == true
         initialized = true
         return .object([
             "capabilities": .object([

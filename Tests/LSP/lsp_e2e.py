@@ -316,6 +316,29 @@ async def test_hover_attribute_shows_its_type(client: LanguageClient, workspace:
         assert f'"{value}"' in hover.contents.value
 
 
+async def test_hover_on_a_pattern_shows_a_value_it_accepts(client: LanguageClient, workspace: Workspace):
+    """`matches /…/`: hover on the pattern (after a non-BMP character) shows its shortest value."""
+    uri = workspace.uri("segments.rules")
+    line = 'segment promo = profile.country != "🎉" and promo_code matches /BF-\\d{4}/ ignoring case'
+    text = workspace.text("segments.rules").rstrip("\n") + "\n" + line + "\n"
+    open_document(client, uri, text)
+    number = text.split("\n").index(line)
+    start = line.index("/BF")
+    pattern = types.Range(
+        start=types.Position(line=number, character=utf16_col(line, start)),
+        end=types.Position(line=number, character=utf16_col(line, start + len("/BF-\\d{4}/"))),
+    )
+    inside = types.Position(line=number, character=pattern.start.character + 3)
+    hover = await request(
+        client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=inside))
+    )
+    assert hover is not None
+    assert isinstance(hover.contents, types.MarkupContent)
+    assert "ignoring case" in hover.contents.value
+    assert 'e.g. `"bf-0000"`' in hover.contents.value, hover.contents.value
+    assert hover.range == pattern
+
+
 # ---- 3. definition ----------------------------------------------------------------------
 
 

@@ -430,6 +430,20 @@ final class FormatterTests: XCTestCase {
         """)
     }
 
+    func testPatternsKeepTheirSpellingWithCommentCharactersQuotesAndSlashes() {
+        // `#`, `"`, `\/` and spaces inside a pattern are the pattern's; `ignoring case` stays.
+        assertFormats(#"""
+        segment a  =  note   matches   /a # b "c" \/ d/   ignoring   case # real
+        segment b = note matches / #\/"x"\// and not(note matches /[#"]+ \/ x/)
+        segment c = (note matches /\u{23} "\\"/ ignoring case or note == "#")
+        """#, #"""
+        segment a = note matches /a # b "c" \/ d/ ignoring case  # real
+        segment b = note matches / #\/"x"\// and not (note matches /[#"]+ \/ x/)
+        segment c = (note matches /\u{23} "\\"/ ignoring case or note == "#")
+
+        """#)
+    }
+
     func testCommentCharacterInsideStringsAndNames() {
         assertFormats("""
         segment a = x == "#1" and `a#b` is set # real

@@ -9,6 +9,8 @@ package enum Literal {
     case date(Int64, text: String)
     case relative(Int64, text: String)
     case version(Version, text: String)
+    /// The pattern of `matches` (the text between the slashes) and its meaning.
+    case pattern(String, ReferencePattern)
 
     package var text: String {
         switch self {
@@ -16,6 +18,7 @@ package enum Literal {
         case .number(_, let text), .date(_, let text), .relative(_, let text): return text
         case .bool(let value): return value ? "true" : "false"
         case .version(_, let text): return "\"" + text + "\""
+        case .pattern(let text, _): return "/" + text + "/"
         }
     }
 }
@@ -24,7 +27,7 @@ package enum Literal {
 package struct Comparison {
     package enum Operator {
         case equal, notEqual, less, lessEqual, greater, greaterEqual, between
-        case inList, notInList, contains, startsWith, endsWith
+        case inList, notInList, contains, startsWith, endsWith, matches
         case has, hasAny, hasAll, hasNone, isSet, isNotSet
     }
     package var attribute: Int
@@ -315,7 +318,7 @@ package struct World {
         let kind = attributes[index].kind
         var allowed: [Comparison.Operator]
         switch kind {
-        case .string: allowed = [.equal, .notEqual, .inList, .notInList, .contains, .startsWith, .endsWith, .isSet, .isNotSet]
+        case .string: allowed = [.equal, .notEqual, .inList, .notInList, .contains, .startsWith, .endsWith, .matches, .matches, .isSet, .isNotSet]
         case .number: allowed = [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .between, .inList, .notInList, .isSet, .isNotSet]
         case .bool: allowed = [.equal, .notEqual, .isSet, .isNotSet]
         case .date: allowed = [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .between, .isSet, .isNotSet]
@@ -327,6 +330,12 @@ package struct World {
         default: break
         }
         let op = choices.pick(allowed)
+        if op == .matches {
+            // The pattern is written for its `ignoring case` (which lowercases its literals).
+            let fold = choices.chance(35)
+            let (text, meaning) = PatternGrammar(ignoringCase: fold).generate(&choices)
+            return Comparison(attribute: index, op: op, literals: [.pattern(text, meaning)], foldCase: fold)
+        }
         let literals: [Literal]
         switch op {
         case .isSet, .isNotSet: literals = []
@@ -418,6 +427,7 @@ package struct World {
         case .contains: return "\(lhs) contains \(items[0])\(fold)"
         case .startsWith: return "\(lhs) starts with \(items[0])\(fold)"
         case .endsWith: return "\(lhs) ends with \(items[0])\(fold)"
+        case .matches: return "\(lhs) matches \(items[0])\(fold)"
         case .has: return "\(lhs) has \(items[0])\(fold)"
         case .hasAny: return "\(lhs) has any \(list)\(fold)"
         case .hasAll: return "\(lhs) has all \(list)\(fold)"

@@ -9,6 +9,8 @@ import TargetingEngine
 /// - no coercion: a stored number never fits a string, `bool` is only the numbers 1 and 0,
 ///   a custom `date` is a number of Unix ms, a `version` must parse;
 /// - sets split on `,` without trimming; `ignoring case` compares lowercase mappings;
+/// - `matches`: the whole string against the pattern's meaning as `PatternGrammar` wrote it
+///   down, by `ReferenceMatcher` (never `MatchPattern`);
 /// - placements: the first matching row decides; splits draw by Adapty's MD5 algorithm;
 /// - SPEC §11: experiments and splits draw on their key (a profile without a string value for
 ///   a key other than `profile.id` skips the row); a held-out profile takes only `always` rows
@@ -71,6 +73,7 @@ struct Reference {
         case .date(let ms, _): return .date(ms)
         case .relative(let offset, _): return .date(sample.now + offset)
         case .version(let version, _): return .version(version)
+        case .pattern: fatalError("a pattern is not a value")
         }
     }
 
@@ -99,6 +102,12 @@ struct Reference {
         case .missing, .mistyped: return false
         default: break
         }
+        if comparison.op == .matches {
+            // SPEC §12: the whole (trimmed) string, lowercased under `ignoring case`, by the
+            // reference matcher over the grammar's meaning of the pattern.
+            guard case .string(let text) = value, case .pattern(_, let meaning) = comparison.literals[0] else { return false }
+            return ReferenceMatcher.matches(meaning, value: text, ignoringCase: comparison.foldCase)
+        }
         let literals = comparison.literals.map(literalValue)
         let fold = comparison.foldCase
         func equal(_ literal: Reading) -> Bool {
@@ -125,7 +134,7 @@ struct Reference {
         case .hasAny: return literals.indices.contains { items().contains(literalText($0)) }
         case .hasAll: return literals.indices.allSatisfy { items().contains(literalText($0)) }
         case .hasNone: return !literals.indices.contains { items().contains(literalText($0)) }
-        case .isSet, .isNotSet: fatalError()
+        case .isSet, .isNotSet, .matches: fatalError()
         }
     }
 
