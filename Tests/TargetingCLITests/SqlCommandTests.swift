@@ -42,11 +42,11 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(postgres.out.contains("'sporty_beginners', CAST(NULL AS TEXT), CAST(NULL AS TEXT), 'sporty_beginners_v1', CAST(NULL AS TEXT), CAST(NULL AS TEXT), FALSE),"), postgres.out)
         XCTAssertTrue(postgres.out.contains("'pricing_test_amateurs', 'flow', 'flow_amateur_plan_discount', CAST(NULL AS TEXT), 'pricing_q4', 'discount', FALSE),"), postgres.out)
         XCTAssertTrue(postgres.out.contains("'main_paywall', 'everyone', 'paywall', 'pw_standard', CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), TRUE)\n) AS e(entry, placement, audience, kind, id, split, experiment, variant, held_out)"), postgres.out)
-        // 12 entries of onboarding_followup and 9 of main_paywall: the two variants of each
-        // experiment row, and what held-out profiles see (the `always` row and `everyone`), as
+        // 12 entries of onboarding_followup and 11 of main_paywall: the two variants of each
+        // experiment row, and what held-out profiles see (the two `always` rows and `everyone`), as
         // `resolve --summary` lists them.
         let entries = postgres.out.split(separator: "\n").filter { $0.range(of: #"^  \([0-9]+, "#, options: .regularExpression) != nil }
-        XCTAssertEqual(entries.count, 21, "12 entries of onboarding_followup, 9 of main_paywall")
+        XCTAssertEqual(entries.count, 23, "12 entries of onboarding_followup, 11 of main_paywall")
         // Each entry counts 0 and each decision 1, summed per entry.
         XCTAssertTrue(postgres.out.contains("SELECT entry, placement, audience, kind, id, split, experiment, variant, held_out, 0 AS taken\n"), postgres.out)
         XCTAssertTrue(postgres.out.contains("SELECT MIN(entry) AS entry, placement, audience, kind, id, split, experiment, variant, held_out, SUM(taken) AS profiles\n"), postgres.out)
