@@ -68,8 +68,8 @@ struct SQLPattern {
     private func set(_ set: ScalarSet) -> String {
         if let scalar = set.single { return literal(scalar.value) }
         if set.isEmpty {
-            // Matches nothing: every scalar the engine can hold is outside it.
-            return "[^" + classRange(1...0xD7FF) + classRange(0xE000...0x10FFFF) + "]"
+            // Matches nothing: every scalar (NUL too, which a Spark string can hold) is outside it.
+            return "[^" + classRange(0...0x10FFFF) + "]"
         }
         return "[" + set.ranges.map(classRange).joined() + "]"
     }
