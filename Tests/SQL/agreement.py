@@ -208,7 +208,7 @@ INJECTION_PROFILES = [
 INJECTION_LINES = [json.dumps(profile, ensure_ascii=index % 2 == 0) for index, profile in enumerate(INJECTION_PROFILES)]
 # PostgreSQL's jsonb cannot hold U+0000.
 NUL_LINES = [
-    r'{"id":"e23","email":"nul\u0000byte","custom_attributes":{"nick":"a\u0000b"}}',
+    r'{"id":"e23","email":"nul\u0000byte","last_name":"a\u0000","custom_attributes":{"nick":"a\u0000b","code":"a\u0000b"}}',
     r'{"id":"e24\u0000\u0027--","email":"o\u0027brien+--/**/@x.com\u0000","custom_attributes":{"nick":"o\u0027brien\u0000"}}',
     r'{"id":"e25","first_name":"\u0000","custom_attributes":{"nick":"\u0000--","note":"it\u0027s\u0000","tags":["\u0000","o\u0027k"]}}',
 ]
