@@ -10,6 +10,21 @@ import TargetingBase
 /// is not an ASCII letter or digit is escaped, by code point where it is not printable ASCII;
 /// groups capture nothing (`(?:…)`). Case is not the engine's business either: under `ignoring
 /// case` the pattern is already lowercased and the lowercased column is matched.
+///
+/// The spellings each engine reads the same way, checked on PostgreSQL 15 and Spark 3.5 and 4
+/// by Tests/SQL/agreement.py and spark_agreement.py: a `\` before printable ASCII that is not a
+/// letter or digit is that character, inside a class and as a range end too (`[\--\/]`;
+/// PostgreSQL's advanced expressions and Java both); a code is `\uXXXX` or `\UXXXXXXXX` in
+/// PostgreSQL and `\x{…}` in Java, inside classes too; Java's class intersection `&&` cannot
+/// occur, since `&` is always written `\&`. Spark SQL reads backslash escapes in string
+/// literals, so `SQLDialect.string` doubles every backslash of the expression there.
+///
+/// Java matches by backtracking, so some patterns cost Spark more than the tool or PostgreSQL
+/// (the language, and so every answer, stays the same): a count of a group whose branches
+/// overlap (`(a|ab)*`, `([a-z]{1,9}){1,9}`) can take exponential time on a value that almost
+/// matches, and `*` or `+` of a group with alternation recurses once per repetition, so a
+/// value of some thousand characters (a built-in string; custom values have at most 50)
+/// overflows Java's stack and fails the query.
 struct SQLPattern {
     let dialect: SQLDialect
 
@@ -68,8 +83,8 @@ struct SQLPattern {
     private func set(_ set: ScalarSet) -> String {
         if let scalar = set.single { return literal(scalar.value) }
         if set.isEmpty {
-            // Matches nothing: every scalar the engine can hold is outside it.
-            return "[^" + classRange(1...0xD7FF) + classRange(0xE000...0x10FFFF) + "]"
+            // Matches nothing: every scalar (NUL too, which a Spark string can hold) is outside it.
+            return "[^" + classRange(0...0x10FFFF) + "]"
         }
         return "[" + set.ranges.map(classRange).joined() + "]"
     }

@@ -26,6 +26,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import random_rules  # noqa: E402
 import typed_layout  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -79,6 +80,23 @@ ACCOUNTS = ["a%d" % number for number in range(40)] + [" a1 ", "\u00a0a2\u3000",
                                                  True, False, None, "~a4", "A1"]
 # Built-in strings are not trimmed: " c1" and "" are values of their own.
 CUSTOMER_IDS = ["c%d" % number for number in range(40)] + [" c1", "", "C1", 5, True, None, ["c1"], {"c": 1}, "~c2"]
+# Values for `matches` (SPEC §12): the hand-written ones of Tests/SQL/patterns.rules (non-ASCII
+# letters in both cases, combining marks, inner line breaks and white space, `-`, `]`, `\`, `/`,
+# emoji), then those of the random patterns (random_rules.PATTERNS), some of which each accepts.
+# Custom values are trimmed; `profile.last_name`, a built-in string, keeps its ends (a final
+# line break included).
+PATTERN_VALUES = [
+    "BF-1234", "bf-1234", "BF-123", "BF-12345", "Bf-0000", "bf-12a4", "pro_monthly", "plus_annual_v12", "pro_annual_v",
+    "x@corp.example.com", "A.B-c@staff.example.com", "x@corp-example.com", "x@CORP.example.com",
+    "a\\b", "a/b", "a.b", "a[b]c", "(x)", "{1}", "*+?", "a|b", "^$", "-", "--", "]", "]]", "\\", "/", "[-]", "a-z",
+    "\\/.[](){}*+?|^$-", "\\/.[](){}*+?|^$", "é", "É", "e\u0301", "E\u0301", "école", "ÉCOLE", "Straße", "STRASSE",
+    "ΟΔΟΣ", "οδος", "οδοσ", "Σ", "σ", "ς", "ΑΣΑ", "İstanbul", "i\u0307stanbul", "istanbul", "ISTANBUL", "ǅ", "ǆ", "Ǆ",
+    "😀", "😀😀", "a😀b", "🙏", "👍🏽", "a\nb", "a\r\nb", "line\u2028sep", "a\u00a0b", "a\u3000b", "a\tb", "a b", "a  b",
+    "x1", "x_", "xé", "x-", "123", "12", "007", "0", "a", "aa", "aaa", "aaaa", "aaaaa", "ab", "abab", "ababab", "ba",
+    "abc", "A", "Z", "z", "_", "ẞ", "ß", "ﬁ", "Ω", "ω", "\u2126", " a\n\nb ", "\u00a0BF-1234\u3000",
+] + random_rules.pattern_values()
+RAW_PATTERN_VALUES = ["a", "A", "a\n", "a\n\n", " a", "a ", "\na", "BF-1234\n", "a\r", "\u00a0a", "😀\n", "", None, 5, ["a"]] + PATTERN_VALUES[:40] + [
+    value for _, values in random_rules.PATTERNS for value in values[:2]]
 CUSTOM = {
     "level": STRINGS, "nick": NICKS, "score": NUMBERS, "opted_in": BOOLS, "goal_date": DATES, "sdk": VERSIONS,
     "tags": SETS, "odd-key": STRINGS + NUMBERS, "flag": BOOLS, "visits": NUMBERS, "experience": STRINGS,
@@ -86,13 +104,14 @@ CUSTOM = {
     # A `by KEY` of SPEC §11: strings (trimmed, arrays joined) draw; a number, a boolean, an
     # empty or blank text and null do not enter.
     "account": ACCOUNTS,
+    "code": PATTERN_VALUES + [5, True, ["ab", "c"], None],
 }
 BUILTIN = {
     "birthday": BIRTHDAYS, "installed_at": INSTANTS, "created_at": INSTANTS, "last_seen_at": INSTANTS,
     "subscription_expires_at": INSTANTS + ["2026-11-29T13:00:00Z"] * 3, "app_version": VERSIONS, "os_version": VERSIONS,
     "install_app_version": VERSIONS, "access_levels": ACCESS, "total_revenue_usd": REVENUE, "country": COUNTRIES,
     "platform": PLATFORMS, "gender": GENDERS, "email": EMAILS, "first_name": NAMES, "device": DEVICES,
-    "customer_user_id": CUSTOMER_IDS,
+    "customer_user_id": CUSTOMER_IDS, "last_name": RAW_PATTERN_VALUES,
 }
 SPACES = ["", "", "", " ", "\t", "\u00a0", "\u2003"]
 
@@ -189,7 +208,7 @@ INJECTION_PROFILES = [
 INJECTION_LINES = [json.dumps(profile, ensure_ascii=index % 2 == 0) for index, profile in enumerate(INJECTION_PROFILES)]
 # PostgreSQL's jsonb cannot hold U+0000.
 NUL_LINES = [
-    r'{"id":"e23","email":"nul\u0000byte","custom_attributes":{"nick":"a\u0000b"}}',
+    r'{"id":"e23","email":"nul\u0000byte","last_name":"a\u0000","custom_attributes":{"nick":"a\u0000b","code":"a\u0000b"}}',
     r'{"id":"e24\u0000\u0027--","email":"o\u0027brien+--/**/@x.com\u0000","custom_attributes":{"nick":"o\u0027brien\u0000"}}',
     r'{"id":"e25","first_name":"\u0000","custom_attributes":{"nick":"\u0000--","note":"it\u0027s\u0000","tags":["\u0000","o\u0027k"]}}',
 ]
@@ -664,7 +683,8 @@ def default_rule_sets():
     sets of SPEC §11 (experiments, `by KEY`, the holdout), and a six-row placement of a common
     shape."""
     return [os.path.join(ROOT, "Rules")] + [os.path.join(HERE, name) for name in
-                                            ("stress.rules", "injection.rules", "experiments.rules", "holdout.rules", "followup.rules")]
+                                            ("stress.rules", "injection.rules", "experiments.rules", "holdout.rules", "followup.rules",
+                                             "patterns.rules")]
 
 
 def arguments(doc, random_default):
@@ -674,7 +694,7 @@ def arguments(doc, random_default):
     parser.add_argument("--count", type=int, default=3000, help="number of profiles (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=7, help="random seed (default: %(default)s)")
     parser.add_argument("--show", type=int, default=5, help="mismatches printed per placement (default: %(default)s)")
-    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/{stress,injection,experiments,holdout,followup}.rules)")
+    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/{stress,injection,experiments,holdout,followup,patterns}.rules)")
     parser.add_argument("--random", type=int, default=random_default,
                         help="random rule sets of 10 placements each to add (default: %(default)s)")
     parser.add_argument("--random-count", type=int, default=500,

@@ -2,7 +2,8 @@
 """Random rule sets for the SQL agreement tests: seeded segments over every attribute type and
 built-in field (operators, negations, nesting, `ignoring case`, relative instants, literals with
 quotes, backslashes and SQL comment markers), audiences over them, and placements with splits,
-`nothing` rows and placements without `everyone`, and the forms of SPEC §11: experiments used
+`nothing` rows and placements without `everyone`, `matches` with random patterns (SPEC §12)
+over values that some of them accept, and the forms of SPEC §11: experiments used
 across placements, experiment and split rows `by KEY` (profile.id, profile.customer_user_id or a
 custom string attribute; `everyone` rows among them) and a holdout with or without `by` and
 `except`. Each rule set is written to a directory and
@@ -32,6 +33,7 @@ attribute sdk: version
 attribute tags: set
 attribute interests: set
 attribute account: string
+attribute code: string
 """
 # The keys a draw can take (None: no `by`, so profile.id).
 KEYS = [None, "profile.id", "profile.customer_user_id", "account", "nick"]
@@ -47,7 +49,9 @@ def text_list(rng, pool, low=1, high=3):
 
 
 def comparison(rng):
-    kind = rng.choice(["text", "text", "number", "bool", "date", "version", "set", "builtin"])
+    kind = rng.choice(["text", "text", "number", "bool", "date", "version", "set", "builtin", "pattern", "pattern"])
+    if kind == "pattern":
+        return pattern_comparison(rng)
     if kind == "text":
         subject = rng.choice(["level", "nick", "experience"])
         op = rng.choice(["==", "!=", "in", "not in", "contains", "starts with", "ends with", "is set", "is not set"])
@@ -202,3 +206,154 @@ def write(directory, count, seed):
             handle.write(rule_set(seed * 1000 + index))
         paths.append(path)
     return paths
+
+
+# Patterns of `matches` (SPEC §12) for the random rule sets, and values for the profiles, some of
+# which each pattern accepts. A pattern is a tree of the language's constructs, printed as the
+# rules write it; `sample` draws a string it accepts, which `values` mutates into near misses.
+# Atoms: (as written, the scalars it accepts as a list, or None for "any").
+ATOMS = [
+    ("a", ["a"]), ("b", ["b"]), ("x", ["x"]), ("Z", ["Z"]), ("é", ["é"]), ("É", ["É"]), ("ß", ["ß"]), ("Σ", ["Σ"]),
+    ("ς", ["ς"]), ("σ", ["σ"]), ("İ", ["İ"]), ("i", ["i"]), ("😀", ["😀"]), ("\\u{1F600}", ["😀"]), ("e\u0301", ["e\u0301"]),
+    ("\\u{301}", ["\u0301"]), (" ", [" "]), ("\\u{A0}", ["\u00a0"]), ("\\u{3000}", ["\u3000"]), ("\\u{A}", ["\n"]),
+    ("\\u{9}", ["\t"]), ("\\u{D}", ["\r"]), ("\\u{2028}", ["\u2028"]), ("\\u{41}", ["A"]), ("%", ["%"]), ("_", ["_"]),
+    ("'", ["'"]), ('"', ['"']), ("#", ["#"]), ("&", ["&"]), ("~", ["~"]), (",", [","]), ("@", ["@"]),
+    ("\\\\", ["\\"]), ("\\/", ["/"]), ("\\.", ["."]), ("\\[", ["["]), ("\\]", ["]"]), ("\\(", ["("]), ("\\)", [")"]),
+    ("\\{", ["{"]), ("\\}", ["}"]), ("\\*", ["*"]), ("\\+", ["+"]), ("\\?", ["?"]), ("\\|", ["|"]), ("\\^", ["^"]),
+    ("\\$", ["$"]), ("\\-", ["-"]), ("-", ["-"]),
+    ("\\d", list("0123456789")), ("\\w", list("aZ_09")), (".", None),
+    ("[a-c]", list("abc")), ("[^a-c]", list("dA-\né😀")), ("[-a]", list("-a")), ("[a-]", list("a-")), ("[^-]", list("a-")),
+    ("[\\]\\\\]", list("]\\")), ("[\\--\\/]", list("-./")), ("[^\\u{A}]", list("a\r ")), ("[é\\u{1F600}x]", ["é", "😀", "x"]),
+    ("[A-Z]", list("AZaz")), ("[0-9\\.]", list("09.")), ("[\\d_]", list("5_")), ("[^\\w]", list("-é ")),
+    ("[ÉΣİ]", ["É", "Σ", "İ", "é", "σ", "ς"]), ("[&&a]", list("&a")), ("[\\[\\^]", list("[^")), ("[\\u{0}-\\u{2F}]", list(" -/\n")),
+    ("[😀\\u{1F64F}]", ["😀", "🙏"]), ("[$\\-]", list("$-")), ("[.*+?]", list(".*+?")),
+]
+ANY = ["a", "\n", "😀", "é", "-", "\\", " "]
+
+
+def pattern_tree(rng, depth=0):
+    """A random pattern tree: ("atom", text, accepted) | ("seq", items) | ("alt", branches) |
+    ("rep", node, low, high or None, written)."""
+    items = []
+    for _ in range(rng.randint(1, 4 if depth == 0 else 3)):
+        roll = rng.random()
+        if depth < 2 and roll < 0.2:
+            branches = [pattern_tree(rng, depth + 1) for _ in range(rng.randint(1, 3))]
+            if rng.random() < 0.25:
+                branches.insert(rng.randint(0, len(branches)), ("seq", []))
+            node = ("alt", branches)
+        else:
+            text, accepted = rng.choice(ATOMS)
+            node = ("atom", text, accepted)
+        items.append(quantified(rng, node))
+    return ("seq", items)
+
+
+def unbounded(node):
+    if node[0] == "atom":
+        return False
+    if node[0] == "rep":
+        return node[3] is None or unbounded(node[1])
+    return any(unbounded(item) for item in node[1])
+
+
+def quantified(rng, node):
+    roll = rng.random()
+    if roll < 0.55:
+        return node
+    # A count that repeats may not apply to a group that repeats without bound. A group repeats
+    # at most three times here: Java backtracks, and a long count of a group whose branches
+    # overlap (`(a|ab)*`, `([a-z]{1,9}){1,9}`) takes it exponential time on a value that fails.
+    if unbounded(node):
+        choices = ["?", "{0,1}"]
+    elif node[0] == "alt":
+        choices = ["?", "{0,1}", "{2}", "{0,2}", "{1,3}"]
+    else:
+        choices = ["*", "+", "?", "{2}", "{0}", "{1,}", "{0,2}", "{1,3}", "{2,}", "{3,5}"]
+    written = rng.choice(choices)
+    low, high = {"*": (0, None), "+": (1, None), "?": (0, 1)}.get(written, (None, None))
+    if low is None:
+        parts = written[1:-1].split(",")
+        low = int(parts[0])
+        high = low if len(parts) == 1 else (int(parts[1]) if parts[1] else None)
+    return ("rep", node, low, high, written)
+
+
+def written(node, top=True):
+    kind = node[0]
+    if kind == "atom":
+        return node[1]
+    if kind == "seq":
+        return "".join(written(item, False) for item in node[1])
+    if kind == "alt":
+        return "(" + "|".join(written(branch, False) for branch in node[1]) + ")"
+    inner = node[1]
+    text = written(inner, False)
+    if inner[0] == "atom" and len(inner[2] or ["."]) == 1 and len(inner[2][0] if inner[2] else ".") > 1 and not inner[1].startswith("\\"):
+        text = "(" + text + ")"  # a literal of two scalars (`e` and a combining mark)
+    return text + node[4]
+
+
+def sample(rng, node):
+    kind = node[0]
+    if kind == "atom":
+        return rng.choice(node[2] or ANY)
+    if kind == "seq":
+        return "".join(sample(rng, item) for item in node[1])
+    if kind == "alt":
+        return sample(rng, rng.choice(node[1]))
+    _, inner, low, high, _ = node
+    return "".join(sample(rng, inner) for _ in range(rng.randint(low, min(high if high is not None else low + 2, low + 2))))
+
+
+def pattern_text(node):
+    """The pattern as written; sometimes with the accepted `^` and `$` around it."""
+    return written(node)
+
+
+def mutated(rng, text):
+    roll = rng.random()
+    chars = list(text)
+    if roll < 0.3 and chars:
+        del chars[rng.randrange(len(chars))]
+    elif roll < 0.6:
+        chars.insert(rng.randint(0, len(chars)), rng.choice(ANY + ["A", "0", "]"]))
+    elif roll < 0.8:
+        return text.upper()
+    elif chars:
+        chars[rng.randrange(len(chars))] = rng.choice(ANY)
+    return "".join(chars)
+
+
+def make_patterns(count=80, seed=12):
+    """[(written pattern, [values])]: each pattern with values it accepts (some wrapped in white
+    space that trimming removes, some in upper case) and near misses."""
+    rng = random.Random(seed)
+    out = []
+    for index in range(count):
+        tree = pattern_tree(rng)
+        text = written(tree)
+        if index % 7 == 0:
+            text = "^" + text
+        if index % 5 == 0:
+            text = text + "$"
+        values = [sample(rng, tree) for _ in range(3)]
+        values += [mutated(rng, value) for value in values[:2]]
+        values = [rng.choice(["", "", " ", "\u3000", "\n"]) + value + rng.choice(["", "", " ", "\t", "\u2028"]) for value in values]
+        out.append((text, values))
+    return out
+
+
+PATTERNS = make_patterns()
+
+
+def pattern_values():
+    """Every value of `PATTERNS` that a profile can store (1–50 characters after trimming)."""
+    import typed_layout
+    return [value for _, values in PATTERNS for value in values if 0 < len(value.strip(typed_layout.WHITE_SPACE)) <= 40]
+
+
+def pattern_comparison(rng):
+    text, _ = rng.choice(PATTERNS)
+    subject = rng.choice(["code", "code", "profile.last_name"])
+    return "%s matches /%s/%s" % (subject, text, " ignoring case" if rng.random() < 0.3 else "")
