@@ -3,7 +3,7 @@ import TargetingEngine
 import TargetingSemantics
 
 /// Warnings that need the whole checked rule set: rows that can never decide and placements
-/// that some profile falls through (SPEC §4.6).
+/// that some profile falls through.
 ///
 /// Both are questions about profiles: "is there a profile that row `i` matches and no row above
 /// it does?", "is there a profile no row matches?". `ProfileSearch` answers them over a finite

@@ -1,6 +1,6 @@
 import TargetingEngine
 
-/// The two-valued truth of one comparison (SPEC §4.4), as the evaluator computes it.
+/// The two-valued truth of one comparison, as the evaluator computes it.
 enum AtomTruth {
     /// Whether `test` holds for `value` at `now`.
     static func holds(_ test: CompiledTest, _ value: SlotValue, now: Int64) -> Bool {

@@ -20,7 +20,7 @@ package struct ChangeProof: Sendable {
     package struct Seen: Hashable, Sendable {
         /// What is shown; nil for no match.
         package var outcome: Outcome?
-        /// The experiment whose draw decided (SPEC §11), with `variant`.
+        /// The experiment whose draw decided, with `variant`.
         package var experiment: String?
         package var variant: String?
         /// The holdout that held the profile out, or nil.
@@ -44,7 +44,7 @@ package struct ChangeProof: Sendable {
     package struct Transition: Sendable {
         package var before: Seen
         package var after: Seen
-        /// A complete §2 profile that OLD sends to `before` and NEW to `after`; it has an `id`
+        /// A complete profile that OLD sends to `before` and NEW to `after`; it has an `id`
         /// unless the route found for the move is that of a profile without one (which a holdout
         /// or a draw on `profile.id` treats apart).
         package var witness: JSONValue
@@ -86,7 +86,7 @@ package struct ChangeProof: Sendable {
     /// Placements of OLD in order, then those only in NEW.
     package var placements: [Placement]
     /// Whether either rule set has experiments or a holdout, so moves name variants and the
-    /// holdout (SPEC §11).
+    /// holdout.
     package var reportsExperiments: Bool = false
 
     /// Experiments some profiles see only half of under NEW but not under OLD (`created`),

@@ -51,7 +51,7 @@ struct ConditionGraph {
     private(set) var programPlacements: [[PlacementNodes]] = []
     /// Per program: the node "the profile has a value for the holdout's key", when there is a holdout.
     private(set) var programHoldoutKeys: [Int?] = []
-    /// The attribute each key node reads, by node: the comparisons the graph adds for SPEC §11's
+    /// The attribute each key node reads, by node: the comparisons the graph adds for
     /// `by KEY` rather than taking them from a condition.
     private(set) var keyTargets: [Int: AttributeReference.Target] = [:]
     /// A node that is always true (the `everyone` row).
@@ -63,7 +63,7 @@ struct ConditionGraph {
     struct PlacementNodes {
         /// Per row: the node that holds when the row takes the profile: its audience matches
         /// and, for a draw on a key other than `profile.id`, the profile has a string value for
-        /// the key (one without does not enter, SPEC §11).
+        /// the key (one without does not enter).
         var rows: [Int]
         /// Per row with a split or experiment: the node "the profile has a value for its key"
         /// (`profile.id` included, which a draw needs); nil for other rows.
@@ -225,7 +225,7 @@ struct ConditionGraph {
     }
 
     /// The node "the profile has a string value for `key`": `starts with ""` on the key's
-    /// string slot, which holds exactly for a string (SPEC §11: any other value does not enter).
+    /// string slot, which holds exactly for a string (any other value does not enter).
     private mutating func keyNode(_ key: DrawKey, _ program: Program) -> Int {
         let slot = ConditionGraph.slot(of: key, in: program)
         let position = SourcePosition(offset: 0, line: 1, column: 1)

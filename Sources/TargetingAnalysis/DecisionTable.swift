@@ -229,7 +229,7 @@ extension DecisionTable {
         return fixed
     }
 
-    /// A profile holding exactly `values`, or nil when §2's rules reject them.
+    /// A profile holding exactly `values`, or nil when the profile rules reject them.
     static func profileHolding(_ values: [(FieldKey, ExampleValue)]) -> Profile? {
         try? ProfileReader.read(ExampleProfile.json(values)).get()
     }

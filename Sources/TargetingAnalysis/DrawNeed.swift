@@ -1,7 +1,7 @@
 import TargetingEngine
 import TargetingProfiles
 
-/// What one draw of SPEC §4.5/§11 must give for a route: the bucket of
+/// What one draw (a split, an experiment or the holdout) must give for a route: the bucket of
 /// `"<name>-<value of the key>"` must fall in `buckets`.
 ///
 /// The search treats draws as free: any bucket is possible for a key value it has not pinned.

@@ -23,7 +23,7 @@ enum ExampleProfile {
     }
 
     /// The id a witness gets when the rules do not read `profile.id`: splits draw on it, and
-    /// a SPEC §2 profile object names one.
+    /// a profile object names one.
     static let witnessID = "witness"
 
     /// The profiles to try as a witness of `values`, best first, each with its `id` first: an

@@ -34,7 +34,7 @@ package struct OverlapReport: Sendable {
         /// A profile that `resolve` sends to this row, when `reachable` is true.
         package var witness: JSONValue?
         /// The key of the row's split or experiment when it is not `profile.id`: profiles
-        /// without a string value for it do not enter the row (SPEC §11).
+        /// without a string value for it do not enter the row.
         package var key: String?
         /// Whether held-out profiles may take the row (an `always` or `everyone` row).
         package var appliesWhenHeldOut = false

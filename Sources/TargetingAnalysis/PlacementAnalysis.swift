@@ -4,7 +4,7 @@ import TargetingSyntax
 
 /// The questions asked of each placement: can each row decide, and can a profile match no row.
 ///
-/// Rows are taken as SPEC §11 has them: a row with a draw on a key other than `profile.id`
+/// Rows are taken as experiments and the holdout have them: a row with a draw on a key other than `profile.id`
 /// takes only profiles with a string value for the key (the others fall through to later
 /// rows), and a profile the holdout holds out sees only `everyone`.
 struct PlacementAnalysis {
@@ -72,7 +72,7 @@ struct PlacementAnalysis {
     }
 
     /// For a row that a 100 % holdout on `profile.id` shuts to every profile with an id (only
-    /// id-less profiles are not drawn, SPEC §11): the holdout and its key node.
+    /// id-less profiles are not drawn): the holdout and its key node.
     private func heldOutByID(_ row: Program.Row, placement: Program.Placement) -> (name: String, key: Int)? {
         guard !row.source.appliesWhenHeldOut, placement.isCoveredByHoldout, let holdout = program.holdout, holdout.weight >= 100,
               case .profileID = holdout.key, let key = search.graph.programHoldoutKeys[0] else { return nil }

@@ -6,7 +6,7 @@ import TargetingProfiles
 /// must not take the profile, keys that must be there or not) go to the search; its draws
 /// (the variant's bucket, the holdout's) are checked apart and met by the witness's key values.
 struct Route {
-    /// How the rule set's holdout treats the profiles of a route (SPEC §11).
+    /// How the rule set's holdout treats the profiles of a route.
     enum Holdout: Hashable {
         /// The placement is not covered, or there is no holdout.
         case uncovered

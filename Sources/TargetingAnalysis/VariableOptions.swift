@@ -5,7 +5,7 @@ import TargetingProfiles
 /// Builds the option table of one variable at one instant, by the type its comparisons read.
 ///
 /// Every table starts with the field absent and, where the field has a type, ends with a value
-/// that does not fit it, so the "missing" and "does not fit" classes of SPEC §4.4 are covered.
+/// that does not fit it, so the "missing" and "does not fit" classes are covered.
 enum VariableOptions {
     /// The options of `variable` with `now` at `now`, evaluating at most `budget` comparisons.
     static func table(_ variable: SearchVariable, graph: ConditionGraph, now: Int64, budget: Int) -> OptionTable {

@@ -43,7 +43,7 @@ public struct Decision: Hashable, Sendable {
     /// The holdout's name, with `heldOut`.
     package var heldOutBy: String? = nil
     /// Whether the rule set has experiments or a holdout, so the JSON form carries
-    /// `experiment`, `variant` and `held_out` (rule sets without them keep §6's six keys).
+    /// `experiment`, `variant` and `held_out` (rule sets without them keep the six keys).
     package var reportsExperiments: Bool = false
 
     package init(placement: String, profileID: String?, shown: DecisionShown, heldOut: Bool = false,

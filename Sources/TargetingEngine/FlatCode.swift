@@ -81,7 +81,7 @@ package final class FlatCode: @unchecked Sendable {
     package let coveredByHoldout: UnsafeBufferPointer<Bool>
     /// The rule set's holdout.
     package let holdout: HoldoutPlan?
-    /// Whether decisions carry §11's fields.
+    /// Whether decisions carry the experiment fields.
     package let reportsExperiments: Bool
     /// The number of slots.
     package let slotCount: Int

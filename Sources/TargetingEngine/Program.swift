@@ -115,7 +115,7 @@ package struct Program: Sendable {
         return .slot(slots.count - 1)
     }
 
-    /// Whether decisions carry §11's fields (the rule set has experiments or a holdout).
+    /// Whether decisions carry the experiment fields (the rule set has experiments or a holdout).
     package var reportsExperiments: Bool { ruleSet.reportsExperiments }
 
     /// The index of the placement named `name`.

@@ -16,7 +16,7 @@ extension SQLCompiler {
     /// `resolve --summary` tells them apart, and the columns are `placement, from_audience,
     /// from_kind, from_id, from_split, from_matched, to_audience, to_kind, to_id, to_split,
     /// to_matched, profiles, examples`; the audience is null for no match. When either rule set
-    /// has experiments or a holdout (SPEC §11), the experiment, the variant and whether the
+    /// has experiments or a holdout, the experiment, the variant and whether the
     /// profile was held out tell decisions apart too: `from_experiment, from_variant,
     /// from_held_out` follow `from_split`, and likewise for `to_`.
     ///

@@ -3,9 +3,9 @@ import TargetingEngine
 import TargetingSyntax
 import TargetingProfiles
 
-/// Compiles placements into one SQL `SELECT` (SPEC §7, §11).
+/// Compiles placements into one SQL `SELECT`.
 ///
-/// The query reads a table `profiles` with one column `profile` holding SPEC §2 profile objects
+/// The query reads a table `profiles` with one column `profile` holding profile objects
 /// (`jsonb` in PostgreSQL, a JSON string in Spark SQL) and returns, for every row and placement,
 /// the columns of `targeting resolve --format json`: `profile_id, placement, audience, kind, id,
 /// split`, then `experiment, variant, held_out` when the rule set has experiments or a holdout.

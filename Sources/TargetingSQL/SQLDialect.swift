@@ -1,4 +1,4 @@
-/// The SQL engine a placement is compiled for (SPEC §7).
+/// The SQL engine a placement is compiled for.
 package enum SQLDialect: String, Hashable, Sendable, CaseIterable {
     /// PostgreSQL: `profiles.profile` is `jsonb`; needs ICU (`und-x-icu`) and
     /// `standard_conforming_strings` on (the default).

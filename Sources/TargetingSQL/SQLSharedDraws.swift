@@ -1,7 +1,7 @@
 import TargetingBase
 import TargetingEngine
 
-/// The draws of SPEC §11 that do not depend on the placement, computed once per profile in the
+/// The draws of experiments and the holdout that do not depend on the placement, computed once per profile in the
 /// common table expressions every placement's chain of a query starts from: the value of each
 /// `by KEY` other than `profile.id` (`k<N>_v`), whether the holdout holds the profile out
 /// (`in_holdout`), and each experiment's bucket (`exp_NAME`), so that a profile's variant is

@@ -23,7 +23,7 @@ struct SQLSlotReader {
             if let derived = BuiltinField.derivation(of: field) {
                 readStored(derived.source, prefix: c, set: false, presence: false, into: &stages)
                 readDate(text: "\(c)s", prefix: c, column: "\(c)ms", into: &stages)
-                // Set exactly when computable: the source is a date that parses (SPEC §9).
+                // Set exactly when computable: the source is a date that parses.
                 stages.add(SQLStage.derived, "\(c)p", "(\(c)ms IS NOT NULL)")
                 switch derived.rule {
                 case .wholeYears:
@@ -151,7 +151,7 @@ struct SQLSlotReader {
     static let postgresCustomAttributes = "ca"
 
     /// The member whose trimmed key is `key`: `_t` and `_x` as for built-in fields (an array
-    /// already joined with commas), then the stored string `_s` (trimmed) or number `_n` (SPEC §2).
+    /// already joined with commas), then the stored string `_s` (trimmed) or number `_n`.
     private func readCustom(_ key: String, prefix c: String, into stages: inout SQLStages) {
         switch dialect {
         case .postgres:
@@ -169,7 +169,7 @@ struct SQLSlotReader {
             stages.add(SQLStage.text, "\(c)x", "CASE WHEN left(\(c)x0, 1) = '[' THEN array_join(transform(\(array), e -> \(SparkParse.unmarked("e"))), ',') "
                 + "ELSE \(SparkParse.scalarText("\(c)x0")) END")
         }
-        // A string is trimmed; so is an array, once joined (SPEC §9).
+        // A string is trimmed; so is an array, once joined.
         stages.add(SQLStage.stored, "\(c)s", "CASE WHEN \(c)t IN ('string', 'array') THEN nullif(\(dialect.trim("\(c)x")), '') END")
         stages.add(SQLStage.stored, "\(c)n", "CASE WHEN \(c)t = 'number' THEN \(dialect.textToDouble("\(c)x")) WHEN \(c)t = 'boolean' THEN CASE WHEN \(c)x = 'true' THEN 1 ELSE 0 END END")
         stages.add(SQLStage.view, "\(c)p", "(\(c)s IS NOT NULL OR \(c)n IS NOT NULL)")

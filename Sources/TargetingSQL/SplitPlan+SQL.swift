@@ -1,7 +1,7 @@
 import TargetingEngine
 import TargetingSyntax
 
-/// A split or an experiment row compiled to SQL: the bucket of SPEC §4.5 and §11, and the
+/// A split or an experiment row compiled to SQL: the bucket, and the
 /// variants in the plan's draw order.
 extension SplitPlan {
     /// The bucket, 0..<100, of the text column `keyValue` (the profile id or the key's value)
@@ -11,7 +11,7 @@ extension SplitPlan {
     }
 
     /// A SQL value that picks, by `bucket`, the value `value(step)` of the variant drawn.
-    /// The walk of SPEC §4.5 (subtract each weight from r; the first that takes r below 0
+    /// The weights' walk (subtract each weight from r; the first that takes r below 0
     /// wins) chooses the first variant whose running total of weights exceeds r.
     func sqlChoose(bucket: String, _ value: (Step) -> String) -> String {
         guard let last = steps.last else { return "NULL" }

@@ -38,7 +38,7 @@ package struct CheckedRules: Sendable {
     package func audience(named name: String) -> NamedExpression? { audiences.first { $0.name.text == name } }
     /// The experiment named `name`.
     package func experiment(named name: String) -> ExperimentDeclaration? { experiments.first { $0.name.text == name } }
-    /// Whether the rule set uses §11's experiments or holdout, so decisions report them.
+    /// Whether the rule set uses experiments or a holdout, so decisions report them.
     package var reportsExperiments: Bool { !experiments.isEmpty || holdout != nil }
     /// The placement named `name`.
     package func placement(named name: String) -> PlacementDeclaration? { placements.first { $0.name.text == name } }

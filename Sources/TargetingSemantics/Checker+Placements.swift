@@ -2,7 +2,7 @@ import TargetingBase
 import TargetingSyntax
 
 extension Checker {
-    /// `everyone` last, one kind of destination per placement, and the split rules of §4.5.
+    /// `everyone` last, one kind of destination per placement, and the split rules.
     mutating func checkPlacements() {
         var splitIDs: [String: SourceRange] = [:]
         for placement in placementOrder {

@@ -607,7 +607,7 @@ async def test_workspace_symbols(client: LanguageClient, workspace: Workspace):
     assert declared <= names, f"missing workspace symbols: {sorted(declared - names)}"
 
 
-# ---- 10. experiments (SPEC §11) ---------------------------------------------------------
+# ---- 10. experiments ---------------------------------------------------------
 
 
 EXPERIMENTS = """experiment spring_offer by profile.customer_user_id {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Agreement test: `targeting sql --dialect postgres` against `targeting resolve` (SPEC §7).
+"""Agreement test: `targeting sql --dialect postgres` against `targeting resolve`.
 
 Generates profiles deterministically (messy data included), loads them into a temporary table
 `profiles(profile jsonb)` on a running PostgreSQL server through psql, and for every placement
@@ -8,7 +8,7 @@ of each rule set compares the query's rows with `resolve --format json`, per pro
 A profile without `id` whose deciding row is a split or an experiment keyed on `profile.id` is
 rejected by `resolve` (its line is reported on stderr); a query cannot reject a row, so such
 profiles are left out of the table for that placement. Rule sets with experiments or a holdout
-(SPEC §11) compare `experiment`, `variant` and `held_out` too, and run as `sql --all` as well,
+(with experiments or a holdout) compare `experiment`, `variant` and `held_out` too, and run as `sql --all` as well,
 where the placements share each profile's draws. Python 3 standard library only; starts no
 server.
 """
@@ -80,7 +80,7 @@ ACCOUNTS = ["a%d" % number for number in range(40)] + [" a1 ", "\u00a0a2\u3000",
                                                  True, False, None, "~a4", "A1"]
 # Built-in strings are not trimmed: " c1" and "" are values of their own.
 CUSTOMER_IDS = ["c%d" % number for number in range(40)] + [" c1", "", "C1", 5, True, None, ["c1"], {"c": 1}, "~c2"]
-# Values for `matches` (SPEC §12): the hand-written ones of Tests/SQL/patterns.rules (non-ASCII
+# Values for `matches`: the hand-written ones of Tests/SQL/patterns.rules (non-ASCII
 # letters in both cases, combining marks, inner line breaks and white space, `-`, `]`, `\`, `/`,
 # emoji), then those of the random patterns (random_rules.PATTERNS), some of which each accepts.
 # Custom values are trimmed; `profile.last_name`, a built-in string, keeps its ends (a final
@@ -101,7 +101,7 @@ CUSTOM = {
     "level": STRINGS, "nick": NICKS, "score": NUMBERS, "opted_in": BOOLS, "goal_date": DATES, "sdk": VERSIONS,
     "tags": SETS, "odd-key": STRINGS + NUMBERS, "flag": BOOLS, "visits": NUMBERS, "experience": STRINGS,
     "interests": SETS, "reminders": BOOLS, "weekly_hours": NUMBERS,
-    # A `by KEY` of SPEC §11: strings (trimmed, arrays joined) draw; a number, a boolean, an
+    # A `by KEY`: strings (trimmed, arrays joined) draw; a number, a boolean, an
     # empty or blank text and null do not enter.
     "account": ACCOUNTS,
     "code": PATTERN_VALUES + [5, True, ["ab", "c"], None],
@@ -147,7 +147,7 @@ EDGE_LINES = [
     r'{"id":"e26","birthday":"2025-02-30","installed_at":"garbage","custom_attributes":{"tags":[" a","b\u3000"],"level":["\u00a0low"," "]}}',
     r'{"id":"e27","birthday":19900101,"installed_at":1796040000000,"custom_attributes":{"tags":["\u00a0 "],"interests":[" music","sports"]}}',
     r'{"id":"e28","birthday":"1990-06-15","installed_at":null,"custom_attributes":{"tags":[" ' + "a" * 24 + '","' + "b" * 24 + ' "]}}',
-    # Keys of SPEC §11's draws: escaped, marked, trimmed, joined, empty, mistyped.
+    # Keys of the draws: escaped, marked, trimmed, joined, empty, mistyped.
     r'{"id":"e29","customer_user_id":"\u0063\u0031","installed_at":"2026-11-28T00:00:00Z","custom_attributes":{"account":"\u0061\u0031","level":"low"}}',
     r'{"id":"e30","customer_user_id":"~c1","installed_at":"2026-11-28T00:00:00Z","custom_attributes":{"account":"~a1","level":"mid","nick":"~n"}}',
     r'{"id":"e31","customer_user_id":"","installed_at":"2026-11-28T00:00:00Z","custom_attributes":{"account":[" a1","b "],"level":"LOW"}}',
@@ -284,7 +284,7 @@ EXPERIMENT_KEYS = ("experiment", "variant", "held_out")
 
 
 def key(row):
-    """What a row decides: resolve's keys after `placement`; SPEC §11's only where the row has them."""
+    """What a row decides: resolve's keys after `placement`; the experiment keys only where the row has them."""
     return (row["audience"], row["kind"], row["id"], row["split"]) + tuple(row[name] for name in EXPERIMENT_KEYS if name in row)
 
 
@@ -560,7 +560,7 @@ def experiments_pair(workdir):
 
 DIFF_PARTS = {"row": ("audience", "kind", "id", "split"), "destination": ("kind", "id")}
 # Each pair, and whether its change moves experiment variants and the holdout (else it moves
-# profiles between two `nothing`s); whether decisions carry §11's keys depends on the rules.
+# profiles between two `nothing`s); whether decisions carry the experiment keys depends on the rules.
 DIFF_PAIRS = {"Rules -> changed rules": (rules_pair, False), "experiments.rules -> changed": (experiments_pair, True)}
 
 
@@ -581,7 +581,7 @@ def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row", pai
     rejects, both `--by view`: the same transitions with the same counts, and the same sizes for
     the placement only the old rules have and the one only the new rules have.
 
-    With rule sets of SPEC §11, decisions by row also carry `experiment`, `variant` and
+    With experiments or a holdout, decisions by row also carry `experiment`, `variant` and
     `held_out`; `diff` shows no match as null, so a held-out no match and another are compared
     as one there (their counts added on both sides)."""
     make, experiments = DIFF_PAIRS[pair]
@@ -680,7 +680,7 @@ def random_rule_sets(args, workdir):
 
 def default_rule_sets():
     """The hand-written rule sets: the shipped rules, the stress and injection sets, the two
-    sets of SPEC §11 (experiments, `by KEY`, the holdout), and a six-row placement of a common
+    sets with experiments, `by KEY` and the holdout, and a six-row placement of a common
     shape."""
     return [os.path.join(ROOT, "Rules")] + [os.path.join(HERE, name) for name in
                                             ("stress.rules", "injection.rules", "experiments.rules", "holdout.rules", "followup.rules",

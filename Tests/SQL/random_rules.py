@@ -2,8 +2,8 @@
 """Random rule sets for the SQL agreement tests: seeded segments over every attribute type and
 built-in field (operators, negations, nesting, `ignoring case`, relative instants, literals with
 quotes, backslashes and SQL comment markers), audiences over them, and placements with splits,
-`nothing` rows and placements without `everyone`, `matches` with random patterns (SPEC §12)
-over values that some of them accept, and the forms of SPEC §11: experiments used
+`nothing` rows and placements without `everyone`, `matches` with random patterns
+over values that some of them accept, and the forms of experiments: experiments used
 across placements, experiment and split rows `by KEY` (profile.id, profile.customer_user_id or a
 custom string attribute; `everyone` rows among them) and a holdout with or without `by` and
 `except`. Each rule set is written to a directory and
@@ -208,7 +208,7 @@ def write(directory, count, seed):
     return paths
 
 
-# Patterns of `matches` (SPEC §12) for the random rule sets, and values for the profiles, some of
+# Patterns of `matches` for the random rule sets, and values for the profiles, some of
 # which each pattern accepts. A pattern is a tree of the language's constructs, printed as the
 # rules write it; `sample` draws a string it accepts, which `values` mutates into near misses.
 # Atoms: (as written, the scalars it accepts as a list, or None for "any").

@@ -105,7 +105,7 @@ def main():
                             slow.append("%s %s (ansi %s%s): %.1f s" % (os.path.basename(rules), placement, ansi, typed_label, plan_seconds))
                 for ansi in modes:
                     spark.conf.set("spark.sql.ansi.enabled", ansi)
-                    # Every placement in one query; the placements share each profile's draws (SPEC §11).
+                    # Every placement in one query; the placements share each profile's draws.
                     failed += agreement.check_all(args, rules, lines, workdir, "spark", spark_rows, " (--all, ansi %s%s)" % (ansi, typed_label))
                     for corpus, label in ((lines, ""), ([], ", no profiles")):
                         failed += agreement.check_summary(args, rules, corpus, workdir, "spark", spark_rows,

@@ -7,7 +7,7 @@ import TargetingTestSupport
 @testable import TargetingEngine
 @testable import TargetingProfiles
 
-/// The reachability analysis over generated rule sets with SPEC §11's experiments, keys and
+/// The reachability analysis over generated rule sets with the experiments, keys and
 /// holdout: no random profile (with an id) is decided by a row reported unreachable, and every
 /// fall-through example resolves to no match.
 final class AnalyzerExperimentRandomTests: XCTestCase {
@@ -50,7 +50,7 @@ final class AnalyzerExperimentRandomTests: XCTestCase {
                 if closed.contains(row) { return }
             }
         }
-        print("generated §11 rule sets: \(reported) rows reported unreachable, \(fallThroughs) fall-through examples")
+        print("generated experiment rule sets: \(reported) rows reported unreachable, \(fallThroughs) fall-through examples")
         XCTAssertGreaterThan(reported, 20)
         XCTAssertGreaterThan(fallThroughs, 20)
     }

@@ -7,7 +7,7 @@ import TargetingTestSupport
 @testable import TargetingEngine
 @testable import TargetingProfiles
 
-/// `diff --prove` over generated rule pairs with SPEC §11's experiments, keys and holdout:
+/// `diff --prove` over generated rule pairs with the experiments, keys and holdout:
 /// every witness shows exactly the decisions its move names, and no random profile makes a
 /// move (destination, experiment variant or holdout) that a settled proof did not list
 /// (100,000 in all).
@@ -151,7 +151,7 @@ final class ChangeProofExperimentRandomTests: XCTestCase {
                 if !found { return }
             }
         }
-        print("generated §11 rule pairs: \(verdicts.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", ")); random profiles: \(profilesTried)")
+        print("generated experiment rule pairs: \(verdicts.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", ")); random profiles: \(profilesTried)")
         XCTAssertGreaterThanOrEqual(profilesTried, 100_000)
         XCTAssertGreaterThan(verdicts[.equivalent, default: 0], 5, "\(verdicts)")
         XCTAssertGreaterThan(verdicts[.changed, default: 0], 5, "\(verdicts)")

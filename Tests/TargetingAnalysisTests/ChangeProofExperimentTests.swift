@@ -7,7 +7,7 @@ import TargetingTestSupport
 @testable import TargetingEngine
 @testable import TargetingProfiles
 
-/// `diff --prove` with SPEC §11: experiment variants, keys and the holdout. Every witness is
+/// `diff --prove` with experiments and the holdout: experiment variants, keys and the holdout. Every witness is
 /// resolved under both rule sets and must show exactly the decision (destination, experiment
 /// variant, holdout) the move names.
 final class ChangeProofExperimentTests: XCTestCase {

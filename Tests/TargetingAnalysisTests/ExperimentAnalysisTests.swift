@@ -7,7 +7,7 @@ import TargetingTestSupport
 @testable import TargetingEngine
 @testable import TargetingProfiles
 
-/// SPEC §11 in the reachability analysis (`check`) and in `overlap` and `table`: keyed rows
+/// experiments and the holdout in the reachability analysis (`check`) and in `overlap` and `table`: keyed rows
 /// take only profiles with a string key, the holdout leaves held-out profiles only `everyone`,
 /// and every witness resolves through `Program` as reported.
 final class ExperimentAnalysisTests: XCTestCase {

@@ -1,7 +1,7 @@
 import XCTest
 @testable import TargetingBase
 
-/// `CaseFolding.lowercase`: the full Unicode lowercase mapping with Final_Sigma (SPEC §9).
+/// `CaseFolding.lowercase`: the full Unicode lowercase mapping with Final_Sigma.
 final class CaseFoldingTests: XCTestCase {
     private func assertLowercase(_ text: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
         let got = CaseFolding.lowercase(text)

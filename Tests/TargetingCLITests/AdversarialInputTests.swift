@@ -2,7 +2,7 @@ import Foundation
 import TargetingTestSupport
 import XCTest
 
-/// Inputs at and past the limits of SPEC §9 ("Limits"), and inputs far larger than real rule sets
+/// Inputs at and past the limits of the edge cases ("Limits"), and inputs far larger than real rule sets
 /// and profiles: each gets its answer or one clear error, never a crash, and the work stays
 /// linear in the input (each case here runs in well under a second in a debug build; the times
 /// are not asserted).

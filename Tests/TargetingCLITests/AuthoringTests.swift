@@ -147,7 +147,7 @@ final class AuthoringTests: TemporaryDirectoryTestCase {
     }
 }
 
-/// `targeting bucket`: the draw of SPEC §4.5 for chosen ids (the buckets below are the ones the
+/// `targeting bucket`: the draw of splits for chosen ids (the buckets below are the ones the
 /// shipped tests' comments computed independently in Python).
 final class BucketCommandTests: XCTestCase {
     func testBucketsAndVariants() {

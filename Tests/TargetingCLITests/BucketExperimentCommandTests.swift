@@ -3,7 +3,7 @@ import XCTest
 import TargetingBase
 import TargetingTestSupport
 
-/// `targeting bucket NAME --id VALUE` for an experiment and for the holdout (SPEC §11): the
+/// `targeting bucket NAME --id VALUE` for an experiment and for the holdout: the
 /// bucket of `"<name>-<value>"` and the variant, or whether it is held out.
 final class BucketExperimentCommandTests: TemporaryDirectoryTestCase {
     private func bucket(_ arguments: [String]) -> CLIResult {

@@ -2,10 +2,10 @@ import Foundation
 import TargetingTestSupport
 import XCTest
 
-/// `targeting check` (SPEC §4.6, §6, §8, §9 "Diagnostics and exit status").
+/// `targeting check` (what check reports, the command line, diagnostics, the edge cases "Diagnostics and exit status").
 final class CheckCommandTests: TemporaryDirectoryTestCase {
 
-    /// `audience pro_adults = prso` puts the unknown name at column 23, as in SPEC §8.
+    /// `audience pro_adults = prso` puts the unknown name at column 23, as in diagnostics
     private let unknownSegmentRules = """
     segment pros = experience == "pro"
     audience pro_adults = prso

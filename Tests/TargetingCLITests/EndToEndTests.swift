@@ -9,7 +9,7 @@ import TargetingTestSupport
 import XCTest
 
 /// The real `targeting` executable: events -> ingest -> store -> resolve, and the store's
-/// safety when an ingest is killed or two run at once (SPEC §3, §9 "Input handler and store").
+/// safety when an ingest is killed or two run at once (the input handler, the edge cases "Input handler and store").
 final class EndToEndTests: XCTestCase {
     private var directory: TemporaryDirectory!
 
@@ -138,7 +138,7 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(help.out.contains("OVERVIEW:"), help.out)
     }
 
-    /// SPEC §8: nothing in any input may crash the program. A directory where a file belongs is
+    /// diagnostics: nothing in any input may crash the program. A directory where a file belongs is
     /// an unreadable input: exit 2 with a message (checked on the executable, as a crash would
     /// take the test process down with it).
     func testDirectoryWhereAFileBelongsIsAnErrorNotACrash() throws {

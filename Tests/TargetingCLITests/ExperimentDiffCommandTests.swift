@@ -3,7 +3,7 @@ import XCTest
 import TargetingBase
 import TargetingTestSupport
 
-/// `targeting diff OLD NEW --profiles` when only an experiment's weights change (SPEC §11: a
+/// `targeting diff OLD NEW --profiles` when only an experiment's weights change (experiments and the holdout: a
 /// move between two variants is a change).
 final class ExperimentDiffCommandTests: TemporaryDirectoryTestCase {
     private func rules(control: Int, discount: Int, discountFlow: String = "flow_onb_discount") -> String {

@@ -3,7 +3,7 @@ import XCTest
 import TargetingBase
 import TargetingTestSupport
 
-/// `targeting resolve` on SPEC §11 rules: the JSON keys `experiment`, `variant` and `held_out`
+/// `targeting resolve` on experiments and the holdout rules: the JSON keys `experiment`, `variant` and `held_out`
 /// (only when the rules declare an experiment or a holdout), the text forms, `--explain` and
 /// `--summary`.
 final class ExperimentResolveCommandTests: TemporaryDirectoryTestCase {

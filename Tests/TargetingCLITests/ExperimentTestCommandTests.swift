@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import TargetingTestSupport
 
-/// `targeting test` with SPEC §11's expectations: `from EXPERIMENT.VARIANT`, `expect [not] held
+/// `targeting test` with the expectations: `from EXPERIMENT.VARIANT`, `expect [not] held
 /// out`, failures that name the variant and the holdout, and coverage of every variant.
 final class ExperimentTestCommandTests: TemporaryDirectoryTestCase {
     /// Ids for each case, found with the reference draw.

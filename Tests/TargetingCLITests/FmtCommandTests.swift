@@ -2,7 +2,7 @@ import Foundation
 import TargetingTestSupport
 import XCTest
 
-/// `targeting fmt [--check | -w] [PATH…]` (SPEC §6).
+/// `targeting fmt [--check | -w] [PATH…]`.
 final class FmtCommandTests: TemporaryDirectoryTestCase {
 
     private let messy = """

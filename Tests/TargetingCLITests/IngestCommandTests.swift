@@ -2,7 +2,7 @@ import Foundation
 import TargetingTestSupport
 import XCTest
 
-/// `targeting ingest` in-process (SPEC §3 event streams, §6, §9 "Input handler and store").
+/// `targeting ingest` in-process (event streams through the input handler).
 final class IngestCommandTests: TemporaryDirectoryTestCase {
 
     private var onboarding: String { CLIHarness.example("events/onboarding.jsonl") }
@@ -314,7 +314,7 @@ final class IngestCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(profiles(in: store), [:])
     }
 
-    /// SPEC §2: a value that breaks the storage rules "is rejected with a message that names the
+    /// profiles: a value that breaks the storage rules "is rejected with a message that names the
     /// profile, the key and the rule".
     func testLimitRejectionNamesTheProfileTheKeyAndTheRule() {
         let thirty = (1...30).map { "\"k\($0)\":\($0)" }.joined(separator: ",")

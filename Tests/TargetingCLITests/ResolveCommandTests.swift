@@ -2,7 +2,7 @@ import Foundation
 import TargetingTestSupport
 import XCTest
 
-/// `targeting resolve` (SPEC §4.5, §6, §9 "Profiles and batches") over the shipped rules.
+/// `targeting resolve` (splits, the command line, the edge cases "Profiles and batches") over the shipped rules.
 final class ResolveCommandTests: TemporaryDirectoryTestCase {
     private let now = "2026-11-29T12:00:00Z"
 
@@ -10,7 +10,7 @@ final class ResolveCommandTests: TemporaryDirectoryTestCase {
         CLIHarness.run(["resolve", "--rules", CLIHarness.rulesPath, "--now", now] + arguments, stdin: stdin)
     }
 
-    /// A `resolve --format json` line as SPEC §6 and §11 write it (the shipped rules have an
+    /// A `resolve --format json` line as the command line, experiments and the holdout write it (the shipped rules have an
     /// experiment and a holdout, so the line carries `experiment`, `variant` and `held_out`).
     private func row(_ profile: String?, _ placement: String, _ audience: String?, _ kind: String?, _ id: String?, split: String? = nil,
                      experiment: String? = nil, variant: String? = nil, heldOut: Bool = false) -> String {
@@ -169,7 +169,7 @@ final class ResolveCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(result.err.contains("30"), result.err)
     }
 
-    /// SPEC §2: a rejected profile gets "a message that names the profile, the key and the rule".
+    /// profiles: a rejected profile gets "a message that names the profile, the key and the rule".
     func testRejectedProfileMessageNamesTheProfileTheKeyAndTheRule() {
         let line = "{\"id\":\"wordy_user\",\"custom_attributes\":{\"bio\":\"\(String(repeating: "x", count: 51))\"}}"
         let path = directory.write("wordy.jsonl", line + "\n")
@@ -195,7 +195,7 @@ final class ResolveCommandTests: TemporaryDirectoryTestCase {
     }
 
     /// `CommandIO.currentDirectory` is documented as "the working directory relative paths
-    /// resolve against"; the default `--rules Rules` (SPEC §6) is relative to it.
+    /// resolve against"; the default `--rules Rules` is relative to it.
     func testThirtyAttributesAndFiftyCharactersAreFine() {
         let thirty = (1...30).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
         let lines = [

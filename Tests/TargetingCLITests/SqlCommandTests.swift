@@ -2,7 +2,7 @@ import Foundation
 import TargetingTestSupport
 import XCTest
 
-/// `targeting sql` (SPEC §6, §7): output and exit statuses.
+/// `targeting sql`: output and exit statuses.
 final class SqlCommandTests: TemporaryDirectoryTestCase {
     private func sql(_ arguments: [String]) -> CLIResult {
         CLIHarness.run(["sql", "--rules", CLIHarness.rulesPath, "--now", "2026-11-29T12:00:00Z"] + arguments)
@@ -19,7 +19,7 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         let summary = sql(["--all", "--summary", "--dialect", "spark"])
         XCTAssertEqual(summary.status, 0, summary.err)
         XCTAssertTrue(summary.out.hasPrefix("-- now: 2026-11-29T12:00:00Z\n-- dialect: spark\n-- rules: "), summary.out)
-        // The shipped rules have an experiment and a holdout, so §11's columns follow `split`.
+        // The shipped rules have an experiment and a holdout, so the experiment columns follow `split`.
         XCTAssertTrue(summary.out.contains("\nSELECT placement, audience, kind, id, split, experiment, variant, held_out, profiles,\n"), summary.out)
         XCTAssertTrue(summary.out.contains("GROUP BY placement, audience, kind, id, split, experiment, variant, held_out"), summary.out)
         XCTAssertFalse(summary.out.contains(";"), "one statement without a terminator, as the plain query")

@@ -3,7 +3,7 @@ import TargetingTestSupport
 import XCTest
 import TargetingBase
 
-/// `targeting test` (SPEC §5, §6) and `.tests` files in `targeting check`.
+/// `targeting test` and `.tests` files in `targeting check`.
 final class TestCommandTests: TemporaryDirectoryTestCase {
 
     private let rules = """

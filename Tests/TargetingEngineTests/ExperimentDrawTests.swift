@@ -5,7 +5,7 @@ import TargetingTestSupport
 @testable import TargetingEngine
 @testable import TargetingProfiles
 
-/// SPEC §11's draw, checked against `ReferenceDraw`, an MD5 and variant walk written separately
+/// the draw, checked against `ReferenceDraw`, an MD5 and variant walk written separately
 /// in the tests: for many ids, the variant every experiment decides equals the one computed here
 /// from `"<experiment>-<key value>"`, with ties in weight broken by variant name.
 final class ExperimentDrawTests: XCTestCase {

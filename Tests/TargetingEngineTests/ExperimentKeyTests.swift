@@ -5,7 +5,7 @@ import TargetingTestSupport
 @testable import TargetingEngine
 @testable import TargetingProfiles
 
-/// `by profile.customer_user_id` and `by` a custom attribute (SPEC §11): the draw follows the
+/// `by profile.customer_user_id` and `by` a custom attribute: the draw follows the
 /// key's value, not the profile id; a profile without a string value for the key does not
 /// enter, so its row does not match and later rows decide.
 final class ExperimentKeyTests: XCTestCase {

@@ -6,7 +6,7 @@ import TargetingTestSupport
 @testable import TargetingProfiles
 
 /// An experiment keyed on `profile.id` (the default) that must draw for a profile without `id`
-/// is an error for that profile, as a split is (SPEC §11); `decideAll` still answers every
+/// is an error for that profile, as a split is; `decideAll` still answers every
 /// placement.
 final class ExperimentProfileIDErrorTests: XCTestCase {
     static let now = ISO8601DateFormatter().date(from: "2026-11-29T12:00:00Z")!

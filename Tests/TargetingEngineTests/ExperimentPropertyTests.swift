@@ -5,7 +5,7 @@ import TargetingTestSupport
 @testable import TargetingEngine
 @testable import TargetingProfiles
 
-/// SPEC §11's promise on 100,000 random profiles: a profile gets the same variant in every
+/// the promise on 100,000 random profiles: a profile gets the same variant in every
 /// placement that decides through one experiment (whatever the audience or destinations), and the
 /// tree evaluator and the flat code make the same decision everywhere.
 final class ExperimentPropertyTests: XCTestCase {

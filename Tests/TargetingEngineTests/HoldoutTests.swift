@@ -5,7 +5,7 @@ import TargetingTestSupport
 @testable import TargetingEngine
 @testable import TargetingProfiles
 
-/// SPEC §11's holdout: drawn once per profile on `"<holdout>-<key value>"`; a held-out profile
+/// the holdout: drawn once per profile on `"<holdout>-<key value>"`; a held-out profile
 /// skips every row but `everyone` in each covered placement, and is decided normally in the
 /// `except` placements; a profile without the key is never held out.
 final class HoldoutTests: XCTestCase {

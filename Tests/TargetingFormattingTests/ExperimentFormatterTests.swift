@@ -3,7 +3,7 @@ import XCTest
 @testable import TargetingFormatting
 @testable import TargetingSyntax
 
-/// Golden tests of the formatter on SPEC §11's forms: experiments, the holdout, experiment rows,
+/// Golden tests of the formatter on experiments, the holdout, experiment rows,
 /// `split … by KEY` and the new expectations. Each input formats to exactly the expected text,
 /// which parses to the same tree with the same comments and formats to itself.
 final class ExperimentFormatterTests: XCTestCase {

@@ -116,7 +116,7 @@ final class CompletionTests: XCTestCase {
 
     // MARK: - Experiments, keys and the holdout
 
-    /// The base rules with SPEC §11's experiments beside them.
+    /// The base rules with the experiments beside them.
     static let experiments = ["/w/base.rules": base, "/w/exp.rules": """
     attribute plan: string
     attribute tier: number

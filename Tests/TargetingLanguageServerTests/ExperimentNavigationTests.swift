@@ -2,7 +2,7 @@ import XCTest
 import TargetingBase
 @testable import TargetingLanguageServer
 
-/// Hover, references and rename on the names of SPEC §11: experiments, their variants and the
+/// Hover, references and rename on the names of experiments and the holdout: experiments, their variants and the
 /// holdout, across rows, declarations and tests files.
 final class ExperimentNavigationTests: XCTestCase {
     static let rules = """

@@ -2,7 +2,7 @@ import XCTest
 import TargetingBase
 @testable import TargetingLanguageServer
 
-/// Byte offsets (SPEC §8's 1-based scalar columns) against LSP's 0-based UTF-16 positions.
+/// Byte offsets (the diagnostics' 1-based scalar columns) against LSP's 0-based UTF-16 positions.
 final class LineIndexTests: XCTestCase {
     private func index(_ text: String) -> LineIndex { LineIndex(SourceFile(path: "t.rules", text: text)) }
 
@@ -43,7 +43,7 @@ final class LineIndexTests: XCTestCase {
     }
 
     func testDiagnosticColumnsConvert() {
-        // `中` is column 9 in §8 terms (1-based scalars) and character 8 in LSP terms.
+        // `中` is column 9 in diagnostic terms (1-based scalars) and character 8 in LSP terms.
         let text = "segment 中 = x\n"
         let file = SourceFile(path: "t.rules", text: text)
         let position = LineIndex(file).position(of: Array("segment ".utf8).count)

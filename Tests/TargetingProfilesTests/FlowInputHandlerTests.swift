@@ -4,7 +4,7 @@ import XCTest
 @testable import TargetingBase
 @testable import TargetingProfiles
 
-/// SPEC §3 (input handler) and §9 "Input handler and store", driven with the payloads of the
+/// the input handler and its edge cases, driven with the payloads of the
 /// SDK documentation (`params` as the analytics callback delivers them: Swift Bool, Int,
 /// String, [String]).
 final class FlowInputHandlerTests: XCTestCase {

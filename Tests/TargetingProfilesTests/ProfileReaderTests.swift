@@ -3,7 +3,7 @@ import XCTest
 
 @testable import TargetingProfiles
 
-/// SPEC §2 and §9 "More edges": how custom attribute keys and values are trimmed and stored.
+/// profiles, the edge cases "More edges": how custom attribute keys and values are trimmed and stored.
 final class ProfileReaderTests: XCTestCase {
     /// The profile read from `line`, failing the test when it is rejected.
     private func read(_ line: String, file: StaticString = #filePath, line number: UInt = #line) -> Profile? {

@@ -5,7 +5,7 @@ import XCTest
 @testable import TargetingSQL
 import TargetingTestSupport
 
-/// SQL text (SPEC §7): golden snippets for both dialects. PostgreSQL output is also checked
+/// SQL text: golden snippets for both dialects. PostgreSQL output is also checked
 /// against a real server by Tests/SQL/agreement.py; Spark SQL by Tests/SQL/spark_agreement.py.
 final class SQLCompilerTests: XCTestCase {
     private let now: Int64 = 1_796_040_000_000  // 2026-11-29T12:00:00Z

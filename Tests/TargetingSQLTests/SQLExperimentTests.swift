@@ -5,7 +5,7 @@ import XCTest
 @testable import TargetingSQL
 import TargetingTestSupport
 
-/// SQL text for SPEC §11: experiment rows, `by KEY` draws and the holdout, in both dialects.
+/// SQL text for experiments and the holdout: experiment rows, `by KEY` draws and the holdout, in both dialects.
 /// Tests/SQL/agreement.py and spark_agreement.py run the same forms on real engines against
 /// `resolve`; these pin what the query computes and where.
 final class SQLExperimentTests: XCTestCase {

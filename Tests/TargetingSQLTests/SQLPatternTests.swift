@@ -2,7 +2,7 @@ import XCTest
 @testable import TargetingBase
 @testable import TargetingSQL
 
-/// `matches` patterns (SPEC §12) as PostgreSQL and Spark (Java) regular expressions: exact text
+/// `matches` patterns as PostgreSQL and Spark (Java) regular expressions: exact text
 /// for representative patterns. Tests/SQL/patterns.rules and the random rule sets run the same
 /// constructs on real engines (agreement.py, spark_agreement.py).
 final class SQLPatternTests: XCTestCase {

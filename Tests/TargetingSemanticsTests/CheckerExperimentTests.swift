@@ -3,7 +3,7 @@ import TargetingTestSupport
 @testable import Targeting
 @testable import TargetingBase
 
-/// The checker's rules for SPEC §11: experiments, experiment rows, `by KEY` and the holdout,
+/// The checker's rules for experiments and the holdout: experiments, experiment rows, `by KEY` and the holdout,
 /// each diagnostic at the token it is about, with did-you-mean help where a name is close.
 final class CheckerExperimentTests: XCTestCase {
     /// Declarations the cases build on.

@@ -4,7 +4,7 @@ import TargetingTestSupport
 @testable import TargetingBase
 
 /// Destination ids, values listed twice, fragments of `one of` attributes and input sources
-/// (SPEC §9 "More edges").
+/// (the edge cases "More edges").
 final class CheckerIDsAndListsTests: XCTestCase {
     private let audiences = """
     segment pros = experience == "pro"

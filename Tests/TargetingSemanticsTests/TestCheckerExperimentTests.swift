@@ -5,7 +5,7 @@ import TargetingTestSupport
 @testable import TargetingSemantics
 @testable import TargetingSyntax
 
-/// `.tests` files against SPEC §11 rules: `from EXPERIMENT.VARIANT` names an experiment that a
+/// `.tests` files against experiments and the holdout rules: `from EXPERIMENT.VARIANT` names an experiment that a
 /// row of the placement uses and one of its variants; `expect held out` needs a holdout.
 final class TestCheckerExperimentTests: XCTestCase {
     private let rules = """

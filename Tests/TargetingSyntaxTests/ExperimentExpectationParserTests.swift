@@ -3,7 +3,7 @@ import TargetingTestSupport
 @testable import TargetingBase
 @testable import TargetingSyntax
 
-/// SPEC §11 in `.tests` files: `expect P -> DESTINATION from EXPERIMENT.VARIANT` and
+/// experiments and the holdout in `.tests` files: `expect P -> DESTINATION from EXPERIMENT.VARIANT` and
 /// `expect [not] held out`.
 final class ExperimentExpectationParserTests: XCTestCase {
     private func parse(_ text: String) -> (TestFile, [Diagnostic]) {

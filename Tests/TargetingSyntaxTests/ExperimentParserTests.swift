@@ -3,7 +3,7 @@ import TargetingTestSupport
 @testable import TargetingBase
 @testable import TargetingSyntax
 
-/// SPEC §11 in `.rules` files: `experiment NAME [by KEY] { … }`, `holdout NAME W% [by KEY]
+/// experiments and the holdout in `.rules` files: `experiment NAME [by KEY] { … }`, `holdout NAME W% [by KEY]
 /// [except P, …]`, experiment rows `AUDIENCE -> EXPERIMENT { VARIANT -> DESTINATION … }` and
 /// `split "ID" by KEY`; their syntax errors, each at the offending token.
 final class ExperimentParserTests: XCTestCase {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A second, separate MD5 (RFC 1321) and SPEC §11 draw, written for the tests from the RFC's
+/// A second, separate MD5 (RFC 1321) and experiments and the holdout draw, written for the tests from the RFC's
 /// text and the spec's words, so the engine's answers are checked against code it does not share.
 ///
 /// The sine table is computed as the RFC defines it (T[i] = floor(2^32 · |sin(i)|)), not copied.
@@ -68,7 +68,7 @@ package enum ReferenceDraw {
         digest.map { String(format: "%02x", $0) }.joined()
     }
 
-    /// SPEC §4.5/§11: the last 8 digest bytes of `"<name>-<value>"` as a big-endian UInt64, % 100.
+    /// splits, experiments and the holdout: the last 8 digest bytes of `"<name>-<value>"` as a big-endian UInt64, % 100.
     package static func bucket(_ name: String, _ value: String) -> Int {
         let digest = md5(Array("\(name)-\(value)".utf8))
         var number: UInt64 = 0
@@ -76,7 +76,7 @@ package enum ReferenceDraw {
         return Int(number % 100)
     }
 
-    /// SPEC §11: variants sorted by weight ascending, ties by name compared as UTF-8 bytes; r is
+    /// experiments and the holdout: variants sorted by weight ascending, ties by name compared as UTF-8 bytes; r is
     /// walked down by each weight, and the variant that takes it below zero is chosen.
     package static func variant(_ name: String, _ value: String, _ variants: [(weight: Int, name: String)]) -> String {
         let sorted = variants.sorted { left, right in

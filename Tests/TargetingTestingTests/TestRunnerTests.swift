@@ -6,7 +6,7 @@ import TargetingTestSupport
 @testable import TargetingSyntax
 @testable import TargetingTesting
 
-/// `.tests` files (SPEC §5): parsing, checking, running, coverage.
+/// `.tests` files: parsing, checking, running, coverage.
 final class TestRunnerTests: XCTestCase {
     /// Rules with one placement of every kind of row; `clock` adds a segment that reads `profile.age`.
     static func rules(clock: Bool = false) -> String {

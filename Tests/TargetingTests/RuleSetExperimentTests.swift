@@ -3,7 +3,7 @@ import Targeting
 import TargetingTestSupport
 import XCTest
 
-/// SPEC §10's `Decision.experiment`, `.variant` and `.heldOut` (§11) through the public API, as an
+/// the `Decision.experiment`, `.variant` and `.heldOut` through the public API, as an
 /// app sees them.
 final class RuleSetExperimentTests: XCTestCase {
     static let rules = """

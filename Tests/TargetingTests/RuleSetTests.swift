@@ -2,7 +2,7 @@ import Foundation
 import Targeting
 import XCTest
 
-/// The library's public API of SPEC §10, used as an app would: `import Targeting` alone.
+/// The library's public API of the library API, used as an app would: `import Targeting` alone.
 final class RuleSetTests: XCTestCase {
     static let rules = """
     attribute experience: string one of ["beginner", "amateur", "pro"]

@@ -1,5 +1,5 @@
 extension Diagnostic: CustomStringConvertible {
-    /// The §8 header, `path:line:col: severity: message`, with a `= help:` line when there is
+    /// The diagnostic header, `path:line:col: severity: message`, with a `= help:` line when there is
     /// help; without the quoted source line, which needs the file (`RuleSetError` quotes it).
     public var description: String {
         var text = DiagnosticRenderer().text(self)

@@ -1,4 +1,4 @@
-/// Valid patterns of SPEC §12 built from the fuzzer's choices, each with its meaning written
+/// Valid patterns built from the fuzzer's choices, each with its meaning written
 /// down here from the spec (not read back from `PatternParser`): literals (escaped or not,
 /// `\u{…}`), `.`, `\d`, `\w`, classes with ranges and negation, groups, alternation with empty
 /// branches, and greedy counts; under `ignoring case` every literal and class member is

@@ -1,6 +1,6 @@
 import TargetingBase
 
-/// The types of SPEC §4.2 that the generated rules use.
+/// The attribute types that the generated rules use.
 package enum Kind: CaseIterable {
     case string, number, bool, date, version, set
 }
@@ -30,7 +30,7 @@ package enum Reading {
     package var isPresent: Bool { if case .missing = self { return false } else { return true } }
 }
 
-/// A version as SPEC §4.4 and §9 define it: `[v]MAJOR[.MINOR[.PATCH]][-PRERELEASE][+BUILD]`,
+/// A version as the README defines it: `[v]MAJOR[.MINOR[.PATCH]][-PRERELEASE][+BUILD]`,
 /// numeric parts without leading zeros, compared by SemVer 2.0 precedence.
 package struct Version {
     package var core: [Int]

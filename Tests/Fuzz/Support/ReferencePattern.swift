@@ -1,7 +1,7 @@
 import TargetingBase
 
 /// A pattern as the fuzz references read it, matched by a memoised search over end positions
-/// (no automaton, nothing shared with `PatternAutomaton`): SPEC §12's whole-value match.
+/// (no automaton, nothing shared with `PatternAutomaton`): the whole-value match.
 package indirect enum ReferencePattern: Sendable {
     /// The empty string.
     case empty

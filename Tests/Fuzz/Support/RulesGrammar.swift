@@ -1,5 +1,5 @@
 /// Builds the text of a rules or tests file from the fuzzer's choices, following the grammar
-/// of SPEC §4–§5 closely enough that most inputs parse and many check, with random layout
+/// of the rules and tests languages closely enough that most inputs parse and many check, with random layout
 /// (spaces, line breaks, CRLF, tabs, comments) between the tokens. A few choices break the
 /// grammar on purpose, so the parser's recovery is reached from nearly-valid files too.
 package struct RulesGrammar {

@@ -47,7 +47,7 @@ package indirect enum Expression {
     case group(Expression)
 }
 
-/// Whose value a split, an experiment or the holdout draws on (SPEC §11's `by KEY`).
+/// Whose value a split, an experiment or the holdout draws on (`by KEY`).
 package enum WorldKey {
     /// `profile.id` (written, or the default).
     case id(written: Bool)
@@ -107,7 +107,7 @@ package struct Sample {
     package var values: [Int: JSONValue]
 }
 
-/// A random rule set over a fixed table of attributes (SPEC §4 subset: strings, numbers, bools,
+/// A random rule set over a fixed table of attributes (a subset of the language: strings, numbers, bools,
 /// sets, dates, versions; and/or/not; placements with rows and splits).
 package struct World {
     package static let attributes: [Attribute] = [

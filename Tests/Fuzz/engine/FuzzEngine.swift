@@ -6,7 +6,7 @@ import TargetingFuzzSupport
 
 /// Differential check of the compiled engine: random valid rule sets and random profiles built
 /// from the fuzzer's choices, decided by `Program` (the flat code, `Program.decide`) and by the
-/// tree `Evaluator`, and by a deliberately simple reference written from SPEC §4.4, §4.5 and §9
+/// tree `Evaluator`, and by a deliberately simple reference written from the README's rules (two-valued comparisons, splits, the edge cases)
 /// (`Reference`). Segments, audiences and placement decisions must all agree.
 @main
 enum FuzzEngine {

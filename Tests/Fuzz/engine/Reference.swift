@@ -2,7 +2,7 @@ import TargetingBase
 import TargetingFuzzSupport
 import TargetingEngine
 
-/// A deliberately simple evaluator written from the text of SPEC §4.4, §4.5 and §9, sharing
+/// A deliberately simple evaluator written from the README's text (two-valued comparisons, splits, the edge cases), sharing
 /// nothing with the engine but MD5 (tested on its own against RFC 1321):
 /// - two-valued: a comparison on a missing or mistyped value is false, whatever the operator
 ///   (`!=` and `not in` included); `is set` / `is not set` test presence only;
@@ -12,7 +12,7 @@ import TargetingEngine
 /// - `matches`: the whole string against the pattern's meaning as `PatternGrammar` wrote it
 ///   down, by `ReferenceMatcher` (never `MatchPattern`);
 /// - placements: the first matching row decides; splits draw by Adapty's MD5 algorithm;
-/// - SPEC §11: experiments and splits draw on their key (a profile without a string value for
+/// - Experiments and splits draw on their key (a profile without a string value for
 ///   a key other than `profile.id` skips the row); a held-out profile takes only `always` rows
 ///   and `everyone`.
 struct Reference {
@@ -103,7 +103,7 @@ struct Reference {
         default: break
         }
         if comparison.op == .matches {
-            // SPEC §12: the whole (trimmed) string, lowercased under `ignoring case`, by the
+            // The whole (trimmed) string, lowercased under `ignoring case`, by the
             // reference matcher over the grammar's meaning of the pattern.
             guard case .string(let text) = value, case .pattern(_, let meaning) = comparison.literals[0] else { return false }
             return ReferenceMatcher.matches(meaning, value: text, ignoringCase: comparison.foldCase)

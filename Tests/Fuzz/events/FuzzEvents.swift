@@ -3,12 +3,12 @@ import TargetingBase
 import TargetingFuzzSupport
 import TargetingProfiles
 
-/// Event lines (SPEC §3 JSON Lines) through the input handler and `Profile.apply`, with the
+/// Event lines (JSON Lines) through the input handler and `Profile.apply`, with the
 /// input declarations of the shipped `Rules/onboarding.rules`:
 /// - every rejection has a non-empty reason;
 /// - `FlowInputHandler.handle` (the SDK path, params as Swift values) and the interpreter on the
 ///   parsed line come to the same outcome;
-/// - whatever is applied, the profile keeps §2's storage rules: valid keys, at most 30
+/// - whatever is applied, the profile keeps the storage rules: valid keys, at most 30
 ///   attributes, and written as JSON it reads again to the same custom attributes.
 @main
 enum FuzzEvents {

@@ -1,7 +1,7 @@
 import TargetingBase
 import TargetingFuzzSupport
 
-/// The pattern language of `matches` (SPEC §12) under fuzzing. The first byte picks a mode:
+/// The pattern language of `matches` under fuzzing. The first byte picks a mode:
 /// - arbitrary text (up to the first NUL byte) goes to `PatternParser` and
 ///   `MatchPattern.compile`, which must not crash and must place an error inside the text;
 /// - or a valid pattern from `PatternGrammar`, which must compile, with its meaning written

@@ -3,7 +3,7 @@ import TargetingBase
 import TargetingFuzzSupport
 import TargetingProfiles
 
-/// Profile JSON lines through the §2/§9 reader and the byte scanner:
+/// Profile JSON lines through the profile reader and the byte scanner:
 /// - every rejection has a non-empty message;
 /// - where `ProfileScan` accepts a line, `ProfileReader` accepts it too and reads the same
 ///   profile, field by field (the differential check the scanner's contract promises);

@@ -71,7 +71,7 @@ enum FuzzProve {
                 guard case .success(let profile) = ProfileReader.read(move.witness) else {
                     fuzzFailure("witness does not read as a profile: \(text)\n\(context())")
                 }
-                // What the witness sees, variant and holdout included (SPEC §11).
+                // What the witness sees, variant and holdout included.
                 let from = (try? old.decide(placement: before, for: profile, now: now).get()).map(ChangeProof.Seen.init)
                 let to = (try? new.decide(placement: after, for: profile, now: now).get()).map(ChangeProof.Seen.init)
                 if from != move.before || to != move.after || move.before == move.after {

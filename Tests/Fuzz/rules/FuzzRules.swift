@@ -2,7 +2,7 @@ import TargetingBase
 import TargetingFuzzSupport
 
 /// Arbitrary bytes as a rules file: lexer, parser, checker, analysis and (when the rules check)
-/// the compiled engine must take anything without crashing (SPEC §8, §9).
+/// the compiled engine must take anything without crashing.
 @main
 enum FuzzRules {
     static func main() {

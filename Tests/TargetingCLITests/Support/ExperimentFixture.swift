@@ -1,7 +1,7 @@
 import Foundation
 import TargetingTestSupport
 
-/// The SPEC §11 rule set the command tests share, and what it decides for a profile, worked out
+/// The experiments and the holdout rule set the command tests share, and what it decides for a profile, worked out
 /// from the spec's words with `ReferenceDraw` (never by running the code under test).
 enum ExperimentFixture {
     static let now = "2026-11-29T12:00:00Z"
@@ -62,7 +62,7 @@ enum ExperimentFixture {
     }
 
     /// What `resolve --format json` must print for `person` in `placement`, as its members in
-    /// §6's order then §11's, with JSON values written out.
+    /// resolve's order then the experiment keys, with JSON values written out.
     static func expectedJSON(_ person: Person, _ placement: String) -> String {
         func quoted(_ text: String?) -> String { text.map { "\"\($0)\"" } ?? "null" }
         var audience: String?, kind: String?, id: String?, experiment: String?, variant: String?
