@@ -16,7 +16,7 @@ let arguments = CommandLine.arguments
 let seed: UInt64 = 20_261_201
 
 func write(_ lines: [String], to path: String) {
-    FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
 }
 
 func count(_ index: Int) -> Int {

@@ -65,9 +65,10 @@ extension ChangeProof {
         var out = "diff --prove at \(Timestamp.format(now))\n"
         for placement in placements {
             out += "\(placement.name): \(placement.status.rawValue)"
+            let moves = " (\(placement.transitions.count) kind\(placement.transitions.count == 1 ? "" : "s") of move)"
             switch placement.status {
-            case .changed, .undecided where !placement.transitions.isEmpty:
-                out += " (\(placement.transitions.count) kind\(placement.transitions.count == 1 ? "" : "s") of move)"
+            case .changed: out += moves
+            case .undecided where !placement.transitions.isEmpty: out += moves
             default: break
             }
             out += "\n"

@@ -1,7 +1,6 @@
 import TargetingBase
 import TargetingEngine
 import TargetingProfiles
-import TargetingStore
 
 /// Resolves the records of a JSON Lines file in batches spread over `jobs` threads.
 ///

@@ -40,6 +40,9 @@ final class PatternParserTests: XCTestCase {
         XCTAssertEqual(parse("[a-]"), .set(ScalarSet(ranges: [0x2D...0x2D, 0x61...0x61])))
         XCTAssertEqual(parse("[\\]\\-]"), .set(ScalarSet(ranges: [0x5D...0x5D, 0x2D...0x2D])))
         XCTAssertEqual(parse("[^a]"), .set(ScalarSet("a").inverted))
+        XCTAssertEqual(parse("a|b|[c-d]"), parse("[a-d]"), "alternatives of single characters are one class")
+        XCTAssertEqual(parse("(a|b)*"), .repetition(.set(ScalarSet(ranges: [0x61...0x62])), min: 0, max: nil))
+        XCTAssertEqual(parse("a|bc"), .alternation([.set(ScalarSet("a")), .sequence([.set(ScalarSet("b")), .set(ScalarSet("c"))])]))
     }
 
     func testAnchorsAtTheEndsAddNothing() {

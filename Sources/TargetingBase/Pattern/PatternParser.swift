@@ -115,7 +115,15 @@ package struct PatternParser {
             index += 1
             branches.append(try parseSequence(until: end))
         }
-        return branches.count == 1 ? branches[0] : .alternation(branches)
+        if branches.count == 1 { return branches[0] }
+        // Alternatives of single characters are one class (`a|b` is `[ab]`): the same language,
+        // one automaton state, and no group for a backtracking engine to recurse into.
+        var union = ScalarSet()
+        for branch in branches {
+            guard case .set(let set) = branch else { return .alternation(branches) }
+            union.formUnion(set)
+        }
+        return .set(union)
     }
 
     private mutating func parseSequence(until end: Int) throws -> PatternNode {
