@@ -59,6 +59,17 @@ cmp -s "$work/out" "$work/ours.jsonl" || echo "| batch: --jobs $cores OUTPUT DIF
 echo "| batch: \`--jobs $cores\` (every core) | $(rate "$profiles" "$all_cores") | \`--jobs 1\`: $(rate "$profiles" "$ours") | $(ratio "$all_cores" "$ours") |"
 echo "| batch: peak RSS at $((profiles / 10)) vs $profiles lines | $small_rss MiB vs $ours_rss MiB | — | — |"
 
+# The six-row placement (one of, set `has any`, number `between`, bool, age, country, platform)
+# against its own specialised stdlib-Python loop (`json.loads` and the `if`s), same output.
+"$bench" coach-rules "$work/coach.rules"
+"$bench" coach-profiles "$profiles" "$work/coach.jsonl"
+measure "$bin" resolve coach_paywall --rules "$work/coach.rules" --profiles "$work/coach.jsonl" --now "$now" --format json --jobs 1
+coach_ours=$seconds
+cp "$work/out" "$work/coach-ours.jsonl"
+measure python3 Benchmarks/peers/stdlib_coach.py "$work/coach.jsonl"
+same=$(cmp -s "$work/out" "$work/coach-ours.jsonl" && echo "same output" || echo "OUTPUT DIFFERS")
+echo "| batch: \`resolve coach_paywall --jobs 1\` (6 rows), $profiles profiles | $(rate "$profiles" "$coach_ours") | specialised stdlib-Python loop: $(rate "$profiles" "$seconds") ($same) | $(ratio "$coach_ours" "$seconds") |"
+
 # (e) Peers on the same file and placements: orjson, the GrowthBook SDK, JSON Logic (from PyPI
 # into a local venv; skipped when PyPI cannot be reached).
 venv=.build/peers-venv

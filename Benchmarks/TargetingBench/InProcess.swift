@@ -18,34 +18,45 @@ enum InProcess {
         String(format: "%.0f k/s", Double(count) / seconds / 1000)
     }
 
-    /// The second shape (`SecondShape`): answers checked equal, then both timed; returns a sink.
-    static func secondShape(count: Int) -> Int {
-        let rules = try! RuleSet(source: SecondShape.rules, fileName: "coach.rules")
-        let coach = try! rules.placement("coach_paywall")
-        let profiles = SecondShape.profileLines(count: count, seed: 20_261_202).map { try! Profile(jsonData: Data($0.utf8)) }
+    /// One placement shape timed three ways over the same profiles in one run: the named call an
+    /// app makes (`rules.resolve("name", for:at:)`), the handle (`placement.resolve(for:at:)`) and
+    /// the hand-written function. Answers are checked equal first; returns a sink.
+    static func compare(_ label: String, rules: RuleSet, placement name: String, profiles: [Profile],
+                        answer: (Decision) -> String?, handWritten: (Profile, Int64) -> String?) -> Int {
+        let handle = try! rules.placement(name)
         let nowMs = Int64(now.timeIntervalSince1970 * 1000)
         var mismatches = 0
-        for profile in profiles where try! coach.resolve(for: profile, at: now).paywallID != SecondShape.coachPaywall(profile, now: nowMs) {
-            mismatches += 1
+        for profile in profiles {
+            let expected = handWritten(profile, nowMs)
+            if answer(try! rules.resolve(name, for: profile, at: now)) != expected { mismatches += 1 }
+            if answer(try! handle.resolve(for: profile, at: now)) != expected { mismatches += 1 }
         }
         guard mismatches == 0 else {
-            print("in-process: \(mismatches) of \(count) coach_paywall answers differ from the hand-written function")
+            print("in-process: \(mismatches) of \(profiles.count * 2) \(name) answers differ from the hand-written function")
             exit(1)
         }
         var sink = 0
-        var engineSeconds = Double.infinity
+        var namedSeconds = Double.infinity
+        var handleSeconds = Double.infinity
         var handSeconds = Double.infinity
-        for _ in 0..<3 {
-            engineSeconds = min(engineSeconds, time {
+        for _ in 0..<5 {
+            namedSeconds = min(namedSeconds, time {
                 for profile in profiles {
-                    if let decision = try? coach.resolve(for: profile, at: now) { sink &+= decision.row ?? 0 }
+                    if let decision = try? rules.resolve(name, for: profile, at: now) { sink &+= decision.row ?? 0 }
+                }
+            })
+            handleSeconds = min(handleSeconds, time {
+                for profile in profiles {
+                    if let decision = try? handle.resolve(for: profile, at: now) { sink &+= decision.row ?? 0 }
                 }
             })
             handSeconds = min(handSeconds, time {
-                for profile in profiles { sink &+= SecondShape.coachPaywall(profile, now: nowMs).utf8.count }
+                for profile in profiles { sink &+= handWritten(profile, nowMs)?.utf8.count ?? 0 }
             })
         }
-        print("| in process: `placement.resolve` (6 rows: one of, set, between, bool, age, country, platform) | \(rate(count, engineSeconds)) | hand-written Swift: \(rate(count, handSeconds)) | \(String(format: "%.2f×", handSeconds / engineSeconds)) |")
+        let count = profiles.count
+        print("| in process: `rules.resolve(\"\(name)\", for:at:)` (\(label)) | \(rate(count, namedSeconds)) | hand-written Swift: \(rate(count, handSeconds)) | \(String(format: "%.2f×", handSeconds / namedSeconds)) |")
+        print("| in process: `placement.resolve` handle (\(label)) | \(rate(count, handleSeconds)) | hand-written Swift: \(rate(count, handSeconds)) | \(String(format: "%.2f×", handSeconds / handleSeconds)) |")
         return sink
     }
 
@@ -57,38 +68,14 @@ enum InProcess {
             print(error)
             exit(2)
         }
-        let profiles = Workload.profileLines(count: count, seed: 20_261_201).map { try! Profile(jsonData: Data($0.utf8)) }
-        let nowMs = Int64(now.timeIntervalSince1970 * 1000)
-
-        // Answers first: both must agree on every profile.
-        var mismatches = 0
-        for profile in profiles {
-            let engine = try! rules.resolve("onboarding_followup", for: profile, at: now)
-            let expected = HandWritten.onboardingFollowup(profile, now: nowMs)
-            let got: String? = engine.outcome == .nothing ? "" : engine.flowID
-            if got != expected { mismatches += 1 }
-        }
-        guard mismatches == 0 else {
-            print("in-process: \(mismatches) of \(count) answers differ from the hand-written function")
-            exit(1)
-        }
-
         var sink = 0
-        let followUp = try! rules.placement("onboarding_followup")
-        var engineSeconds = Double.infinity
-        var handSeconds = Double.infinity
-        for _ in 0..<3 {
-            engineSeconds = min(engineSeconds, time {
-                for profile in profiles {
-                    if let decision = try? followUp.resolve(for: profile, at: now) { sink &+= decision.row ?? 0 }
-                }
-            })
-            handSeconds = min(handSeconds, time {
-                for profile in profiles { sink &+= HandWritten.onboardingFollowup(profile, now: nowMs)?.utf8.count ?? 0 }
-            })
-        }
-        print("| in process: `placement.resolve` (onboarding_followup) | \(rate(count, engineSeconds)) | hand-written Swift: \(rate(count, handSeconds)) | \(String(format: "%.2f×", handSeconds / engineSeconds)) |")
-        sink &+= secondShape(count: count)
+        let profiles = Workload.profileLines(count: count, seed: 20_261_201).map { try! Profile(jsonData: Data($0.utf8)) }
+        sink &+= compare("the shipped onboarding_followup", rules: rules, placement: "onboarding_followup", profiles: profiles,
+                         answer: { $0.outcome == .nothing ? "" : $0.flowID }, handWritten: HandWritten.onboardingFollowup)
+        let coach = try! RuleSet(source: SecondShape.rules, fileName: "coach.rules")
+        let coachProfiles = SecondShape.profileLines(count: count, seed: 20_261_202).map { try! Profile(jsonData: Data($0.utf8)) }
+        sink &+= compare("6 rows: one of, set, between, bool, age, country, platform", rules: coach, placement: "coach_paywall",
+                         profiles: coachProfiles, answer: \.paywallID, handWritten: { SecondShape.coachPaywall($0, now: $1) })
 
         if ProcessInfo.processInfo.environment["BENCH_SKIP_LARGE"] != nil { return }
         // A generated large rule set: every placement per profile.

@@ -5,6 +5,8 @@
 //     swift run -c release targeting-bench patterns [N]         `matches` rows against fragment rows, N profiles
 //     swift run -c release targeting-bench profiles N FILE      N profile lines (seeded)
 //     swift run -c release targeting-bench events N P FILE      N event lines over P profiles
+//     swift run -c release targeting-bench coach-profiles N FILE  N profile lines for the six-row placement
+//     swift run -c release targeting-bench coach-rules FILE     the six-row placement `coach_paywall`
 //     swift run -c release targeting-bench check-set N FILE     a rule file of N segments
 //     swift run -c release targeting-bench long-or N FILE       one segment: an `or` of N terms
 //     swift run -c release targeting-bench large-rules FILE     500 segments, 100 audiences, 20 placements
@@ -34,6 +36,10 @@ case "events":
     var random = SeededGenerator(seed: seed &+ 1)
     let profiles = count(3)
     write((0..<count(2)).map { _ in Workload.eventLine(using: &random, profiles: profiles) }, to: arguments[4])
+case "coach-profiles":
+    write(SecondShape.profileLines(count: count(2), seed: seed &+ 2), to: arguments[3])
+case "coach-rules":
+    write([SecondShape.rules], to: arguments[2])
 case "check-set":
     write([Workload.checkSet(segments: count(2))], to: arguments[3])
 case "long-or":

@@ -3,12 +3,14 @@
 `targeting resolve --all --format json`. Benchmarks/run.sh checks both outputs are identical."""
 import hashlib
 import json
+import re
 import sys
 from datetime import datetime, timezone
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=timezone.utc)
 NOW_MS = int(NOW.timestamp() * 1000)
 EU = {"DE", "FR", "ES", "IT", "NL"}
+TEAM = re.compile(r"[a-z0-9._%+-]+@(staff|qa)\.example\.com", re.ASCII)
 
 
 def age(birthday):
@@ -60,6 +62,35 @@ def pricing(profile):
     return "control" if bucket("pricing_q4", cuid) < 50 else "discount"
 
 
+def subscribed(profile):
+    levels = profile.get("access_levels")
+    return isinstance(levels, list) and "premium" in levels
+
+
+def team(profile):
+    email = profile.get("email")
+    return isinstance(email, str) and TEAM.fullmatch(email.strip().lower()) is not None
+
+
+def modern_app(profile):
+    v = version(profile.get("app_version"))
+    return v is not None and v >= (4, 2, 0)
+
+
+def committed(custom):
+    reminders = custom.get("reminders") == 1
+    hours = custom.get("weekly_hours")
+    dedicated = isinstance(hours, (int, float)) and hours >= 10
+    return custom.get("experience") == "amateur" and (dedicated or reminders)
+
+
+def pricing_test(profile, custom):
+    """`pricing_test_amateurs`' variant; None when the audience does not match or cannot draw."""
+    if committed(custom) and modern_app(profile) and not subscribed(profile) and not team(profile):
+        return pricing(profile)
+    return None
+
+
 def followup(profile, custom):
     if held_out(profile):
         return "everyone", "flow", "flow_default", None, None
@@ -68,17 +99,14 @@ def followup(profile, custom):
     adults = years is not None and years >= 18
     interests = custom.get("interests")
     sporty = isinstance(interests, str) and "sports" in interests.split(",")
-    reminders = custom.get("reminders") == 1
     hours = custom.get("weekly_hours")
     dedicated = isinstance(hours, (int, float)) and hours >= 10
     if experience == "pro" and adults:
         return "pro_adults", "flow", "flow_pro_v2", None, None
-    if experience == "amateur" and (dedicated or reminders):
-        variant = pricing(profile)
-        if variant == "control":
-            return "committed_amateurs", "flow", "flow_amateur_plan", None, variant
-        if variant == "discount":
-            return "committed_amateurs", "flow", "flow_amateur_plan_discount", None, variant
+    variant = pricing_test(profile, custom)
+    if variant is not None:
+        return "pricing_test_amateurs", "flow", "flow_amateur_plan" if variant == "control" else "flow_amateur_plan_discount", None, variant
+    if committed(custom):
         return "committed_amateurs", "flow", "flow_amateur_plan", None, None
     if experience == "amateur" and not dedicated:
         return "casual_amateurs", "flow", "flow_amateur_casual", None, None
@@ -95,23 +123,18 @@ def followup(profile, custom):
 
 
 def paywall(profile, custom):
+    # `always` rows apply to profiles the holdout holds out, too.
+    if subscribed(profile):
+        return "premium_members", None, None, None, None
+    if team(profile):
+        return "team_members", None, None, None, None
     if held_out(profile):
         return "everyone", "paywall", "pw_standard", None, None
-    levels = profile.get("access_levels")
-    if isinstance(levels, list) and "premium" in levels:
-        return "premium_members", None, None, None, None
-    v = version(profile.get("app_version"))
-    modern = v is not None and v >= (4, 2, 0)
-    if not modern:
+    if not modern_app(profile):
         return "outdated_app", "paywall", "pw_update_first", None, None
-    experience = custom.get("experience")
-    reminders = custom.get("reminders") == 1
-    hours = custom.get("weekly_hours")
-    dedicated = isinstance(hours, (int, float)) and hours >= 10
-    if experience == "amateur" and (dedicated or reminders):
-        variant = pricing(profile)
-        if variant is not None:
-            return "committed_amateurs", "paywall", "pw_standard" if variant == "control" else "pw_discount", None, variant
+    variant = pricing_test(profile, custom)
+    if variant is not None:
+        return "pricing_test_amateurs", "paywall", "pw_standard" if variant == "control" else "pw_discount", None, variant
     days = days_since(profile.get("installed_at"))
     new = days is not None and days <= 7
     country = profile.get("country")

@@ -68,7 +68,9 @@ public struct RuleSet: Sendable {
     /// - Throws: `ResolveError` for an unknown placement (naming the nearest one), or when a split
     ///   or an experiment keyed on `profile.id` must draw for a profile without `id`.
     public func resolve(_ placement: String, for profile: Profile, at now: Date = Date()) throws -> Decision {
-        try self.placement(placement).resolve(for: profile, at: now)
+        // The program is used where it lies: a `Placement` handle made per call would copy it
+        // (a retain and a release of each of its parts), which costs more than the lookup.
+        try program.decide(placement: placementIndex(placement), for: profile, now: Self.milliseconds(now)).get()
     }
 
     /// One decision per placement, in declaration order.

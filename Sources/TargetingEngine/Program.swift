@@ -63,6 +63,8 @@ package struct Program: Sendable {
     var slotIndex: [Slot: Int] = [:]
     var segmentIndex: [String: Int] = [:]
     var placementIndexByName: [String: Int] = [:]
+    /// The placements' names as UTF-8, in declaration order.
+    var placementNameBytes: [[UInt8]] = []
 
     /// Compiles a rule set that checked without errors.
     package init(_ ruleSet: CheckedRules) {
@@ -100,6 +102,7 @@ package struct Program: Sendable {
             }
             let covered = holdout?.covers(placement.name.text) ?? false
             placementIndexByName[placement.name.text] = placements.count
+            placementNameBytes.append(Array(placement.name.text.utf8))
             placements.append(Placement(name: placement.name.text, rows: rows, isCoveredByHoldout: covered))
         }
         flat = FlatCode(self)
@@ -119,7 +122,26 @@ package struct Program: Sendable {
     package var reportsExperiments: Bool { ruleSet.reportsExperiments }
 
     /// The index of the placement named `name`.
-    package func placementIndex(named name: String) -> Int? { placementIndexByName[name] }
+    package func placementIndex(named name: String) -> Int? {
+        // A few names are compared in place, by their UTF-8 bytes: hashing the name, or
+        // comparing `String`s (which checks normalisation first), costs more than the bytes.
+        if placementNameBytes.count <= Self.placementsComparedInPlace,
+           let found = name.utf8.withContiguousStorageIfAvailable({ bytes in
+               placementNameBytes.firstIndex { stored in
+                   stored.count == bytes.count && stored.withUnsafeBufferPointer { stored in
+                       var index = 0
+                       while index < stored.count, stored[index] == bytes[index] { index += 1 }
+                       return index == stored.count
+                   }
+               }
+           }) {
+            return found
+        }
+        return placementIndexByName[name]
+    }
+
+    /// Up to how many placements `placementIndex(named:)` compares names instead of hashing.
+    static let placementsComparedInPlace = 8
 
     /// Segments an expression needs, transitively, each after the segments it uses.
     func dependencyOrder(of expression: Expression) -> [Int] {

@@ -56,4 +56,23 @@ final class PlacementHandleTests: XCTestCase {
             XCTAssertEqual(error as? ResolveError, .splitNeedsProfileID(split: "sporty_beginners_v1"))
         }
     }
+
+    /// A few placements are found by comparing names in place and many by hashing: both find
+    /// every placement by its exact name only (a prefix, a longer name or another case is none).
+    func testLookupByNameWithFewAndManyPlacements() throws {
+        for count in [1, 8, 9, 20] {
+            let names = (0..<count).map { $0 == 0 ? "pay" : "pay\($0)" }
+            let source = names.map { #"placement \#($0) { everyone -> flow "f_\#($0)" }"# }.joined(separator: "\n")
+            let rules = try RuleSet(source: source)
+            for name in names {
+                XCTAssertEqual(try rules.resolve(name, for: Profile(), at: Self.now).flowID, "f_" + name, "\(count) placements")
+            }
+            for stranger in ["pa", "payy", "PAY", "pay\(count)", ""] {
+                XCTAssertThrowsError(try rules.resolve(stranger, for: Profile(), at: Self.now), "\(stranger) among \(count)") { error in
+                    guard case .unknownPlacement(let name, _)? = error as? ResolveError else { return XCTFail("\(error)") }
+                    XCTAssertEqual(name, stranger)
+                }
+            }
+        }
+    }
 }
