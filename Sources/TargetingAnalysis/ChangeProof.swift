@@ -5,8 +5,10 @@ import TargetingProfiles
 /// Whether a rule change changes what anyone sees (`targeting diff OLD NEW --prove`), decided
 /// over every profile the two rule sets can tell apart at one instant, not over a sample.
 ///
-/// Both rule sets become one condition graph over the same profile fields. For each placement
-/// in both, every way OLD can decide (a row, each variant of a split or experiment row, or no
+/// Both rule sets become one condition graph over the same profile fields. A placement whose
+/// rows read the same conditions (compared by content through every segment, whatever its name)
+/// and decide alike (outcomes, splits, experiments, holdout) is equivalent without a search.
+/// For every other placement in both, every way OLD can decide (a row, each variant of a split or experiment row, or no
 /// match, for profiles held out or not) is paired with every way NEW can decide that shows
 /// something else; each pair is a search for a profile that takes both. A pair the search
 /// proves empty is settled; a profile it finds is given key values (an id, a key attribute)
@@ -106,6 +108,7 @@ extension ChangeProof {
     /// shows it at `now` (Unix ms).
     package static func prove(old: Program, new: Program, now: Int64, placement only: String? = nil) -> ChangeProof {
         let graph = ConditionGraph([old, new])
+        let canonical = graph.canonicalIDs()
         var search = ProfileSearch(graph: graph, now: now)
         var placements: [Placement] = []
         var names = old.placements.map(\.name)
@@ -113,6 +116,11 @@ extension ChangeProof {
         for name in names where only == nil || only == name {
             switch (old.placementIndex(named: name), new.placementIndex(named: name)) {
             case (let before?, let after?):
+                // Rows that read the same conditions and decide alike need no search.
+                if isUnchanged(old: (old, before), new: (new, after), graph: graph, canonical: canonical) {
+                    placements.append(Placement(name: name, status: .equivalent, transitions: [], unsettled: []))
+                    continue
+                }
                 // Each placement is its own question with its own budget of work.
                 search.workLeft = ProfileSearch.totalWork
                 placements.append(prove(name, old: (old, before), new: (new, after), search: &search, now: now))
@@ -126,9 +134,7 @@ extension ChangeProof {
         }
         var proof = ChangeProof(now: now, placements: placements, reportsExperiments: old.reportsExperiments || new.reportsExperiments)
         if only == nil {
-            var oldSearch = ProfileSearch(graph: ConditionGraph(old), now: now)
-            var newSearch = ProfileSearch(graph: ConditionGraph(new), now: now)
-            let before = PartialExposure.find(old, search: &oldSearch), after = PartialExposure.find(new, search: &newSearch)
+            let before = PartialExposure.find(old, now: now), after = PartialExposure.find(new, now: now)
             func key(_ exposure: PartialExposure) -> [String] { [exposure.experiment, exposure.entered, exposure.skipped] }
             proof.exposuresCreated = after.filter { exposure in !before.contains { key($0) == key(exposure) } }
             proof.exposuresRemoved = before.filter { exposure in !after.contains { key($0) == key(exposure) } }

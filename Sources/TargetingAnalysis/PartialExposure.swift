@@ -33,6 +33,14 @@ extension PartialExposure {
         return uses
     }
 
+    /// `find(_:search:)` over a graph of `program` alone at `now`, built only when some
+    /// experiment is used in several placements (otherwise there is nothing to find).
+    static func find(_ program: Program, now: Int64) -> [PartialExposure] {
+        guard uses(program).values.contains(where: { Set($0.map(\.placement)).count > 1 }) else { return [] }
+        var search = ProfileSearch(graph: ConditionGraph(program), now: now)
+        return find(program, search: &search)
+    }
+
     /// For each experiment used in several placements and each ordered pair of them, the first
     /// profile found that enters it in one and is decided by a row above it in the other.
     /// A pair the search cannot settle within its budget gives nothing (no warning is a guess).

@@ -56,8 +56,16 @@ package enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
 }
 
 extension ComparisonOperator {
+    /// Every operator with its words, split once: the parser asks for them at every comparison.
+    private static let spelled: [(op: ComparisonOperator, words: [String])] = allCases.map { op in
+        (op, op.rawValue.split(separator: " ").map(String.init))
+    }
+
     /// The words (tokens) the operator is written with: `["starts", "with"]`, `["<="]`.
-    package var words: [String] { rawValue.split(separator: " ").map(String.init) }
+    package var words: [String] {
+        for entry in ComparisonOperator.spelled where entry.op == self { return entry.words }
+        return rawValue.split(separator: " ").map(String.init)
+    }
 
     /// The operator words that are not reserved (`matches`): a bare name with that spelling is
     /// an operator word where an operator may follow, and an attribute name elsewhere.
@@ -137,7 +145,7 @@ extension ComparisonOperator {
 
     /// The operators whose words begin with `words`.
     package static func beginning(with words: some Collection<String>) -> [ComparisonOperator] {
-        allCases.filter { $0.words.starts(with: words) }
+        spelled.compactMap { $0.words.starts(with: words) ? $0.op : nil }
     }
 }
 
