@@ -185,18 +185,11 @@ package struct ProfileEdit {
         if let last = lastEntry(custom: isCustom, key) {
             let lastIsRemoval = last.tag & ProfileEdit.removalBit != 0
             if !change.isRemoval, !lastIsRemoval {
-                // Encoded at the end, then moved over the entry it replaces (in place when as long).
-                let start = encoded.count
-                ProfileEdit.encode(change, to: &encoded)
-                let length = encoded.count - start
-                if length == last.range.count {
-                    for offset in 0..<length { encoded[last.range.lowerBound + offset] = encoded[start + offset] }
-                    encoded.removeLast(length)
-                } else {
-                    let replacement = Array(encoded[start...])
-                    encoded.removeLast(length)
-                    encoded.replaceSubrange(last.range, with: replacement)
-                }
+                // Encoded apart, not at the end of `encoded`: that would leave each edit's buffer
+                // with room to spare, which adds up over a store's touched profiles.
+                var replacement: [UInt8] = []
+                ProfileEdit.encode(change, to: &replacement)
+                encoded.replaceSubrange(last.range, with: replacement)
                 return
             }
             if change.isRemoval {
