@@ -17,6 +17,11 @@ package struct Ingestor {
     /// What the lines so far did.
     package private(set) var summary = IngestSummary()
     private var scan = EventScan()
+    /// Per stored line of the store: whether its profile has a session open. Sessions of other
+    /// profiles are kept by id in `summary.openSessions`, and these join them in `finish`.
+    private var openStored: [Bool] = []
+    /// Readings of scanned lines, by their bytes without the profile id.
+    private var readings = EventReadingCache()
 
     /// An ingestor whose pickers feeding a calendar date fall back to `interpreter`'s zone, named `zoneName`.
     package init(interpreter: FlowEventInterpreter, zoneName: String) {
@@ -33,9 +38,27 @@ package struct Ingestor {
             problem = rejection
         case .success(let bytes):
             summary.events += 1
-            problem = ingest(bytes, record: record, into: &store, report: report)
+            problem = bytes.withUnsafeBufferPointer { ingest($0, record: record, into: &store, report: report) }
         }
         if let problem {
+            summary.rejected += 1
+            report(problem)
+        }
+    }
+
+    /// Applies one line of the event file at `path`, as `ingest(_:into:report:)` applies its
+    /// record: a blank line is skipped, a line too long is rejected.
+    package mutating func ingest(_ line: ChunkedLineReader.Line, path: String, into store: inout ProfileStore, report: (Diagnostic) -> Void) {
+        guard let bytes = line.bytes else {
+            summary.rejected += 1
+            report(.badRecord("line is longer than 1 MiB", file: path, line: line.number))
+            return
+        }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+        summary.events += 1
+        // The record names where the line is; its bytes are the buffer's, not the record's.
+        let record = JSONLinesReader.Record(path: path, line: line.number, bytes: .success([]))
+        if let problem = ingest(bytes, record: record, into: &store, report: report) {
             summary.rejected += 1
             report(problem)
         }
@@ -44,6 +67,11 @@ package struct Ingestor {
     /// Ends the run over `store` once saved: counts its changed lines and returns the summary,
     /// handing the one warning for picker dates that were not midnight to `report`.
     package mutating func finish(_ store: ProfileStore, report: (Diagnostic) -> Void) -> IngestSummary {
+        if !openStored.isEmpty {
+            let open = openStored
+            summary.openSessions.formUnion(store.storedIDs { open[$0] })
+            openStored = []
+        }
         summary.updated = store.changedCount - summary.created
         summary.unchanged = store.unchangedCount
         if let first = summary.firstNotMidnight {
@@ -55,23 +83,27 @@ package struct Ingestor {
     }
 
     /// Handles one event line; returns the diagnostic rejecting it.
-    private mutating func ingest(_ bytes: [UInt8], record: JSONLinesReader.Record, into store: inout ProfileStore, report: (Diagnostic) -> Void) -> Diagnostic? {
+    private mutating func ingest(_ bytes: UnsafeBufferPointer<UInt8>, record: JSONLinesReader.Record, into store: inout ProfileStore, report: (Diagnostic) -> Void) -> Diagnostic? {
         var scan = self.scan
         defer { self.scan = scan }
-        let scanned = bytes.withUnsafeBufferPointer { buffer -> Diagnostic?? in
-            // A `profile_updated` line is read whole: its fields are a nested object.
-            guard let head = scan.scan(buffer), head.name != ProfileUpdate.eventName else { return .none }
-            return .some(ingest(profileID: head.profileID, name: head.name, lineTimeZone: head.timeZone, params: scan.params(in: buffer),
-                                record: record, into: &store, report: report))
+        // A `profile_updated` line is read whole: its fields are a nested object.
+        if let head = scan.scan(bytes), head.name != ProfileUpdate.eventName {
+            let hash = EventReadingCache.hash(bytes, without: head.profileIDBytes)
+            let known = readings.reading(bytes, id: head.profileIDBytes, hash: hash)
+            var reading = known
+            let problem = ingest(profileID: head.profileID, name: head.name, lineTimeZone: head.timeZone, params: scan.params(in: bytes),
+                                 reading: &reading, record: record, into: &store, report: report)
+            if known == nil, let reading { readings.keep(reading, for: bytes, id: head.profileIDBytes, hash: hash) }
+            return problem
         }
-        if let scanned { return scanned }
         switch EventLine.parse(bytes, file: record.path, line: record.line) {
         case .failure(let rejection): return rejection
         case .success(let event) where event.name == ProfileUpdate.eventName:
             return update(profileID: event.profileID, params: event.params, record: record, into: &store)
         case .success(let event):
+            var reading: EventReading?
             return ingest(profileID: event.profileID, name: event.name, lineTimeZone: event.timeZone, params: event.params,
-                          record: record, into: &store, report: report)
+                          reading: &reading, record: record, into: &store, report: report)
         }
     }
 
@@ -91,22 +123,36 @@ package struct Ingestor {
         }
     }
 
-    /// Handles one event; returns the diagnostic rejecting it.
-    private mutating func ingest(profileID: String, name: String, lineTimeZone: TimeZone?, params: some EventParams,
+    /// Handles one event; returns the diagnostic rejecting it. `known` is the interpreter's reading
+    /// of the event without the profile, when known; otherwise it is read here and left in `known`.
+    private mutating func ingest(profileID: String, name: String, lineTimeZone: TimeZone?, params: some EventParams, reading known: inout EventReading?,
                                  record: JSONLinesReader.Record, into store: inout ProfileStore, report: (Diagnostic) -> Void) -> Diagnostic? {
-        if name == EventLine.sessionEnd {
-            if summary.openSessions.remove(profileID) != nil { summary.sessionsClosed += 1 }
-            return nil
+        // One lookup of the id serves the session and the answer.
+        let index = store.index(of: profileID)
+        if let index, index < store.storedCount {
+            if openStored.isEmpty { openStored = Array(repeating: false, count: store.storedCount) }
+            if name == EventLine.sessionEnd {
+                if openStored[index] { summary.sessionsClosed += 1 }
+                openStored[index] = false
+                return nil
+            }
+            openStored[index] = true
+        } else {
+            if name == EventLine.sessionEnd {
+                if summary.openSessions.remove(profileID) != nil { summary.sessionsClosed += 1 }
+                return nil
+            }
+            summary.openSessions.insert(profileID)
         }
-        summary.openSessions.insert(profileID)
         // Read without the profile first: only an answer reads or changes one, and only a
         // calendar date read from a line without a zone needs the profile's stored zone.
-        var reading = interpreter.read(name: name, params: params, lineTimeZone: lineTimeZone, storedTimeZone: nil)
+        var reading = known ?? interpreter.read(name: name, params: params, lineTimeZone: lineTimeZone, storedTimeZone: nil)
+        known = reading
         var effect: EventEffect
         if reading.outcome.isAnswer {
             effect = .rejected("")  // always replaced: `update` calls its change once
             let interpreter = self.interpreter
-            let created = store.update(id: profileID) { profile in
+            let created = store.update(id: profileID, at: index) { profile in
                 if reading.calendarDate != nil, lineTimeZone == nil {
                     reading = interpreter.read(name: name, params: params, lineTimeZone: nil, storedTimeZone: profile["time_zone"])
                 }

@@ -34,7 +34,7 @@ package struct ProfileEdit {
     }
 
     /// The encoded changes, in order.
-    private var encoded: [UInt8] = []
+    private(set) var encoded: [UInt8] = []
     /// How many custom attributes the base holds.
     package var baseCustomCount = 0
     /// How many changes set a custom attribute (each key is set by at most one).
@@ -44,11 +44,11 @@ package struct ProfileEdit {
     /// Once the store settled: whether the profile differs from its base (member order aside).
     package var differs: Bool?
 
-    private static let customBit: UInt8 = 1, removalBit: UInt8 = 2
-    private static let stringKind: UInt8 = 0, numberKind: UInt8 = 4, jsonKind: UInt8 = 8, kindMask: UInt8 = 12
+    static let customBit: UInt8 = 1, removalBit: UInt8 = 2
+    static let stringKind: UInt8 = 0, numberKind: UInt8 = 4, jsonKind: UInt8 = 8, kindMask: UInt8 = 12
 
     /// One encoded change: where it lies in `encoded`, its tag and where its key lies.
-    private struct Entry {
+    struct Entry {
         var range: Range<Int>
         var tag: UInt8
         var key: Range<Int>
@@ -58,7 +58,7 @@ package struct ProfileEdit {
         for shift in 0..<count { buffer.append(UInt8(truncatingIfNeeded: value >> (8 * shift))) }
     }
 
-    private func integer(at index: Int, bytes count: Int) -> Int {
+    func integer(at index: Int, bytes count: Int) -> Int {
         (0..<count).reduce(0) { $0 | Int(encoded[index + $1]) << (8 * $1) }
     }
 
@@ -78,7 +78,7 @@ package struct ProfileEdit {
     }
 
     /// Every entry, in order.
-    private var entries: [Entry] {
+    var entries: [Entry] {
         var result: [Entry] = []
         var index = 0
         while index < encoded.count {
@@ -136,7 +136,8 @@ package struct ProfileEdit {
     private static func encode(_ change: Change, to buffer: inout [UInt8]) {
         let key: String
         var tag: UInt8 = 0
-        var payload: [UInt8] = []
+        // A string's UTF-8 is written as it is; another field value as its JSON text.
+        var text: String?
         var number: Double?
         switch change {
         case .custom(let name, let value):
@@ -144,18 +145,18 @@ package struct ProfileEdit {
             tag |= customBit
             switch value {
             case nil: tag |= removalBit
-            case .string(let text)?: payload = Array(text.utf8)
+            case .string(let string)?: text = string
             case .number(let value)?: number = value
             }
         case .field(let name, let value):
             key = name
             switch value {
             case nil: tag |= removalBit
-            case .string(let text)?: payload = Array(text.utf8)
+            case .string(let string)?: text = string
             case .number(let value)?: number = value
             case let other?:
                 tag |= jsonKind
-                payload = Array(JSONWriter.write(other).utf8)
+                text = JSONWriter.write(other)
             }
         }
         if tag & removalBit == 0, number != nil { tag |= numberKind }
@@ -165,9 +166,9 @@ package struct ProfileEdit {
         guard tag & removalBit == 0 else { return }
         if let number {
             append(Int(truncatingIfNeeded: number.bitPattern), bytes: 8, to: &buffer)
-        } else {
-            append(payload.count, bytes: 4, to: &buffer)
-            buffer.append(contentsOf: payload)
+        } else if let text {
+            append(text.utf8.count, bytes: 4, to: &buffer)
+            buffer.append(contentsOf: text.utf8)
         }
     }
 
@@ -184,6 +185,8 @@ package struct ProfileEdit {
         if let last = lastEntry(custom: isCustom, key) {
             let lastIsRemoval = last.tag & ProfileEdit.removalBit != 0
             if !change.isRemoval, !lastIsRemoval {
+                // Encoded apart, not at the end of `encoded`: that would leave each edit's buffer
+                // with room to spare, which adds up over a store's touched profiles.
                 var replacement: [UInt8] = []
                 ProfileEdit.encode(change, to: &replacement)
                 encoded.replaceSubrange(last.range, with: replacement)

@@ -82,7 +82,16 @@ package struct ProfileStore {
     }
 
     /// The number of lines read from the file.
-    private var storedCount: Int { ranges.count }
+    package var storedCount: Int { ranges.count }
+
+    /// Where the profile with `id` is: its line's index for a stored profile (below
+    /// `storedCount`), else its place after the stored lines; nil when there is none.
+    package func index(of id: String) -> Int? { indexByID[id] }
+
+    /// The ids of the stored profiles whose line's index satisfies `isIncluded`, in no particular order.
+    package func storedIDs(where isIncluded: (Int) -> Bool) -> [String] {
+        indexByID.compactMap { $0.value < storedCount && isIncluded($0.value) ? $0.key : nil }
+    }
 
     /// The number of profiles.
     package var count: Int { storedCount + createdIDs.count }
@@ -108,7 +117,18 @@ package struct ProfileStore {
     }
 
     /// Whether `edit` makes a profile that differs from its base (true when the base cannot be read).
+    ///
+    /// A line `ProfileScan` reads is compared with the edit's changes key by key
+    /// (`ProfileEdit.keepsContent(of:in:)`); whole profiles are built only for other lines.
     private static func differs(_ edit: ProfileEdit, base: EditedProfile.Base, scan: inout ProfileScan, readingAhead: Bool = false) -> Bool {
+        if case .line(let file, let range) = base {
+            guard let bytes = file.bytes(range, readingAhead: readingAhead) else { return true }
+            let kept = bytes.withUnsafeBufferPointer { line -> Bool? in
+                guard scan.scan(line) else { return nil }
+                return edit.keepsContent(of: scan, in: line)
+            }
+            if let kept { return !kept }
+        }
         guard let original = EditedProfile.profile(of: base, scan: &scan, readingAhead: readingAhead) else { return true }
         return !edit.applied(to: original).hasSameContent(as: original)
     }
@@ -140,7 +160,13 @@ package struct ProfileStore {
     /// returns false). Returns whether a profile was created.
     @discardableResult
     package mutating func update(id: String, _ change: (inout EditedProfile) -> Bool) -> Bool {
-        guard let index = indexByID[id] else {
+        update(id: id, at: indexByID[id], change)
+    }
+
+    /// `update(id:_:)` for the profile at `known`, which `index(of: id)` gave (and no profile was created since).
+    @discardableResult
+    package mutating func update(id: String, at known: Int?, _ change: (inout EditedProfile) -> Bool) -> Bool {
+        guard let index = known else {
             var fresh = EditedProfile(edit: ProfileEdit(), base: .fresh(id: id))
             guard change(&fresh) else { return false }
             fresh.edit.changed = true

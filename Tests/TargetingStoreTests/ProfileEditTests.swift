@@ -23,14 +23,17 @@ final class ProfileEditTests: TemporaryDirectoryTestCase {
         #"{"id":"u3","first_name":null,"custom_attributes":null}"#,
         "{\"id\":\"full\",\"custom_attributes\":{" + (1...29).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}}",
         "{\"id\":\"esc\\\"aped\",\"note\":\"t\\u00e9\",\"custom_attributes\":{\"k1\":\"v\"}}",
+        #"{"id":"u4", "country":"DE","first_name":"f1","gender":true,"custom_attributes":{"k1":"x","k2":true,"k3":"y","new":"v1"}}"#,
+        #"{"id":"u5","email":"café","country":"DE","custom_attributes":{"k1":"x"}}"#,
     ]
 
     func answer(_ generator: inout Generator) -> Answer {
         let fields = ["email", "first_name", "country", "gender"]
         let keys = ["k1", "k2", "k3", "k30", "k31", "new"]
-        let values: [JSONValue?] = [nil, .string("v\(generator.next(3))"), .number(Double(generator.next(5))), .string(""), .string(String(repeating: "z", count: 51)), .bool(true)]
+        let values: [JSONValue?] = [nil, .string("v\(generator.next(3))"), .number(Double(generator.next(5))), .string(""), .string(String(repeating: "z", count: 51)), .bool(true),
+                                    .string(["x", "y", "x"][generator.next(3)])]
         if generator.next(3) == 0 {
-            let value: JSONValue? = generator.next(3) == 0 ? nil : .string("f\(generator.next(3))")
+            let value: JSONValue? = generator.next(3) == 0 ? nil : [.string("f\(generator.next(3))"), .string("DE"), .null, .bool(true)][generator.next(4)]
             return Answer(screen: nil, element: "e", target: .builtin(fields[generator.next(fields.count)]), value: value)
         }
         return Answer(screen: nil, element: "e", target: .custom(keys[generator.next(keys.count)]), value: values[generator.next(values.count)])
@@ -61,6 +64,10 @@ final class ProfileEditTests: TemporaryDirectoryTestCase {
                 }
                 let replayed = edited.edit.applied(to: original)
                 XCTAssertEqual(JSONWriter.write(replayed.json), JSONWriter.write(whole.json), base)
+                // The store's comparison on the edit alone agrees with comparing whole profiles.
+                var scan = ProfileScan()
+                let kept = bytes.withUnsafeBufferPointer { scan.scan($0) ? edited.edit.keepsContent(of: scan, in: $0) : nil }
+                if let kept { XCTAssertEqual(kept, replayed.hasSameContent(as: original), "\(edited.edit.changes) on \(base)") }
             }
         }
     }

@@ -32,6 +32,8 @@ package struct EventScan: Sendable {
         package var name: String
         /// The zone of the line's `time_zone`; nil when absent or `null`.
         package var timeZone: TimeZone?
+        /// Where the profile id's characters lie in the line (between its quotes).
+        package var profileIDBytes: Range<Int>
     }
 
     /// Scans `bytes` as one event line; nil when the line is outside the accepted shape (or invalid).
@@ -63,7 +65,8 @@ package struct EventScan: Sendable {
                 timeZone = known
             }
         }
-        return Head(profileID: ProfileScan.text(bytes, id.value), name: ProfileScan.text(bytes, name.value), timeZone: timeZone)
+        return Head(profileID: ProfileScan.text(bytes, id.value), name: ProfileScan.text(bytes, name.value), timeZone: timeZone,
+                    profileIDBytes: id.value)
     }
 
     /// The member `key` (compared by bytes), if present.

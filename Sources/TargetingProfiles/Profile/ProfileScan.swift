@@ -125,7 +125,7 @@ package struct ProfileScan: Sendable {
     }
 
     /// A scanned member's value as `JSONParser` reads it, except nil for `null`.
-    static func value(of member: Member, in bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+    package static func value(of member: Member, in bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         switch member.kind {
         case .null: return nil
         case .bool: return .bool(member.number == 1)

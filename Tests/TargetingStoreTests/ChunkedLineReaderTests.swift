@@ -1,0 +1,58 @@
+import Foundation
+import XCTest
+@testable import TargetingStore
+import TargetingTestSupport
+
+/// The reader of event files hands over lines as slices of its chunk; it splits, numbers and
+/// rejects lines exactly as `LineReader` does, whatever the size of its chunks.
+final class ChunkedLineReaderTests: TemporaryDirectoryTestCase {
+    private func lines(_ path: String, maxLineBytes: Int, chunkBytes: Int) -> [(Int, [UInt8]?)] {
+        guard let reader = ChunkedLineReader(path: path, maxLineBytes: maxLineBytes, chunkBytes: chunkBytes) else {
+            XCTFail("cannot open \(path)")
+            return []
+        }
+        var result: [(Int, [UInt8]?)] = []
+        while let line = reader.next() { result.append((line.number, line.bytes.map { Array($0) })) }
+        return result
+    }
+
+    private func expected(_ path: String, maxLineBytes: Int) -> [(Int, [UInt8]?)] {
+        guard var reader = LineReader(path: path, maxLineBytes: maxLineBytes) else {
+            XCTFail("cannot open \(path)")
+            return []
+        }
+        var result: [(Int, [UInt8]?)] = []
+        while let line = reader.next() { result.append((line.number, line.bytes)) }
+        return result
+    }
+
+    func testAgreesWithLineReaderOnEveryLineEndAndLengthAcrossChunkEdges() {
+        var generator = ProfileEditTests.Generator(state: 20261204)
+        let alphabet: [UInt8] = Array("ab{}\" \t\n\r\r\n".utf8)
+        for round in 0..<400 {
+            var bytes = (0..<generator.next(60)).map { _ in alphabet[generator.next(alphabet.count)] }
+            if round % 5 == 0 { bytes = [0xEF, 0xBB, 0xBF] + bytes }
+            if round % 11 == 0 { bytes = [0xEF, 0xBB] }
+            let path = directory.write("input-\(round).jsonl", bytes: bytes)
+            let maxLineBytes = 1 + generator.next(8)
+            let want = expected(path, maxLineBytes: maxLineBytes)
+            for chunkBytes in [1, 2, 3, 7, 64] {
+                let got = lines(path, maxLineBytes: maxLineBytes, chunkBytes: chunkBytes)
+                XCTAssertEqual(got.map(\.0), want.map(\.0), "\(bytes), chunks of \(chunkBytes)")
+                XCTAssertEqual(got.map(\.1), want.map(\.1), "\(bytes), chunks of \(chunkBytes)")
+            }
+        }
+    }
+
+    func testALineTooLongIsReportedAndTheNextLineIsRead() {
+        let path = directory.write("long.jsonl", "abc\n" + String(repeating: "x", count: 40) + "\r\nde\r" + String(repeating: "y", count: 9))
+        let got = lines(path, maxLineBytes: 8, chunkBytes: 4)
+        XCTAssertEqual(got.map(\.0), [1, 2, 3, 4])
+        XCTAssertEqual(got.map(\.1), [Array("abc".utf8), nil, Array("de".utf8), nil])
+    }
+
+    func testADirectoryOrAMissingFileIsNotOpened() {
+        XCTAssertNil(ChunkedLineReader(path: directory.path))
+        XCTAssertNil(ChunkedLineReader(path: directory.file("missing.jsonl")))
+    }
+}
