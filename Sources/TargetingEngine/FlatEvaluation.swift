@@ -55,7 +55,9 @@ extension Program {
         let flat: FlatCode = self.flat
         return withUnsafeTemporaryAllocation(of: SlotValue?.self, capacity: max(1, flat.slotCount)) { values in
             values.initialize(repeating: nil)
-            defer { values.deinitialize() }
+            // Most runs keep no full value: then every entry is still nil and holds nothing to release.
+            var keptFullValues = false
+            defer { if keptFullValues { values.deinitialize() } }
             return withUnsafeTemporaryAllocation(of: FastValue.self, capacity: max(1, flat.slotCount)) { fast in
                 fast.initialize(repeating: FastValue())
                 return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, flat.segmentCode.count)) { segments in
@@ -63,7 +65,9 @@ extension Program {
                     return slots.withUnsafeBufferPointer { slots in
                         withUnsafePointer(to: profile) { profile in
                             var run = FlatRun(flat: flat, profile: profile, now: now, slots: slots, values: values, fast: fast, segments: segments)
-                            return body(&run)
+                            let result = body(&run)
+                            keptFullValues = run.keptFullValues
+                            return result
                         }
                     }
                 }
@@ -140,6 +144,8 @@ package struct FlatRun<Source: SlotSource> {
     let segments: UnsafeMutableBufferPointer<UInt8>
     /// The holdout's draw for this profile, once known (0 unknown, 1 not held out, 2 held out).
     var heldOutState: UInt8 = 0
+    /// Whether some slot's full value was kept in `values`.
+    var keptFullValues = false
 
     /// The first row whose audience matches, if any (and, for a keyed draw, whose key the
     /// profile has; a held-out profile takes only `always` rows and `everyone`).
@@ -159,8 +165,10 @@ package struct FlatRun<Source: SlotSource> {
 
     /// Whether the holdout covers placement `index` and holds this profile out.
     mutating func isHeldOut(placement index: Int) -> Bool {
-        guard flat.coveredByHoldout[index], let holdout = flat.holdout else { return false }
+        guard flat.coveredByHoldout[index] else { return false }
         if heldOutState == 0 {
+            // The plan is copied (its strings retained) once per profile, not once per question.
+            guard let holdout = flat.holdout else { return false }
             var heldOut = false
             if case .bucket(let bucket) = draw(holdout.key, id: holdout.name) { heldOut = holdout.holdsOut(bucket: bucket) }
             heldOutState = heldOut ? 2 : 1
@@ -299,6 +307,7 @@ package struct FlatRun<Source: SlotSource> {
         if let value = values[slot] { return value }
         let value = (slots.baseAddress! + slot).pointee.read(from: profile.pointee, now: now)
         values[slot] = value
+        keptFullValues = true
         return value
     }
 
@@ -311,5 +320,6 @@ package struct FlatRun<Source: SlotSource> {
         let value = (slots.baseAddress! + slot).pointee.read(from: profile.pointee, now: now)
         fast[slot] = FastValue(value, table: flat.literalTables.baseAddress! + slot)
         values[slot] = value
+        keptFullValues = true
     }
 }

@@ -74,9 +74,11 @@ package struct BatchResolver: Sendable {
     package func resolve(line: Int, bytes: UnsafeBufferPointer<UInt8>?, scan: inout ProfileScan, into output: inout Output) {
         guard let bytes else { return output.reject(LineChunk.tooLongMessage, line: line) }
         if !printer.explain, scan.scan(bytes) {
-            let scanned = ScannedProfile(scan: scan, bytes: bytes)
-            if let onlyID, scanned.profileID != onlyID { return }
-            return resolve(.scanned(scanned), line: line, into: &output)
+            return withUnsafePointer(to: &scan) { scan in
+                let scanned = ScannedProfile(scan: scan, bytes: bytes)
+                if let onlyID, scanned.profileID != onlyID { return }
+                resolve(.scanned(scanned), line: line, into: &output)
+            }
         }
         switch ProfileReader.read(bytes) {
         case .failure(let error):
