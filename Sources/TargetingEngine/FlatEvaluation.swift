@@ -53,21 +53,24 @@ extension Program {
     /// on the stack, and the code is reached through buffer pointers (no copies, no retains).
     func withRun<Source: SlotSource, Result>(for profile: Source, now: Int64, _ body: (inout FlatRun<Source>) -> Result) -> Result {
         let flat: FlatCode = self.flat
-        return withUnsafeTemporaryAllocation(of: SlotValue?.self, capacity: max(1, flat.slotCount)) { values in
-            values.initialize(repeating: nil)
-            // Most runs keep no full value: then every entry is still nil and holds nothing to release.
-            var keptFullValues = false
-            defer { if keptFullValues { values.deinitialize() } }
-            return withUnsafeTemporaryAllocation(of: FastValue.self, capacity: max(1, flat.slotCount)) { fast in
-                fast.initialize(repeating: FastValue())
-                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, flat.segmentCode.count)) { segments in
-                    segments.initialize(repeating: 0)
-                    return slots.withUnsafeBufferPointer { slots in
-                        withUnsafePointer(to: profile) { profile in
-                            var run = FlatRun(flat: flat, profile: profile, now: now, slots: slots, values: values, fast: fast, segments: segments)
-                            let result = body(&run)
-                            keptFullValues = run.keptFullValues
-                            return result
+        return withUnsafeTemporaryAllocation(of: SlotValue.self, capacity: max(1, flat.slotCount)) { values in
+            // Full values are kept for few slots: each is initialised when kept, and only those
+            // are deinitialised (cheaper than a whole buffer of optionals each time).
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: max(1, flat.slotCount)) { kept in
+                kept.initialize(repeating: false)
+                defer {
+                    for slot in kept.indices where kept[slot] { (values.baseAddress! + slot).deinitialize(count: 1) }
+                }
+                return withUnsafeTemporaryAllocation(of: FastValue.self, capacity: max(1, flat.slotCount)) { fast in
+                    fast.initialize(repeating: FastValue())
+                    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, flat.segmentCode.count)) { segments in
+                        segments.initialize(repeating: 0)
+                        return slots.withUnsafeBufferPointer { slots in
+                            withUnsafePointer(to: profile) { profile in
+                                var run = FlatRun(flat: flat, profile: profile, now: now, slots: slots, values: values, kept: kept,
+                                                  fast: fast, segments: segments)
+                                return body(&run)
+                            }
                         }
                     }
                 }
@@ -137,15 +140,15 @@ package struct FlatRun<Source: SlotSource> {
     let profile: UnsafePointer<Source>
     let now: Int64
     let slots: UnsafeBufferPointer<Slot>
-    /// Full slot values, kept for slots that a general test may read.
-    let values: UnsafeMutableBufferPointer<SlotValue?>
+    /// Full slot values, kept for slots that a general test may read (initialised where `kept`).
+    let values: UnsafeMutableBufferPointer<SlotValue>
+    /// Whether slot `i`'s full value is in `values`.
+    let kept: UnsafeMutableBufferPointer<Bool>
     /// Plain slot values (`.unread` until a test needs the slot).
     let fast: UnsafeMutableBufferPointer<FastValue>
     let segments: UnsafeMutableBufferPointer<UInt8>
     /// The holdout's draw for this profile, once known (0 unknown, 1 not held out, 2 held out).
     var heldOutState: UInt8 = 0
-    /// Whether some slot's full value was kept in `values`.
-    var keptFullValues = false
 
     /// The first row whose audience matches, if any (and, for a keyed draw, whose key the
     /// profile has; a held-out profile takes only `always` rows and `everyone`).
@@ -304,10 +307,9 @@ package struct FlatRun<Source: SlotSource> {
     /// Slot `slot`'s full value: kept by `load` for a slot with general tests, and read here on
     /// first need otherwise (a version test on a pre-release).
     mutating func fullValue(_ slot: Int) -> SlotValue {
-        if let value = values[slot] { return value }
+        if kept[slot] { return values[slot] }
         let value = (slots.baseAddress! + slot).pointee.read(from: profile.pointee, now: now)
-        values[slot] = value
-        keptFullValues = true
+        keep(value, slot: slot)
         return value
     }
 
@@ -319,7 +321,16 @@ package struct FlatRun<Source: SlotSource> {
         }
         let value = (slots.baseAddress! + slot).pointee.read(from: profile.pointee, now: now)
         fast[slot] = FastValue(value, table: flat.literalTables.baseAddress! + slot)
-        values[slot] = value
-        keptFullValues = true
+        keep(value, slot: slot)
+    }
+
+    /// Keeps `value` as slot `slot`'s full value.
+    func keep(_ value: SlotValue, slot: Int) {
+        if kept[slot] {
+            values[slot] = value
+        } else {
+            (values.baseAddress! + slot).initialize(to: value)
+            kept[slot] = true
+        }
     }
 }
