@@ -168,7 +168,7 @@ enum DiffCommand: Command {
         for slot in new.slots where !attributes.contains(where: { $0.target == slot.target }) {
             attributes.append((slot.target, slot, false))
         }
-        guard var reader = JSONLinesReader(path: corpus) else {
+        guard var reader = LineChunkReader(path: corpus) else {
             io.report(.cannotRead(corpus))
             return ExitStatus.inputError
         }

@@ -95,17 +95,17 @@ enum ResolveCommand: Command {
                 return ExitStatus.inputError
             case .success(let profile):
                 var output = BatchResolver.Output()
-                batch.resolve(.profile(profile), file: name, line: nil, into: &output)
-                emit(output, io: io)
+                batch.resolve(.profile(profile), line: nil, into: &output)
+                emit(output, file: name, linesBefore: 0, io: io)
                 rejected += output.rejections.count
             }
         } else {
             let path = arguments.value("--profiles") ?? arguments.value("--store")!
-            guard var reader = JSONLinesReader(path: path) else {
+            guard var reader = LineChunkReader(path: path) else {
                 io.report(.cannotRead(path))
                 return ExitStatus.inputError
             }
-            let (batchRejected, found, counts) = batch.run(&reader) { emit($0, io: io) }
+            let (batchRejected, found, counts) = batch.run(&reader) { emit($0, file: path, linesBefore: $1, io: io) }
             if batch.summary { printSummary(counts, tails: batch.tails, program: program, placements: placements, format: format, io: io) }
             rejected += batchRejected
             if let onlyID = batch.onlyID, !found {
@@ -124,13 +124,14 @@ enum ResolveCommand: Command {
         return lines.first.map { $0.offset + 1 }
     }
 
-    /// Writes a batch's output: its bytes to standard output, each rejection to standard error where it came.
-    static func emit(_ output: BatchResolver.Output, io: CommandIO) {
+    /// Writes a chunk's output: its bytes to standard output, each rejection to standard error
+    /// where it came (numbered after the `linesBefore` lines of `file` before the chunk).
+    static func emit(_ output: BatchResolver.Output, file: String, linesBefore: Int, io: CommandIO) {
         var written = 0
-        for (offset, diagnostic) in output.rejections {
-            if offset > written { io.out(output.bytes[written..<offset]) }
-            written = offset
-            io.report(diagnostic)
+        for (index, rejection) in output.rejections.enumerated() {
+            if rejection.offset > written { io.out(output.bytes[written..<rejection.offset]) }
+            written = rejection.offset
+            io.report(output.diagnostic(index, file: file, linesBefore: linesBefore))
         }
         if output.bytes.count > written { io.out(output.bytes[written...]) }
     }

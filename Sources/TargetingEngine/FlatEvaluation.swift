@@ -53,17 +53,24 @@ extension Program {
     /// on the stack, and the code is reached through buffer pointers (no copies, no retains).
     func withRun<Source: SlotSource, Result>(for profile: Source, now: Int64, _ body: (inout FlatRun<Source>) -> Result) -> Result {
         let flat: FlatCode = self.flat
-        return withUnsafeTemporaryAllocation(of: SlotValue?.self, capacity: max(1, flat.slotCount)) { values in
-            values.initialize(repeating: nil)
-            defer { values.deinitialize() }
-            return withUnsafeTemporaryAllocation(of: FastValue.self, capacity: max(1, flat.slotCount)) { fast in
-                fast.initialize(repeating: FastValue())
-                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, flat.segmentCode.count)) { segments in
-                    segments.initialize(repeating: 0)
-                    return slots.withUnsafeBufferPointer { slots in
-                        withUnsafePointer(to: profile) { profile in
-                            var run = FlatRun(flat: flat, profile: profile, now: now, slots: slots, values: values, fast: fast, segments: segments)
-                            return body(&run)
+        return withUnsafeTemporaryAllocation(of: SlotValue.self, capacity: max(1, flat.slotCount)) { values in
+            // Full values are kept for few slots: each is initialised when kept, and only those
+            // are deinitialised (cheaper than a whole buffer of optionals each time).
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: max(1, flat.slotCount)) { kept in
+                kept.initialize(repeating: false)
+                defer {
+                    for slot in kept.indices where kept[slot] { (values.baseAddress! + slot).deinitialize(count: 1) }
+                }
+                return withUnsafeTemporaryAllocation(of: FastValue.self, capacity: max(1, flat.slotCount)) { fast in
+                    fast.initialize(repeating: FastValue())
+                    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, flat.segmentCode.count)) { segments in
+                        segments.initialize(repeating: 0)
+                        return slots.withUnsafeBufferPointer { slots in
+                            withUnsafePointer(to: profile) { profile in
+                                var run = FlatRun(flat: flat, profile: profile, now: now, slots: slots, values: values, kept: kept,
+                                                  fast: fast, segments: segments)
+                                return body(&run)
+                            }
                         }
                     }
                 }
@@ -133,8 +140,10 @@ package struct FlatRun<Source: SlotSource> {
     let profile: UnsafePointer<Source>
     let now: Int64
     let slots: UnsafeBufferPointer<Slot>
-    /// Full slot values, kept for slots that a general test may read.
-    let values: UnsafeMutableBufferPointer<SlotValue?>
+    /// Full slot values, kept for slots that a general test may read (initialised where `kept`).
+    let values: UnsafeMutableBufferPointer<SlotValue>
+    /// Whether slot `i`'s full value is in `values`.
+    let kept: UnsafeMutableBufferPointer<Bool>
     /// Plain slot values (`.unread` until a test needs the slot).
     let fast: UnsafeMutableBufferPointer<FastValue>
     let segments: UnsafeMutableBufferPointer<UInt8>
@@ -159,8 +168,10 @@ package struct FlatRun<Source: SlotSource> {
 
     /// Whether the holdout covers placement `index` and holds this profile out.
     mutating func isHeldOut(placement index: Int) -> Bool {
-        guard flat.coveredByHoldout[index], let holdout = flat.holdout else { return false }
+        guard flat.coveredByHoldout[index] else { return false }
         if heldOutState == 0 {
+            // The plan is copied (its strings retained) once per profile, not once per question.
+            guard let holdout = flat.holdout else { return false }
             var heldOut = false
             if case .bucket(let bucket) = draw(holdout.key, id: holdout.name) { heldOut = holdout.holdsOut(bucket: bucket) }
             heldOutState = heldOut ? 2 : 1
@@ -296,9 +307,9 @@ package struct FlatRun<Source: SlotSource> {
     /// Slot `slot`'s full value: kept by `load` for a slot with general tests, and read here on
     /// first need otherwise (a version test on a pre-release).
     mutating func fullValue(_ slot: Int) -> SlotValue {
-        if let value = values[slot] { return value }
+        if kept[slot] { return values[slot] }
         let value = (slots.baseAddress! + slot).pointee.read(from: profile.pointee, now: now)
-        values[slot] = value
+        keep(value, slot: slot)
         return value
     }
 
@@ -310,6 +321,16 @@ package struct FlatRun<Source: SlotSource> {
         }
         let value = (slots.baseAddress! + slot).pointee.read(from: profile.pointee, now: now)
         fast[slot] = FastValue(value, table: flat.literalTables.baseAddress! + slot)
-        values[slot] = value
+        keep(value, slot: slot)
+    }
+
+    /// Keeps `value` as slot `slot`'s full value.
+    func keep(_ value: SlotValue, slot: Int) {
+        if kept[slot] {
+            values[slot] = value
+        } else {
+            (values.baseAddress! + slot).initialize(to: value)
+            kept[slot] = true
+        }
     }
 }

@@ -58,30 +58,33 @@ extension Profile: SlotSource {
 }
 
 /// A profile line scanned by `ProfileScan`, read where it lies.
+///
+/// It borrows the scan through a pointer (valid while the line is resolved), so the copies an
+/// evaluation makes of it retain nothing.
 package struct ScannedProfile: SlotSource {
-    package let scan: ProfileScan
+    package let scan: UnsafePointer<ProfileScan>
     package let bytes: UnsafeBufferPointer<UInt8>
     package let profileID: String?
 
-    package init(scan: ProfileScan, bytes: UnsafeBufferPointer<UInt8>) {
+    package init(scan: UnsafePointer<ProfileScan>, bytes: UnsafeBufferPointer<UInt8>) {
         self.scan = scan
         self.bytes = bytes
-        profileID = scan.id(in: bytes)
+        profileID = scan.pointee.id(in: bytes)
     }
 
-    package func field(_ name: String) -> JSONValue? { scan.fieldValue(name, in: bytes) }
-    package func customValue(_ key: String) -> CustomValue? { scan.customValue(key, in: bytes) }
+    package func field(_ name: String) -> JSONValue? { scan.pointee.fieldValue(name, in: bytes) }
+    package func customValue(_ key: String) -> CustomValue? { scan.pointee.customValue(key, in: bytes) }
 
     package static func withCustomPlain<R>(_ source: UnsafePointer<ScannedProfile>, _ key: String, _ body: (PlainStored) -> R) -> R {
         let bytes = source.pointee.bytes
-        guard let member = source.pointee.scan.customAttribute(key, in: bytes) else { return body(.missing) }
+        guard let member = source.pointee.scan.pointee.customAttribute(key, in: bytes) else { return body(.missing) }
         // The scan stores no `null`, and keeps booleans as the numbers 1 and 0, as `Profile` does.
         return member.kind == .string ? body(.text(UnsafeBufferPointer(rebasing: bytes[member.value]))) : body(.number(member.number))
     }
 
     package static func withFieldPlain<R>(_ source: UnsafePointer<ScannedProfile>, _ name: String, _ body: (PlainStored) -> R) -> R {
         let bytes = source.pointee.bytes
-        guard let member = source.pointee.scan.field(name, in: bytes) else { return body(.missing) }
+        guard let member = source.pointee.scan.pointee.field(name, in: bytes) else { return body(.missing) }
         switch member.kind {
         case .null: return body(.missing)
         case .number: return body(.number(member.number))

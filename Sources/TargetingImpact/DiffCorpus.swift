@@ -4,26 +4,27 @@ import TargetingProfiles
 import TargetingStore
 
 /// The corpus side of `diff --profiles`: every profile resolved under both rule sets, in
-/// batches spread over `jobs` threads. Each thread records its share of a batch (a contiguous
-/// run of lines) into a report of its own, and the partial reports are merged in corpus order,
-/// so the report (example ids included) is the same for any number of jobs. With more than one
-/// job, the next batch is read while the threads work on the current one.
+/// chunks of lines spread over `jobs` threads (`ParallelBatches`). Each thread records whole
+/// chunks into reports of their own, and the partial reports are merged in corpus order, so the
+/// report (example ids included) is the same for any number of jobs.
 package struct DiffCorpus: Sendable {
     /// What one profile line gave.
     package enum Outcome: Sendable {
-        /// The line was rejected: unreadable, not a profile, or a split that cannot draw.
-        case rejected(Diagnostic)
+        /// The line was rejected (unreadable, not a profile, or a split that cannot draw), with this message.
+        case rejected(String)
         /// The profile's decisions per placement (nil on the side without it), and the
         /// attributes (indices into `attributes`) it has.
         case compared(profileID: String?, decisions: [(placement: String, old: Decision?, new: Decision?)], seen: [Int])
     }
 
-    /// What a run of consecutive lines gave: their report, the diagnostics of the lines
-    /// rejected (in order), and the attributes (indices into `attributes`) some profile has.
+    /// What a chunk of lines gave: their report, the lines rejected (in order, numbered within
+    /// the chunk, with their messages), the attributes (indices into `attributes`) some profile
+    /// has, and the number of lines.
     package struct Part: Sendable {
         package var report: ImpactReport
-        package var rejections: [Diagnostic] = []
+        package var rejections: [(line: Int, message: String)] = []
         package var seen: [Int] = []
+        package var lines = 0
 
         package init(report: ImpactReport) { self.report = report }
     }
@@ -50,61 +51,52 @@ package struct DiffCorpus: Sendable {
         self.attributes = attributes
     }
 
-    /// Profiles per batch: enough to keep every thread busy, few enough to bound memory.
-    package static let batchSize = 4_096
-
     /// Reads every record of `reader` into `report` (an empty report over the placements
     /// compared), handing each rejected line's diagnostic to `reject` in corpus order; returns
     /// the report and the indices (into `attributes`) of the attributes some profile has.
-    package func run(_ reader: inout JSONLinesReader, jobs: Int, report empty: ImpactReport,
+    package func run(_ reader: inout LineChunkReader, jobs: Int, report empty: ImpactReport,
                      reject: (Diagnostic) -> Void) -> (report: ImpactReport, seen: Set<Int>) {
         var report = empty
         var seen: Set<Int> = []
+        var linesBefore = 0
         let corpus = self
+        let path = reader.path
         // Each thread looks only for the attributes no profile it read before has.
-        ParallelBatches.run(jobs: jobs, worker: { Array(attributes.indices) }, next: {
-            var batch: [JSONLinesReader.Record] = []
-            batch.reserveCapacity(DiffCorpus.batchSize)
-            while batch.count < DiffCorpus.batchSize, let record = reader.next() { batch.append(record) }
-            return batch
-        }, work: { records, unseen in
-            var part = Part(report: empty)
-            corpus.record(records, unseen: &unseen, into: &part)
-            return part
+        ParallelBatches.run(jobs: jobs, chunk: { LineChunk() }, part: { Part(report: empty) }, worker: { Array(attributes.indices) },
+                            next: { reader.next(into: &$0) }, work: { chunk, unseen, part in
+            part = Part(report: empty)
+            part.lines = chunk.forEachRecord { line, bytes in corpus.record(line: line, bytes: bytes, unseen: &unseen, into: &part) }
         }, merge: { part in
             report.merge(part.report)
-            part.rejections.forEach(reject)
+            for (line, message) in part.rejections { reject(.badRecord(message, file: path, line: linesBefore + line)) }
+            linesBefore += part.lines
             seen.formUnion(part.seen)
         })
         return (report, seen)
     }
 
-    /// Records `records`, consecutive lines of the corpus, into `part`; `unseen` lists the
-    /// attributes no earlier profile has (only those are looked for), and loses those found.
-    func record(_ records: ArraySlice<JSONLinesReader.Record>, unseen: inout [Int], into part: inout Part) {
-        for record in records {
-            switch compare(record, unseen: unseen) {
-            case .rejected(let diagnostic):
-                part.rejections.append(diagnostic)
-            case .compared(let profileID, let decisions, let seen):
-                for (name, before, after) in decisions { part.report.record(placement: name, profileID: profileID, old: before, new: after) }
-                if !seen.isEmpty {
-                    part.seen += seen
-                    unseen.removeAll { seen.contains($0) }
-                }
+    /// Records line `line` of a chunk (nil bytes: too long to read) into `part`; `unseen` lists
+    /// the attributes no earlier profile has (only those are looked for), and loses those found.
+    func record(line: Int, bytes: UnsafeBufferPointer<UInt8>?, unseen: inout [Int], into part: inout Part) {
+        switch compare(bytes, unseen: unseen) {
+        case .rejected(let message):
+            part.rejections.append((line, message))
+        case .compared(let profileID, let decisions, let seen):
+            for (name, before, after) in decisions { part.report.record(placement: name, profileID: profileID, old: before, new: after) }
+            if !seen.isEmpty {
+                part.seen += seen
+                unseen.removeAll { seen.contains($0) }
             }
         }
     }
-    /// One record: its decisions under both rule sets, or why it is rejected.
-    package func compare(_ record: JSONLinesReader.Record, unseen: [Int]) -> Outcome {
+
+    /// One line: its decisions under both rule sets, or why it is rejected.
+    package func compare(_ bytes: UnsafeBufferPointer<UInt8>?, unseen: [Int]) -> Outcome {
+        guard let bytes else { return .rejected(LineChunk.tooLongMessage) }
         let profile: Profile
-        switch record.bytes {
-        case .failure(let error): return .rejected(error)
-        case .success(let bytes):
-            switch ProfileReader.read(bytes) {
-            case .failure(let error): return .rejected(record.rejection(error.message))
-            case .success(let read): profile = read
-            }
+        switch ProfileReader.read(bytes) {
+        case .failure(let error): return .rejected(error.message)
+        case .success(let read): profile = read
         }
         var decisions: [(placement: String, old: Decision?, new: Decision?)] = []
         decisions.reserveCapacity(shared.count + removed.count + added.count)
@@ -115,10 +107,10 @@ package struct DiffCorpus: Sendable {
             // The failure the placements meet first, old rules before new.
             for (_, oldIndex, newIndex) in shared {
                 if case .failure(let error) = old.decide(placement: oldIndex, for: profile, now: now) {
-                    return .rejected(.unresolvable(error, file: record.path, line: record.line))
+                    return .rejected(error.message)
                 }
                 if case .failure(let error) = new.decide(placement: newIndex, for: profile, now: now) {
-                    return .rejected(.unresolvable(error, file: record.path, line: record.line))
+                    return .rejected(error.message)
                 }
             }
         }

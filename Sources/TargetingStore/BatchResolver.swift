@@ -2,11 +2,12 @@ import TargetingBase
 import TargetingEngine
 import TargetingProfiles
 
-/// Resolves the records of a JSON Lines file in batches spread over `jobs` threads.
+/// Resolves the records of a JSON Lines file in chunks spread over `jobs` threads.
 ///
-/// Each thread takes a contiguous run of a batch (`ParallelBatches`) and writes its decisions
-/// into its own byte buffer, noting where a rejected record's diagnostic falls; the runs are
-/// then written in input order, so the output is byte-identical whatever the number of jobs.
+/// Each thread scans, resolves and prints whole chunks of lines (`ParallelBatches`,
+/// `LineChunkReader`) into its own byte buffer, noting where a rejected record's diagnostic
+/// falls and on which line of the chunk; the chunks are then written in input order, so the
+/// output is byte-identical whatever the number of jobs.
 ///
 /// A line is read by `ProfileScan` straight into the program's slots when it can be, and by
 /// `ProfileReader` otherwise (which gives the same values, or the message rejecting the line).
@@ -16,16 +17,35 @@ package struct BatchResolver: Sendable {
     package struct Output {
         /// The bytes for standard output.
         package var bytes: [UInt8] = []
-        /// Each rejected record's diagnostic, with the length of `bytes` when it came.
-        package var rejections: [(offset: Int, diagnostic: Diagnostic)] = []
+        /// Each rejected record: the length of `bytes` when it came, its line (within the
+        /// chunk; nil for a whole file) and the message.
+        package var rejections: [(offset: Int, line: Int?, message: String)] = []
         /// Whether some record was the profile asked for (always, without `--id`).
         package var matched = false
         /// With `--summary`: profiles per decision (indexed as `DecisionTails`), instead of lines.
         package var counts: [Int] = []
+        /// The lines of the chunk (blank ones included), to number the next chunk's.
+        package var lines = 0
 
         package init() {}
 
-        package mutating func reject(_ diagnostic: Diagnostic) { rejections.append((bytes.count, diagnostic)) }
+        package mutating func reject(_ message: String, line: Int?) { rejections.append((bytes.count, line, message)) }
+
+        /// Empties the output for the next chunk, keeping its buffers.
+        mutating func reset() {
+            bytes.removeAll(keepingCapacity: true)
+            rejections.removeAll(keepingCapacity: true)
+            matched = false
+            for index in counts.indices { counts[index] = 0 }
+            lines = 0
+        }
+
+        /// The diagnostic of rejection `index`, for `file` whose lines before this output's are `linesBefore`.
+        package func diagnostic(_ index: Int, file: String, linesBefore: Int) -> Diagnostic {
+            let rejection = rejections[index]
+            guard let line = rejection.line else { return .badFile(rejection.message, file: file) }
+            return .badRecord(rejection.message, file: file, line: linesBefore + line)
+        }
     }
 
     package let program: Program
@@ -50,26 +70,22 @@ package struct BatchResolver: Sendable {
         tails = DecisionTails(program: program, format: printer.format)
     }
 
-    package func resolve(_ record: JSONLinesReader.Record, scan: inout ProfileScan, into output: inout Output) {
-        switch record.bytes {
-        case .failure(let rejection):
-            output.reject(rejection)
-        case .success(let line):
-            line.withUnsafeBufferPointer { bytes in
-                if !printer.explain, scan.scan(bytes) {
-                    let scanned = ScannedProfile(scan: scan, bytes: bytes)
-                    if let onlyID, scanned.profileID != onlyID { return }
-                    resolve(.scanned(scanned), file: record.path, line: record.line, into: &output)
-                    return
-                }
-                switch ProfileReader.read(bytes) {
-                case .failure(let error):
-                    output.reject(record.rejection(error.message))
-                case .success(let profile):
-                    if let onlyID, profile.id != onlyID { return }
-                    resolve(.profile(profile), file: record.path, line: record.line, into: &output)
-                }
+    /// Resolves line `line` of a chunk (nil bytes: too long to read) into `output`.
+    package func resolve(line: Int, bytes: UnsafeBufferPointer<UInt8>?, scan: inout ProfileScan, into output: inout Output) {
+        guard let bytes else { return output.reject(LineChunk.tooLongMessage, line: line) }
+        if !printer.explain, scan.scan(bytes) {
+            return withUnsafePointer(to: &scan) { scan in
+                let scanned = ScannedProfile(scan: scan, bytes: bytes)
+                if let onlyID, scanned.profileID != onlyID { return }
+                resolve(.scanned(scanned), line: line, into: &output)
             }
+        }
+        switch ProfileReader.read(bytes) {
+        case .failure(let error):
+            output.reject(error.message, line: line)
+        case .success(let profile):
+            if let onlyID, profile.id != onlyID { return }
+            resolve(.profile(profile), line: line, into: &output)
         }
     }
 
@@ -79,14 +95,14 @@ package struct BatchResolver: Sendable {
         case profile(Profile)
     }
 
-    /// Resolves one profile read from `file` (at `line` of a JSON Lines file, if any) into
-    /// `output`: the one path from a profile to printed decisions, for `--profile` and for batches.
-    package func resolve(_ read: ReadProfile, file: String, line: Int?, into output: inout Output) {
+    /// Resolves one profile (at `line` of a chunk of a JSON Lines file, nil for a whole file)
+    /// into `output`: the one path from a profile to printed decisions, for `--profile` and for batches.
+    package func resolve(_ read: ReadProfile, line: Int?, into output: inout Output) {
         output.matched = true
         if printer.explain, case .profile(let profile) = read {
             switch program.decide(placements: placements, for: profile, now: now) {
             case .failure(let error):
-                output.reject(.unresolvable(error, file: file, line: line))
+                output.reject(error.message, line: line)
             case .success(let decisions):
                 var evaluator = Evaluator(program: program, profile: profile, now: now)
                 for decision in decisions {
@@ -115,7 +131,7 @@ package struct BatchResolver: Sendable {
         }
         if let failure {
             output.bytes.removeSubrange(start...)
-            output.reject(.unresolvable(failure, file: file, line: line))
+            output.reject(failure.message, line: line)
         } else if summary {
             // Counted only once every placement decided, so a rejected profile counts nowhere.
             if output.counts.isEmpty { output.counts = Array(repeating: 0, count: tails.count) }
@@ -123,24 +139,22 @@ package struct BatchResolver: Sendable {
         }
     }
 
-    /// Resolves every record of `reader`, handing each batch's output to `write` in input
-    /// order; returns (rejected, matched) and, with `summary`, the profiles per decision.
-    package func run(_ reader: inout JSONLinesReader, write: (Output) -> Void) -> (rejected: Int, matched: Bool, counts: [Int]) {
+    /// Resolves every record of `reader`, handing each chunk's output to `write` in input
+    /// order with the number of lines before it; returns (rejected, matched) and, with
+    /// `summary`, the profiles per decision.
+    package func run(_ reader: inout LineChunkReader, write: (Output, _ linesBefore: Int) -> Void) -> (rejected: Int, matched: Bool, counts: [Int]) {
         var rejected = 0
         var matched = false
         var counts = Array(repeating: 0, count: tails.count)
+        var linesBefore = 0
         let resolver = self
-        ParallelBatches.run(jobs: jobs, worker: { ProfileScan() }, next: {
-            var batch: [JSONLinesReader.Record] = []
-            batch.reserveCapacity(BatchResolver.batchSize)
-            while batch.count < BatchResolver.batchSize, let record = reader.next() { batch.append(record) }
-            return batch
-        }, work: { records, scan in
-            var output = Output()
-            for record in records { resolver.resolve(record, scan: &scan, into: &output) }
-            return output
+        ParallelBatches.run(jobs: jobs, chunk: { LineChunk() }, part: { Output() }, worker: { ProfileScan() },
+                            next: { reader.next(into: &$0) }, work: { chunk, scan, output in
+            output.reset()
+            output.lines = chunk.forEachRecord { line, bytes in resolver.resolve(line: line, bytes: bytes, scan: &scan, into: &output) }
         }, merge: { output in
-            write(output)
+            write(output, linesBefore)
+            linesBefore += output.lines
             rejected += output.rejections.count
             matched = matched || output.matched
             for (tail, count) in output.counts.enumerated() { counts[tail] += count }

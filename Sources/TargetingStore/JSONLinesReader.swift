@@ -36,7 +36,7 @@ package struct JSONLinesReader {
     package mutating func next() -> Record? {
         while let line = lines.next() {
             guard let bytes = line.bytes else {
-                return Record(path: path, line: line.number, bytes: .failure(.badRecord("line is longer than 1 MiB", file: path, line: line.number)))
+                return Record(path: path, line: line.number, bytes: .failure(.badRecord(LineChunk.tooLongMessage, file: path, line: line.number)))
             }
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             return Record(path: path, line: line.number, bytes: .success(bytes), offset: line.offset)

@@ -1,53 +1,86 @@
 import Dispatch
+import Foundation
 
-/// The one parallel batch runner behind `resolve`, `diff` and `test`: records are read in
-/// batches, each batch is cut into up to `jobs` contiguous runs, each run is worked on by one
-/// thread, and the part each run gives is merged in input order. The result is therefore the
-/// same for any number of jobs, and memory holds about two batches at a time.
+/// The one parallel batch runner behind `resolve`, `diff` and `test`: the input is read as a
+/// sequence of chunks, each chunk is worked on whole by one thread into a part of its own, and
+/// the parts are merged in input order. The result is therefore the same for any number of
+/// jobs.
+///
+/// Chunks and parts live in a ring of `jobs × 2` slots that is reused from chunk to chunk, so
+/// memory holds that many chunks whatever the input's size. Chunk `k` goes to thread
+/// `k mod jobs`; this thread reads chunks into free slots and merges finished parts in order,
+/// and a thread waits only when its next slot is not filled yet.
 package enum ParallelBatches {
-    /// Works through the batches `next` reads until it reads an empty one.
+    /// Slots in flight per job.
+    static let depth = 2
+
+    /// Works through the chunks `next` reads (into a reused chunk made by `chunk`) until it
+    /// reads none.
     ///
-    /// Each thread keeps one worker (made by `worker`) from batch to batch, for the state a
-    /// run reuses (a scanner, a buffer). With more than one job, the threads work on one batch
-    /// while this thread merges the parts of the batch before and reads the batch after;
-    /// `next` and `merge` are only ever called on this thread.
-    package static func run<Record: Sendable, Worker, Part>(
+    /// Each thread keeps one worker (made by `worker`) from chunk to chunk, for the state a
+    /// run reuses (a scanner, a cache). `work` fills a slot's part (made by `part`, and given
+    /// back as the last `merge` left it, for its buffers' capacity); `next` and `merge` are
+    /// only ever called on this thread, `merge` in input order.
+    package static func run<Chunk, Worker, Part>(
         jobs: Int,
+        chunk: () -> Chunk,
+        part: () -> Part,
         worker: () -> Worker,
-        next: () -> [Record],
-        work: @escaping @Sendable (ArraySlice<Record>, inout Worker) -> Part,
-        merge: (Part) -> Void
+        next: (inout Chunk) -> Bool,
+        work: @escaping @Sendable (inout Chunk, inout Worker, inout Part) -> Void,
+        merge: (inout Part) -> Void
     ) {
         guard jobs > 1 else {
             var only = worker()
-            var batch = next()
-            while !batch.isEmpty {
-                merge(work(batch[...], &only))
-                batch = next()
+            var input = chunk()
+            var output = part()
+            while next(&input) {
+                work(&input, &only, &output)
+                merge(&output)
             }
             return
         }
-        let slots = ThreadSlots<Worker, Part>(count: jobs, worker: worker)
-        var batch = next()
-        var finished: [Part] = []
-        while !batch.isEmpty || !finished.isEmpty {
-            let used = min(jobs, batch.count)
-            let group = DispatchGroup()
-            if used > 0 {
-                let records = batch
-                DispatchQueue.global().async(group: group) {
-                    DispatchQueue.concurrentPerform(iterations: used) { index in
-                        let run = (records.count * index / used)..<(records.count * (index + 1) / used)
-                        slots.work(index) { work(records[run], &$0) }
-                    }
+        let ring = Ring<Chunk, Worker, Part>(jobs: jobs, depth: depth, chunk: chunk, part: part, worker: worker)
+        for thread in 0..<jobs {
+            let worker = Thread {
+                var index = thread
+                while true {
+                    let slot = index % ring.count
+                    ring.filled[slot].wait()
+                    if ring.stop[slot] { break }
+                    work(&ring.chunks[slot], &ring.workers[thread], &ring.parts[slot])
+                    ring.done[slot].signal()
+                    index += jobs
                 }
+                ring.exited.signal()
             }
-            for part in finished { merge(part) }
-            let following = used > 0 ? next() : []
-            group.wait()
-            finished = (0..<used).map { slots.takePart($0) }
-            batch = following
+            // As much stack as the main thread: evaluation keeps its state on the stack.
+            worker.stackSize = 8 << 20
+            worker.start()
         }
+        var produced = 0
+        var merged = 0
+        while true {
+            if produced - merged == ring.count {
+                ring.done[merged % ring.count].wait()
+                merge(&ring.parts[merged % ring.count])
+                merged += 1
+            }
+            guard next(&ring.chunks[produced % ring.count]) else { break }
+            ring.filled[produced % ring.count].signal()
+            produced += 1
+        }
+        while merged < produced {
+            ring.done[merged % ring.count].wait()
+            merge(&ring.parts[merged % ring.count])
+            merged += 1
+        }
+        // The chunk each thread would take next is a stop.
+        for index in produced..<(produced + jobs) {
+            ring.stop[index % ring.count] = true
+            ring.filled[index % ring.count].signal()
+        }
+        for _ in 0..<jobs { ring.exited.wait() }
     }
 
     /// `transform` applied to every record on up to `jobs` threads, the results in input order.
@@ -55,47 +88,65 @@ package enum ParallelBatches {
                                                       _ transform: @escaping @Sendable (Record) -> Result) -> [Result] {
         var results: [Result] = []
         results.reserveCapacity(records.count)
-        var pending = records
-        run(jobs: min(jobs, records.count), worker: {}, next: {
-            defer { pending = [] }
-            return pending
-        }, work: { run, _ in run.map(transform) }, merge: { results += $0 })
+        let jobs = max(1, min(jobs, records.count))
+        // A few chunks per thread, so a slow record holds up one chunk only.
+        let size = max(1, (records.count + jobs * 4 - 1) / (jobs * 4))
+        var position = 0
+        run(jobs: jobs, chunk: { [Record]() }, part: { [Result]() }, worker: {}, next: { chunk in
+            guard position < records.count else { return false }
+            chunk = Array(records[position..<min(position + size, records.count)])
+            position += chunk.count
+            return true
+        }, work: { chunk, _, part in
+            part = chunk.map(transform)
+        }, merge: { part in
+            results += part
+            part = []
+        })
         return results
     }
 }
 
-/// Per thread of a run: its worker and the part of its last run, in memory allocated once
-/// (not in arrays, whose accesses from several threads would overlap). Each slot is used by one
-/// thread at a time only, and a part is taken once the batch's threads are all done
-/// (`DispatchGroup.wait`), which is what makes sharing it sound.
-private final class ThreadSlots<Worker, Part>: @unchecked Sendable {
-    private let workers: UnsafeMutablePointer<Worker>
-    private let parts: UnsafeMutablePointer<Part?>
-    private let count: Int
+/// The slots of a run: per slot a chunk, a part and the semaphores that hand the slot from
+/// this thread to its worker thread (`filled`) and back (`done`); per thread its worker. All in
+/// memory allocated once (not in arrays, whose accesses from several threads would overlap).
+/// A slot belongs to one thread at a time, handed over by a semaphore, which is what makes
+/// sharing it sound.
+private final class Ring<Chunk, Worker, Part>: @unchecked Sendable {
+    let count: Int
+    let jobs: Int
+    let chunks: UnsafeMutablePointer<Chunk>
+    let parts: UnsafeMutablePointer<Part>
+    let workers: UnsafeMutablePointer<Worker>
+    let stop: UnsafeMutablePointer<Bool>
+    let filled: [DispatchSemaphore]
+    let done: [DispatchSemaphore]
+    let exited = DispatchSemaphore(value: 0)
 
-    init(count: Int, worker: () -> Worker) {
-        self.count = count
-        workers = .allocate(capacity: count)
+    init(jobs: Int, depth: Int, chunk: () -> Chunk, part: () -> Part, worker: () -> Worker) {
+        self.jobs = jobs
+        count = jobs * depth
+        chunks = .allocate(capacity: count)
         parts = .allocate(capacity: count)
-        for index in 0..<count { (workers + index).initialize(to: worker()) }
-        parts.initialize(repeating: nil, count: count)
+        workers = .allocate(capacity: jobs)
+        stop = .allocate(capacity: count)
+        for index in 0..<count {
+            (chunks + index).initialize(to: chunk())
+            (parts + index).initialize(to: part())
+        }
+        for index in 0..<jobs { (workers + index).initialize(to: worker()) }
+        stop.initialize(repeating: false, count: count)
+        filled = (0..<count).map { _ in DispatchSemaphore(value: 0) }
+        done = (0..<count).map { _ in DispatchSemaphore(value: 0) }
     }
 
     deinit {
-        workers.deinitialize(count: count)
-        workers.deallocate()
+        chunks.deinitialize(count: count)
+        chunks.deallocate()
         parts.deinitialize(count: count)
         parts.deallocate()
-    }
-
-    /// Runs `body` with slot `index`'s worker and keeps the part it gives.
-    func work(_ index: Int, _ body: (inout Worker) -> Part) {
-        parts[index] = body(&workers[index])
-    }
-
-    /// Slot `index`'s part, leaving it empty.
-    func takePart(_ index: Int) -> Part {
-        defer { parts[index] = nil }
-        return parts[index]!
+        workers.deinitialize(count: jobs)
+        workers.deallocate()
+        stop.deallocate()
     }
 }

@@ -32,9 +32,8 @@ final class BatchResolverTests: XCTestCase {
                                       onlyID: nil, printer: printer, jobs: 1)
             var scan = ProfileScan()
             for (index, line) in lines.enumerated() {
-                let record = JSONLinesReader.Record(path: "p.jsonl", line: index + 1, bytes: .success(Array(line.utf8)))
                 var output = BatchResolver.Output()
-                batch.resolve(record, scan: &scan, into: &output)
+                Array(line.utf8).withUnsafeBufferPointer { batch.resolve(line: index + 1, bytes: $0, scan: &scan, into: &output) }
                 var expected = ""
                 if case .success(let profile) = ProfileReader.read(Array(line.utf8)),
                    case .success(let decisions) = program.decide(placements: Array(program.placements.indices), for: profile, now: now) {

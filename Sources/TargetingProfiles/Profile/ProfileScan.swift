@@ -106,12 +106,23 @@ package struct ProfileScan: Sendable {
 
     /// The top-level member `name` (compared by bytes), if present.
     package func field(_ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
-        fields.first { ProfileScan.matches(bytes, $0.key, name) }
+        ProfileScan.first(of: fields, named: name, in: bytes)
     }
 
     /// The stored custom attribute `key`, if present.
     package func customAttribute(_ key: String, in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
-        customAttributes.first { ProfileScan.matches(bytes, $0.key, key) }
+        ProfileScan.first(of: customAttributes, named: key, in: bytes)
+    }
+
+    /// The first of `members` whose key is `name`, the name's bytes taken once for all of them.
+    static func first(of members: [Member], named name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
+        var name = name
+        return name.withUTF8 { utf8 in
+            members.withUnsafeBufferPointer { members in
+                for member in members where ScanCursor.same(bytes, member.key, utf8) { return member }
+                return nil
+            }
+        }
     }
 
     /// The top-level field `name` as `Profile`'s subscript gives it (nil when absent or `null`).
@@ -180,14 +191,7 @@ package struct ProfileScan: Sendable {
     static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: String) -> Bool {
         guard text.utf8.count == range.count else { return false }
         var text = text
-        return text.withUTF8 { utf8 in
-            var index = 0
-            while index < utf8.count {
-                if bytes[range.lowerBound + index] != utf8[index] { return false }
-                index += 1
-            }
-            return true
-        }
+        return text.withUTF8 { ScanCursor.same(bytes, range, $0) }
     }
 }
 
@@ -319,12 +323,24 @@ struct ScanCursor {
     }
 
     func equals(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
-        lhs.count == rhs.count && UnsafeBufferPointer(rebasing: bytes[lhs]).elementsEqual(UnsafeBufferPointer(rebasing: bytes[rhs]))
+        ScanCursor.same(bytes, lhs, UnsafeBufferPointer(rebasing: bytes[rhs]))
     }
 
     func equals(_ range: Range<Int>, _ text: StaticString) -> Bool {
-        range.count == text.utf8CodeUnitCount
-            && UnsafeBufferPointer(rebasing: bytes[range]).elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        ScanCursor.same(bytes, range, UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Whether the bytes at `range` of `bytes` are `other`'s, compared byte by byte.
+    @inline(__always)
+    static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard range.count == other.count, let base = bytes.baseAddress, let start = other.baseAddress else { return range.count == other.count }
+        let first = base + range.lowerBound
+        var index = 0
+        while index < other.count {
+            if first[index] != start[index] { return false }
+            index += 1
+        }
+        return true
     }
 
     /// A custom attribute key as stored: 1–30 characters from `A–Z a–z 0–9 . _ -` (so nothing to trim).
