@@ -63,11 +63,11 @@ enum IngestCommand: Command {
         do throws(StoreError) {
             changed = try ProfileStore.change(at: storePath, onWait: { io.err("waiting for another ingest to release `\(storePath)`…\n") }) { store in
                 for path in arguments.positionals {
-                    guard let reader = ChunkedLineReader(path: path) else {
+                    guard var reader = LineChunkReader(path: path) else {
                         unreadable = path
                         return false
                     }
-                    while let line = reader.next() { ingestor.ingest(line, path: path, into: &store, report: { io.report($0) }) }
+                    ingestor.ingest(&reader, into: &store, report: { io.report($0) })
                 }
                 return true
             }

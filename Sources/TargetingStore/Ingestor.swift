@@ -46,18 +46,30 @@ package struct Ingestor {
         }
     }
 
-    /// Applies one line of the event file at `path`, as `ingest(_:into:report:)` applies its
-    /// record: a blank line is skipped, a line too long is rejected.
-    package mutating func ingest(_ line: ChunkedLineReader.Line, path: String, into store: inout ProfileStore, report: (Diagnostic) -> Void) {
-        guard let bytes = line.bytes else {
+    /// Applies every line of the event file `reader` reads, in order: a blank line is
+    /// skipped, a line too long is rejected.
+    package mutating func ingest(_ reader: inout LineChunkReader, into store: inout ProfileStore, report: (Diagnostic) -> Void) {
+        let path = reader.path
+        var chunk = LineChunk()
+        var linesBefore = 0
+        while reader.next(into: &chunk) {
+            linesBefore += chunk.forEachLine { number, bytes in
+                ingest(bytes, line: linesBefore + number, path: path, into: &store, report: report)
+            }
+        }
+    }
+
+    /// Applies line `line` of the event file at `path` (nil bytes: too long).
+    private mutating func ingest(_ bytes: UnsafeBufferPointer<UInt8>?, line: Int, path: String, into store: inout ProfileStore, report: (Diagnostic) -> Void) {
+        guard let bytes else {
             summary.rejected += 1
-            report(.badRecord("line is longer than 1 MiB", file: path, line: line.number))
+            report(.badRecord(LineChunk.tooLongMessage, file: path, line: line))
             return
         }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
         summary.events += 1
-        // The record names where the line is; its bytes are the buffer's, not the record's.
-        let record = JSONLinesReader.Record(path: path, line: line.number, bytes: .success([]))
+        // The record names where the line is; its bytes are the chunk's, not the record's.
+        let record = JSONLinesReader.Record(path: path, line: line, bytes: .success([]))
         if let problem = ingest(bytes, record: record, into: &store, report: report) {
             summary.rejected += 1
             report(problem)

@@ -14,8 +14,8 @@ final class IngestStoreBytesTests: TemporaryDirectoryTestCase {
         var ingestor = Ingestor(interpreter: FlowEventInterpreter(mapping: mapping, timeZone: TimeZone(identifier: "UTC")!), zoneName: "UTC")
         var reported: [Diagnostic] = []
         let saved = try XCTUnwrap(try ProfileStore.change(at: store, onWait: { XCTFail("nobody else holds the lock") }) { store in
-            guard let reader = ChunkedLineReader(path: path) else { return false }
-            while let line = reader.next() { ingestor.ingest(line, path: path, into: &store, report: { reported.append($0) }) }
+            guard var reader = LineChunkReader(path: path) else { return false }
+            ingestor.ingest(&reader, into: &store, report: { reported.append($0) })
             return true
         })
         return (ingestor.finish(saved, report: { reported.append($0) }), reported)

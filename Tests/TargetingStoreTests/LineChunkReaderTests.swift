@@ -3,16 +3,20 @@ import XCTest
 @testable import TargetingStore
 import TargetingTestSupport
 
-/// The reader of event files hands over lines as slices of its chunk; it splits, numbers and
-/// rejects lines exactly as `LineReader` does, whatever the size of its chunks.
-final class ChunkedLineReaderTests: TemporaryDirectoryTestCase {
+/// The chunks of whole lines that batches and ingest read: split, numbered and rejected exactly
+/// as `LineReader` does, whatever the size of the blocks read.
+final class LineChunkReaderTests: TemporaryDirectoryTestCase {
     private func lines(_ path: String, maxLineBytes: Int, chunkBytes: Int) -> [(Int, [UInt8]?)] {
-        guard let reader = ChunkedLineReader(path: path, maxLineBytes: maxLineBytes, chunkBytes: chunkBytes) else {
+        guard var reader = LineChunkReader(path: path, blockBytes: chunkBytes, maxLineBytes: maxLineBytes) else {
             XCTFail("cannot open \(path)")
             return []
         }
         var result: [(Int, [UInt8]?)] = []
-        while let line = reader.next() { result.append((line.number, line.bytes.map { Array($0) })) }
+        var chunk = LineChunk()
+        var linesBefore = 0
+        while reader.next(into: &chunk) {
+            linesBefore += chunk.forEachLine { number, bytes in result.append((linesBefore + number, bytes.map { Array($0) })) }
+        }
         return result
     }
 
@@ -52,7 +56,7 @@ final class ChunkedLineReaderTests: TemporaryDirectoryTestCase {
     }
 
     func testADirectoryOrAMissingFileIsNotOpened() {
-        XCTAssertNil(ChunkedLineReader(path: directory.path))
-        XCTAssertNil(ChunkedLineReader(path: directory.file("missing.jsonl")))
+        XCTAssertNil(LineChunkReader(path: directory.path))
+        XCTAssertNil(LineChunkReader(path: directory.file("missing.jsonl")))
     }
 }
