@@ -37,6 +37,7 @@ package struct ProfileUpdate: Hashable, Sendable {
             if name == "id" { return "`id` cannot be set here: the line's `profile_id` names the profile" }
             if BuiltinField.all[name]?.isDerived == true { return "`\(name)` is derived, never stored" }
             if name == "custom_attributes" { return "custom attributes come from `flow_user_input` events, not `profile_updated`" }
+            if name == "history" { return "`history` comes from `placement_shown` events, not `profile_updated`" }
             let suggestion = Suggestion.nearest(to: name, in: BuiltinField.all.values.filter { !$0.isDerived && $0.name != "id" }.map(\.name))
             return "unknown built-in field `\(name)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? "")
         }

@@ -9,6 +9,8 @@ public struct Profile: Hashable, Sendable {
     public private(set) var customAttributes: [String: CustomValue]
     /// Keys of `customAttributes` in order.
     package private(set) var customKeys: [String]
+    /// What the user was shown (the reserved key `history`), or nil when the profile has none.
+    package var history: ProfileHistory?
 
     /// An empty profile.
     public init() {
@@ -47,21 +49,23 @@ public struct Profile: Hashable, Sendable {
         }
     }
 
-    /// The profile as a JSON object: its fields, then `custom_attributes` (omitted when empty and absent before).
+    /// The profile as a JSON object: its fields, then `custom_attributes` (omitted when empty
+    /// and absent before), then `history` when it has one.
     package var json: JSONValue {
         var members = fields
         if !customKeys.isEmpty {
             members.append(JSONMember(key: "custom_attributes", value: .object(customKeys.map { JSONMember(key: $0, value: customAttributes[$0]!.json) })))
         }
+        if let history { members.append(JSONMember(key: "history", value: history.json)) }
         return .object(members)
     }
 }
 
 extension Profile {
-    /// Whether `other` holds the same fields and custom attributes, in any order (as JSON
+    /// Whether `other` holds the same fields, custom attributes and history, in any order (as JSON
     /// objects compare): a store keeps a line whose profile ends equivalent to what it held.
     package func hasSameContent(as other: Profile) -> Bool {
-        guard customAttributes == other.customAttributes, fields.count == other.fields.count else { return false }
+        guard customAttributes == other.customAttributes, history == other.history, fields.count == other.fields.count else { return false }
         var byKey: [String: JSONValue] = [:]
         for member in other.fields { byKey[member.key] = member.value }
         return fields.allSatisfy { byKey[$0.key] == $0.value }

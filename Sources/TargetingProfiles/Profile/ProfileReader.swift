@@ -49,6 +49,13 @@ package enum ProfileReader {
                 default:
                     return .failure(ProfileError(message: "`custom_attributes` must be an object, found \(member.value.typeName)"))
                 }
+            } else if member.key == "history" {
+                guard profile.history == nil else { return .failure(ProfileError(message: "`history` appears twice")) }
+                if case .null = member.value { continue }
+                switch ProfileHistory.read(member.value) {
+                case .failure(let error): return .failure(error)
+                case .success(let history): profile.history = history
+                }
             } else {
                 profile.fields.append(member)
             }

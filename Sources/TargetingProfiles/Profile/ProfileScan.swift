@@ -62,6 +62,8 @@ package struct ProfileScan: Sendable {
         if !cursor.take(UInt8(ascii: "}")) {
             repeat {
                 guard let key = cursor.key(), cursor.take(UInt8(ascii: ":")) else { return false }
+                // A line with a history is read by `ProfileReader`, which validates it.
+                if cursor.equals(key, "history") { return false }
                 if cursor.equals(key, "custom_attributes") {
                     guard !sawCustomAttributes else { return false }
                     sawCustomAttributes = true
