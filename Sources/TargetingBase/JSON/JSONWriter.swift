@@ -91,13 +91,10 @@ package enum JSONWriter {
     /// Appends `text` as a JSON string literal (quoted and escaped).
     package static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        let handled: Void? = text.utf8.withContiguousStorageIfAvailable { buffer in
-            appendEscaped(buffer, to: &output)
-        }
-        if handled == nil {
-            let copy = Array(text.utf8)
-            copy.withUnsafeBufferPointer { appendEscaped($0, to: &output) }
-        }
+        // `withUTF8` reaches the bytes of small (inline) strings too, which
+        // `withContiguousStorageIfAvailable` does not; it copies only a bridged string.
+        var text = text
+        text.withUTF8 { appendEscaped($0, to: &output) }
         output.append(UInt8(ascii: "\""))
     }
 
