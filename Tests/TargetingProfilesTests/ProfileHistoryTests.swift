@@ -9,20 +9,12 @@ final class ProfileHistoryTests: XCTestCase {
     private func instant(_ text: String) -> Int64 { Timestamp.parse(text)! }
 
     private func read(_ line: String, file: StaticString = #filePath, line number: UInt = #line) -> Profile? {
-        switch ProfileReader.read(Array(line.utf8)) {
-        case .success(let profile): return profile
-        case .failure(let error):
-            XCTFail("profile rejected: \(error.message)", file: file, line: number)
-            return nil
-        }
+        readProfile(line, file: file, line: number)
     }
 
+    /// Why a profile `u1` with `history` is rejected.
     private func rejection(_ history: String, file: StaticString = #filePath, line number: UInt = #line) -> String {
-        guard case .failure(let error) = ProfileReader.read(Array(#"{"id":"u1","history":\#(history)}"#.utf8)) else {
-            XCTFail("profile accepted: \(history)", file: file, line: number)
-            return ""
-        }
-        return error.message
+        profileRejection(#"{"id":"u1","history":\#(history)}"#, file: file, line: number)
     }
 
     func testShownInstantsAreKeptAscendingOnceAndOnlyTheLatestHundred() {

@@ -5,23 +5,12 @@ import XCTest
 
 /// profiles, the edge cases "More edges": how custom attribute keys and values are trimmed and stored.
 final class ProfileReaderTests: XCTestCase {
-    /// The profile read from `line`, failing the test when it is rejected.
     private func read(_ line: String, file: StaticString = #filePath, line number: UInt = #line) -> Profile? {
-        switch ProfileReader.read(Array(line.utf8)) {
-        case .success(let profile): return profile
-        case .failure(let error):
-            XCTFail("profile rejected: \(error.message)", file: file, line: number)
-            return nil
-        }
+        readProfile(line, file: file, line: number)
     }
 
-    /// The rejection of `line`, failing the test when it is accepted.
     private func rejection(_ line: String, file: StaticString = #filePath, line number: UInt = #line) -> String {
-        guard case .failure(let error) = ProfileReader.read(Array(line.utf8)) else {
-            XCTFail("profile accepted: \(line)", file: file, line: number)
-            return ""
-        }
-        return error.message
+        profileRejection(line, file: file, line: number)
     }
 
     func testAnArrayIsTrimmedAfterJoining() {
