@@ -16,8 +16,9 @@ import TargetingProfiles
 /// string's length and UTF-8, a number's bits, or another field value as JSON text).
 ///
 /// Shown events add to the profile's history: a placement shown at an instant (the
-/// placement's name as the key, then the instant's 8 bytes), an experiment's assignment (the
-/// experiment's name as the key, the instant, then the variant's length and UTF-8). They are
+/// placement's name as the key, its length in 4 bytes, then the instant's 8 bytes), an
+/// experiment's assignment (the experiment's name as the key likewise, the instant, then the
+/// variant's length and UTF-8). They are
 /// never folded, only left out when the edit holds the same one already (an assignment: one
 /// for the same experiment, as the first one recorded stays), and replaying them records them
 /// on the base's history as `ProfileHistory` keeps it.
@@ -81,11 +82,16 @@ package struct ProfileEdit {
         (0..<count).reduce(0) { $0 | Int(buffer[index + $1]) << (8 * $1) }
     }
 
+    /// How many bytes give the key's length: 2 for a field or custom attribute (short names), 4
+    /// for a history change (a placement or experiment name is whatever a line gave).
+    static func keyLengthBytes(_ tag: UInt8) -> Int { tag & historyMask != 0 ? 4 : 2 }
+
     /// The entry starting at `start`.
     private func entry(at start: Int) -> Entry {
         let tag = encoded[start]
-        let keyLength = integer(at: start + 1, bytes: 2)
-        let key = (start + 3)..<(start + 3 + keyLength)
+        let lengthBytes = ProfileEdit.keyLengthBytes(tag)
+        let keyLength = integer(at: start + 1, bytes: lengthBytes)
+        let key = (start + 1 + lengthBytes)..<(start + 1 + lengthBytes + keyLength)
         var end = key.upperBound
         if tag & ProfileEdit.historyMask != 0 {
             end += 8
@@ -187,13 +193,13 @@ package struct ProfileEdit {
             }
         case .shown(let placement, let at):
             buffer.append(shownTag)
-            append(placement.utf8.count, bytes: 2, to: &buffer)
+            append(placement.utf8.count, bytes: 4, to: &buffer)
             buffer.append(contentsOf: placement.utf8)
             append(Int(at), bytes: 8, to: &buffer)
             return
         case .assigned(let experiment, let variant, let at):
             buffer.append(assignedTag)
-            append(experiment.utf8.count, bytes: 2, to: &buffer)
+            append(experiment.utf8.count, bytes: 4, to: &buffer)
             buffer.append(contentsOf: experiment.utf8)
             append(Int(at), bytes: 8, to: &buffer)
             append(variant.utf8.count, bytes: 4, to: &buffer)
@@ -255,7 +261,7 @@ package struct ProfileEdit {
         var added: [UInt8] = []
         ProfileEdit.encode(change, to: &added)
         let tag = added[0]
-        let key = added[3..<(3 + ProfileEdit.integer(in: added, at: 1, bytes: 2))]
+        let key = added[5..<(5 + ProfileEdit.integer(in: added, at: 1, bytes: 4))]
         var index = 0
         while index < encoded.count {
             let next = entry(at: index)

@@ -126,4 +126,19 @@ final class IngestShownTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(profile.history?.instants(of: "p"), [-7, 5])
         XCTAssertEqual(profile.history?.assignment(of: "x")?.variant, "a")
     }
+
+    func testNamesLongerThanAFieldNameAreKept() throws {
+        let placement = String(repeating: "p", count: 70_000), experiment = String(repeating: "é", count: 40_000)
+        var edit = ProfileEdit()
+        edit.note(.shown(placement, at: 1))
+        edit.note(.assigned(experiment, variant: "v", at: 1))
+        edit.note(.assigned(experiment, variant: "w", at: 2))
+        edit.note(.field("country", .string("DE")))
+        XCTAssertEqual(edit.changes, [.shown(placement, at: 1), .assigned(experiment, variant: "v", at: 1), .field("country", .string("DE"))])
+        let store = directory.write("profiles.jsonl", "")
+        _ = try ingest([shown("u1", placement, at: "2026-12-01T10:00:00Z", experiment: experiment, variant: "v")], store: store)
+        let stored = try ProfileReader.read(Array(contents(store).utf8.dropLast())).get()
+        XCTAssertEqual(stored.history?.instants(of: placement), [Timestamp.parse("2026-12-01T10:00:00Z")!])
+        XCTAssertEqual(stored.history?.assignment(of: experiment)?.variant, "v")
+    }
 }
