@@ -1,7 +1,8 @@
 // A small app-side example that uses only the library's public API: it loads the
 // rules, plays the SDK's analytics callback for one onboarding flow, feeds the events to
 // `FlowInputHandler` exactly as `didReceiveAnalyticEvent` delivers them, applies the answers
-// when the flow disappears and asks which flow the user gets next, and why.
+// when the flow disappears and asks which flow the user gets next, and why; then reports each
+// decision it shows as a `placement_shown` event.
 //
 //     swift run sdk-example [RULES_DIR]
 import Foundation
@@ -68,4 +69,16 @@ for decision in rules.resolveAll(for: profile, at: now) {
     } else if decision.heldOut {
         print("\(decision.placement): held out, showing the default")
     }
+}
+
+// Each decision the app shows is reported as a `placement_shown` event: forwarded to analytics,
+// and, one JSON object per line, an event file `targeting ingest` keeps in the profile's history.
+let shownAt = ISO8601DateFormatter().date(from: "2026-11-29T12:05:00Z")!
+for decision in rules.resolveAll(for: profile, at: now) {
+    guard let event = decision.shownEvent(profileID: profile.id ?? "jane", at: shownAt) else {
+        print("\(decision.placement): nothing shown, nothing to report")
+        continue
+    }
+    let line = try JSONSerialization.data(withJSONObject: event, options: [.sortedKeys, .withoutEscapingSlashes])
+    print("shown: " + String(decoding: line, as: UTF8.self))
 }

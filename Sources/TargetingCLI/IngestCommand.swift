@@ -13,7 +13,8 @@ enum IngestCommand: Command {
       EVENTS.jsonl                JSON Lines: each line is an event's params plus "profile_id"
 
     Values are applied to the stored profile as they arrive; `flow_did_disappear` closes a
-    session. Prints a summary; every rejected line is reported on stderr with its file and
+    session; a `profile_updated` line sets built-in fields, and a `placement_shown` line adds
+    to the profile's history (what it was shown, and each experiment's first variant). Prints a summary; every rejected line is reported on stderr with its file and
     line number, and the exit status is then 2. The store (default profiles.jsonl) is locked
     while ingesting and replaced atomically; a store with a corrupt line is left untouched.
     Without --rules the rules are read from `Rules`; with neither, --no-rules is needed.
@@ -90,11 +91,15 @@ enum IngestCommand: Command {
         let open = summary.openSessions.sorted()
         switch format {
         case .json:
-            let json = JSONValue.object([
+            var members = [
                 JSONMember(key: "store", value: .string(store)),
                 JSONMember(key: "events", value: .number(Double(summary.events))),
                 JSONMember(key: "applied", value: .number(Double(summary.applied))),
                 JSONMember(key: "profile_updates", value: .number(Double(summary.profileUpdates))),
+            ]
+            // Only runs that read shown lines carry `shown`, so other runs keep their output.
+            if summary.shown > 0 { members.append(JSONMember(key: "shown", value: .number(Double(summary.shown)))) }
+            members += [
                 JSONMember(key: "ignored", value: .object(ignored.map { JSONMember(key: $0.label, value: .number(Double($0.count))) })),
                 JSONMember(key: "rejected", value: .number(Double(summary.rejected))),
                 JSONMember(key: "warnings", value: .number(Double(summary.warnings))),
@@ -104,12 +109,13 @@ enum IngestCommand: Command {
                 JSONMember(key: "dates_not_midnight", value: .number(Double(summary.datesNotMidnight))),
                 JSONMember(key: "sessions_closed", value: .number(Double(summary.sessionsClosed))),
                 JSONMember(key: "sessions_open", value: .array(open.map(JSONValue.string))),
-            ])
-            io.out(JSONWriter.write(json) + "\n")
+            ]
+            io.out(JSONWriter.write(.object(members)) + "\n")
         case .text:
             var text = "events read: \(summary.events)\n"
             text += "inputs applied: \(summary.applied)\n"
             if summary.profileUpdates > 0 { text += "profile updates: \(summary.profileUpdates)\n" }
+            if summary.shown > 0 { text += "shown events: \(summary.shown)\n" }
             text += "ignored: \(ignoredTotal)"
             if ignoredTotal > 0 {
                 text += " (" + ignored.map { "\($0.label): \($0.count)" }.joined(separator: ", ") + ")"

@@ -55,3 +55,11 @@ package struct EditedProfile: AnswerRecipient {
 
     package var customCountBound: Int { edit.baseCustomCount + edit.customSets }
 }
+
+extension EditedProfile: HistoryRecipient {
+    package mutating func recordShown(_ placement: String, at: Int64) { edit.note(.shown(placement, at: at)) }
+
+    package mutating func recordAssignment(_ experiment: String, variant: String, at: Int64) {
+        edit.note(.assigned(experiment, variant: variant, at: at))
+    }
+}

@@ -8,6 +8,8 @@ package struct IngestSummary: Sendable {
     package var applied = 0
     /// `profile_updated` lines applied.
     package var profileUpdates = 0
+    /// `placement_shown` lines recorded in a history.
+    package var shown = 0
     /// Events that are not inputs, by why.
     package var ignored: [IgnoredEvent: Int] = [:]
     /// Lines rejected (each reported where it is).

@@ -6,7 +6,9 @@ import TargetingProfiles
 /// arrives, and counts what it did.
 ///
 /// A line of the common shape is read by `EventScan`, without a JSON tree; any other line by
-/// `EventLine`, which reads every line and names what is wrong with a bad one. A rejected line
+/// `EventLine`, which reads every line and names what is wrong with a bad one. A
+/// `profile_updated` line sets built-in fields, and a `placement_shown` line adds to the
+/// profile's history (`ShownEvent`); every other line goes to the input handler. A rejected line
 /// and each warning are reported where they are, and the next line is read: a bad line never
 /// keeps a good one out.
 package struct Ingestor {
@@ -100,6 +102,9 @@ package struct Ingestor {
         defer { self.scan = scan }
         // A `profile_updated` line is read whole: its fields are a nested object.
         if let head = scan.scan(bytes), head.name != ProfileUpdate.eventName {
+            if head.name == ShownEvent.eventName {
+                return show(profileID: head.profileID, params: scan.params(in: bytes), record: record, into: &store)
+            }
             let hash = EventReadingCache.hash(bytes, without: head.profileIDBytes)
             let known = readings.reading(bytes, id: head.profileIDBytes, hash: hash)
             var reading = known
@@ -112,6 +117,8 @@ package struct Ingestor {
         case .failure(let rejection): return rejection
         case .success(let event) where event.name == ProfileUpdate.eventName:
             return update(profileID: event.profileID, params: event.params, record: record, into: &store)
+        case .success(let event) where event.name == ShownEvent.eventName:
+            return show(profileID: event.profileID, params: event.params, record: record, into: &store)
         case .success(let event):
             var reading: EventReading?
             return ingest(profileID: event.profileID, name: event.name, lineTimeZone: event.timeZone, params: event.params,
@@ -131,6 +138,23 @@ package struct Ingestor {
             }
             if created { summary.created += 1 }
             summary.profileUpdates += 1
+            return nil
+        }
+    }
+
+    /// Records a `placement_shown` line in the profile's history; returns the diagnostic rejecting it.
+    /// It needs no rules, and opens or closes no session.
+    private mutating func show(profileID: String, params: some EventParams, record: JSONLinesReader.Record, into store: inout ProfileStore) -> Diagnostic? {
+        switch ShownEvent.read(params) {
+        case .failure(let error):
+            return record.rejection("profile `\(profileID)`: " + error.message)
+        case .success(let shown):
+            let created = store.update(id: profileID) { profile in
+                profile.record(shown)
+                return true
+            }
+            if created { summary.created += 1 }
+            summary.shown += 1
             return nil
         }
     }

@@ -10,9 +10,12 @@ extension ProfileEdit {
     ///
     /// Only the last change of each key decides: replaying leaves that key as the last change
     /// put it, and every other member as the line held it. A scanned line holds each key once.
+    /// It holds no `history` either (`ProfileScan` leaves such lines to `ProfileReader`), so a
+    /// history change always changes it: the first shown event gives the profile a history.
     package func keepsContent(of scan: ProfileScan, in line: UnsafeBufferPointer<UInt8>) -> Bool? {
         let all = entries
         for (position, entry) in all.enumerated() {
+            if entry.tag & ProfileEdit.historyMask != 0 { return false }
             let key = encoded[entry.key]
             guard key.allSatisfy({ $0 < 0x80 }) else { return nil }
             let isCustom = entry.tag & ProfileEdit.customBit != 0

@@ -14,11 +14,24 @@ import TargetingProfiles
 /// The changes are encoded one after another in a byte buffer, a few dozen bytes each: a tag
 /// (custom or field, removal, kind of value), the key's length and UTF-8, then the value (a
 /// string's length and UTF-8, a number's bits, or another field value as JSON text).
+///
+/// Shown events add to the profile's history: a placement shown at an instant (the
+/// placement's name as the key, its length in 4 bytes, then the instant's 8 bytes), an
+/// experiment's assignment (the experiment's name as the key likewise, the instant, then the
+/// variant's length and UTF-8). They are
+/// never folded, only left out when the edit holds the same one already (an assignment: one
+/// for the same experiment, as the first one recorded stays), and replaying them records them
+/// on the base's history as `ProfileHistory` keeps it.
 package struct ProfileEdit {
-    /// One change: a built-in field or a custom attribute set, or removed (nil).
+    /// One change: a built-in field or a custom attribute set, or removed (nil); or a shown
+    /// event's entry in the history.
     package enum Change: Equatable {
         case field(String, JSONValue?)
         case custom(String, CustomValue?)
+        /// The placement was shown at the instant (Unix ms).
+        case shown(String, at: Int64)
+        /// The experiment assigned the variant at the instant, unless an assignment is recorded already.
+        case assigned(String, variant: String, at: Int64)
 
         var isCustom: Bool {
             if case .custom = self { return true }
@@ -29,6 +42,7 @@ package struct ProfileEdit {
             switch self {
             case .field(_, let value): value == nil
             case .custom(_, let value): value == nil
+            case .shown, .assigned: false
             }
         }
     }
@@ -46,6 +60,7 @@ package struct ProfileEdit {
 
     static let customBit: UInt8 = 1, removalBit: UInt8 = 2
     static let stringKind: UInt8 = 0, numberKind: UInt8 = 4, jsonKind: UInt8 = 8, kindMask: UInt8 = 12
+    static let shownTag: UInt8 = 16, assignedTag: UInt8 = 32, historyMask: UInt8 = 48
 
     /// One encoded change: where it lies in `encoded`, its tag and where its key lies.
     struct Entry {
@@ -59,16 +74,29 @@ package struct ProfileEdit {
     }
 
     func integer(at index: Int, bytes count: Int) -> Int {
-        (0..<count).reduce(0) { $0 | Int(encoded[index + $1]) << (8 * $1) }
+        ProfileEdit.integer(in: encoded, at: index, bytes: count)
     }
+
+    /// The little-endian integer of `count` bytes at `index` of `buffer`.
+    private static func integer(in buffer: [UInt8], at index: Int, bytes count: Int) -> Int {
+        (0..<count).reduce(0) { $0 | Int(buffer[index + $1]) << (8 * $1) }
+    }
+
+    /// How many bytes give the key's length: 2 for a field or custom attribute (short names), 4
+    /// for a history change (a placement or experiment name is whatever a line gave).
+    static func keyLengthBytes(_ tag: UInt8) -> Int { tag & historyMask != 0 ? 4 : 2 }
 
     /// The entry starting at `start`.
     private func entry(at start: Int) -> Entry {
         let tag = encoded[start]
-        let keyLength = integer(at: start + 1, bytes: 2)
-        let key = (start + 3)..<(start + 3 + keyLength)
+        let lengthBytes = ProfileEdit.keyLengthBytes(tag)
+        let keyLength = integer(at: start + 1, bytes: lengthBytes)
+        let key = (start + 1 + lengthBytes)..<(start + 1 + lengthBytes + keyLength)
         var end = key.upperBound
-        if tag & ProfileEdit.removalBit == 0 {
+        if tag & ProfileEdit.historyMask != 0 {
+            end += 8
+            if tag == ProfileEdit.assignedTag { end += 4 + integer(at: end, bytes: 4) }
+        } else if tag & ProfileEdit.removalBit == 0 {
             switch tag & ProfileEdit.kindMask {
             case ProfileEdit.numberKind: end += 8
             default: end += 4 + integer(at: end, bytes: 4)
@@ -103,7 +131,7 @@ package struct ProfileEdit {
 
     /// Whether `entry` changes `key` of the kind given (keys compare as `String`s do).
     private func matches(_ entry: Entry, custom: Bool, _ key: String) -> Bool {
-        guard (entry.tag & ProfileEdit.customBit != 0) == custom else { return false }
+        guard entry.tag & ProfileEdit.historyMask == 0, (entry.tag & ProfileEdit.customBit != 0) == custom else { return false }
         let stored = encoded[entry.key]
         if stored.elementsEqual(key.utf8) { return true }
         if stored.allSatisfy({ $0 < 0x80 }), key.utf8.allSatisfy({ $0 < 0x80 }) { return false }
@@ -115,6 +143,11 @@ package struct ProfileEdit {
     /// The change an entry encodes.
     private func change(_ entry: Entry) -> Change {
         let key = text(entry.key)
+        if entry.tag & ProfileEdit.historyMask != 0 {
+            let at = Int64(truncatingIfNeeded: integer(at: entry.key.upperBound, bytes: 8))
+            guard entry.tag == ProfileEdit.assignedTag else { return .shown(key, at: at) }
+            return .assigned(key, variant: text((entry.key.upperBound + 12)..<entry.range.upperBound), at: at)
+        }
         let isCustom = entry.tag & ProfileEdit.customBit != 0
         guard entry.tag & ProfileEdit.removalBit == 0 else { return isCustom ? .custom(key, nil) : .field(key, nil) }
         let start = entry.key.upperBound
@@ -158,6 +191,20 @@ package struct ProfileEdit {
                 tag |= jsonKind
                 text = JSONWriter.write(other)
             }
+        case .shown(let placement, let at):
+            buffer.append(shownTag)
+            append(placement.utf8.count, bytes: 4, to: &buffer)
+            buffer.append(contentsOf: placement.utf8)
+            append(Int(at), bytes: 8, to: &buffer)
+            return
+        case .assigned(let experiment, let variant, let at):
+            buffer.append(assignedTag)
+            append(experiment.utf8.count, bytes: 4, to: &buffer)
+            buffer.append(contentsOf: experiment.utf8)
+            append(Int(at), bytes: 8, to: &buffer)
+            append(variant.utf8.count, bytes: 4, to: &buffer)
+            buffer.append(contentsOf: variant.utf8)
+            return
         }
         if tag & removalBit == 0, number != nil { tag |= numberKind }
         buffer.append(tag)
@@ -181,6 +228,9 @@ package struct ProfileEdit {
         let key: String
         switch change {
         case .field(let name, _), .custom(let name, _): key = name
+        case .shown, .assigned:
+            noteHistory(change)
+            return
         }
         if let last = lastEntry(custom: isCustom, key) {
             let lastIsRemoval = last.tag & ProfileEdit.removalBit != 0
@@ -204,6 +254,25 @@ package struct ProfileEdit {
         ProfileEdit.encode(change, to: &encoded)
     }
 
+    /// Records a history change, unless the edit holds it already (for an assignment: one of
+    /// the same experiment, which stays the first). Compared by bytes: replaying keeps the
+    /// history right either way, this only keeps the edit short.
+    private mutating func noteHistory(_ change: Change) {
+        var added: [UInt8] = []
+        ProfileEdit.encode(change, to: &added)
+        let tag = added[0]
+        let key = added[5..<(5 + ProfileEdit.integer(in: added, at: 1, bytes: 4))]
+        var index = 0
+        while index < encoded.count {
+            let next = entry(at: index)
+            if next.tag == tag {
+                if tag == ProfileEdit.assignedTag ? encoded[next.key].elementsEqual(key) : encoded[next.range].elementsEqual(added) { return }
+            }
+            index = next.range.upperBound
+        }
+        encoded.append(contentsOf: added)
+    }
+
     /// The latest change of a key, if any.
     package func lastChange(custom: Bool, _ key: String) -> Change? {
         lastEntry(custom: custom, key).map(change)
@@ -216,6 +285,8 @@ package struct ProfileEdit {
             switch change {
             case .field(let name, let value): profile.setField(name, value)
             case .custom(let key, let value): profile.setCustom(key, value)
+            case .shown(let placement, let at): profile.recordShown(placement, at: at)
+            case .assigned(let experiment, let variant, let at): profile.recordAssignment(experiment, variant: variant, at: at)
             }
         }
         return profile

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fault tests for `targeting ingest` over the real binary: no update is ever lost.
 
-Each check is a subcommand (`kill`, `concurrent`, `enospc`, `permissions`, `corrupt`); run.sh
+Each check is a subcommand (`kill`, `concurrent`, `enospc`, `permissions`, `corrupt`, `history`); run.sh
 runs them all. A check prints one summary line with its figures, and `FAIL: …` lines plus a
 non-zero exit status when anything went wrong.
 """
@@ -557,10 +557,175 @@ def check_corrupt(args):
     finish(f"corrupt: {checked} stores with a bad line 3 ({', '.join(bad_lines)}) exit 2 naming `STORE:3`, byte-equal")
 
 
+# MARK: 6. A store holding history
+
+
+def shown(profile, placement, at, experiment=None, variant=None):
+    """A `placement_shown` line: recorded in the profile's history (no rules needed)."""
+    line = {"profile_id": profile, "name": "placement_shown", "placement": placement, "kind": "paywall", "id": "pw_a"}
+    if experiment:
+        line.update(experiment=experiment, variant=variant)
+    line.update(held_out=False, at=at)
+    return json.dumps(line, separators=(",", ":"))
+
+
+def instant(minute):
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1796119200 + 60 * minute))
+
+
+def history_store_bytes(count, rng, prefix="h"):
+    """A store whose profiles mostly hold a history (odd spacing on some lines)."""
+    lines = []
+    for index in range(count):
+        profile = {"id": f"{prefix}{index}", "email": f"user{index}@example.com"}
+        if index % 5:
+            profile["history"] = {
+                "shown": {"main_paywall": sorted({instant(rng.randrange(5000)) for _ in range(rng.randrange(1, 6))})},
+                "assigned": {"pricing": {"variant": rng.choice(["control", "discount"]), "at": instant(0)}},
+            }
+        if index % 3 == 0:
+            profile["custom_attributes"] = {"goal": f"g{rng.randrange(100)}"}
+        text = json.dumps(profile, separators=(",", ":")) if index % 7 else json.dumps(profile)
+        lines.append(text)
+    return ("\n".join(lines) + "\n").encode()
+
+
+def check_history(args):
+    rng = random.Random(args.seed)
+    work = tempfile.mkdtemp(prefix="faults-history-", dir=args.tmp)
+    rules = os.path.join(work, "empty.rules")
+    write(rules, "")
+    count = max(args.profiles // 3, 100)
+    old = history_store_bytes(count, rng) + history_store_bytes(50, rng, prefix="untouched")
+    # Shown lines (some repeating an instant, some naming a new experiment), answers, and
+    # profiles new to the store.
+    lines = []
+    for index in range(args.events // 2):
+        profile = f"h{rng.randrange(count)}" if rng.random() < 0.9 else f"new{rng.randrange(50)}"
+        if rng.random() < 0.7:
+            experiment = rng.choice([None, "pricing", "onboarding_test"])
+            lines.append(shown(profile, rng.choice(["main_paywall", "onboarding"]), instant(rng.randrange(6000)),
+                               experiment, rng.choice(["control", "discount"]) if experiment else None))
+        else:
+            lines.append(event(profile, f"k{rng.randrange(4)}", f"value {index}"))
+    events = os.path.join(work, "events.jsonl")
+    write(events, "\n".join(lines) + "\n")
+    store = os.path.join(work, "profiles.jsonl")
+
+    # 1. The new version, twice the same; a second run of the same lines changes nothing.
+    write(store, old)
+    result = run_ingest(store, [events], rules)
+    if result.returncode != 0:
+        fail(f"reference run exited {result.returncode}: {result.stderr.strip()}")
+        finish("history: reference run failed")
+    new = read(store)
+    write(store, old)
+    run_ingest(store, [events], rules)
+    if read(store) != new:
+        fail("two uninterrupted runs gave different stores")
+    run_ingest(store, [events], rules)
+    if read(store) != new:
+        fail("the same shown lines again changed the store")
+    final = profiles_by_id(new, "history store")
+    untouched = [line for line in old.splitlines() if b'"untouched' in line]
+    if not all(line in set(new.splitlines()) for line in untouched):
+        fail("an untouched profile's line (with its history) changed")
+    for profile in final.values():
+        for placement, kept in profile.get("history", {}).get("shown", {}).items():
+            if kept != sorted(set(kept)) or len(kept) > 100:
+                fail(f"`{profile.get('id')}`: shown instants of {placement} not ascending, once, at most 100")
+
+    # 2. SIGKILL at random points: the store is always the old or the new version.
+    durations = []
+    for _ in range(2):
+        write(store, old)
+        started = time.monotonic()
+        run_ingest(store, [events], rules)
+        durations.append(time.monotonic() - started)
+    duration = min(durations)
+    kills = max(args.runs // 4, 10)
+    outcomes = {"old": 0, "new": 0}
+    killed = 0
+    for run in range(3 * kills):
+        if killed >= kills:
+            break
+        write(store, old)
+        for name in temporaries(work, "profiles.jsonl"):
+            os.unlink(os.path.join(work, name))
+        process = subprocess.Popen(ingest_command(store, [events], rules), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if run % 2 == 0:
+            time.sleep(rng.uniform(0, duration * 1.1))
+        else:
+            # During the write: once the temporary file is there.
+            while process.poll() is None and not temporaries(work, "profiles.jsonl"):
+                pass
+            time.sleep(rng.uniform(0, 0.02))
+        if process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+        process.wait()
+        if process.returncode == -signal.SIGKILL:
+            killed += 1
+        after = read(store)
+        if after == old:
+            outcomes["old"] += 1
+        elif after == new:
+            outcomes["new"] += 1
+        else:
+            fail(f"kill run {run}: the store is neither the old nor the new version")
+    if os.path.exists(store + ".lock"):
+        run_ingest(store, [events], rules)  # takes and removes a lock file a kill left
+
+    # 3. Concurrent writers of shown lines: the same histories as one after the other.
+    writers = []
+    for writer in range(4):
+        mine = [shown(f"h{rng.randrange(count)}", "main_paywall", instant(6000 + rng.randrange(3000)), f"w{writer}", f"v{rng.randrange(2)}")
+                for _ in range(args.events // 10)]
+        path = os.path.join(work, f"writer{writer}.jsonl")
+        write(path, "\n".join(mine) + "\n")
+        writers.append(path)
+    write(store, old)
+    processes = [subprocess.Popen(ingest_command(store, [path], rules), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for path in writers]
+    for writer, process in enumerate(processes):
+        _, err = process.communicate()
+        if process.returncode != 0:
+            fail(f"concurrent writer {writer} exited {process.returncode}: {err.strip()}")
+    serial = os.path.join(work, "serial.jsonl")
+    write(serial, old)
+    for path in reversed(writers):
+        run_ingest(serial, [path], rules)
+    if profiles_by_id(read(store), "concurrent") != profiles_by_id(read(serial), "serial"):
+        fail("the concurrent histories differ from a serial application")
+
+    # 4. A corrupt history on line 3: exit 2 naming it, the store byte-equal.
+    good = old.splitlines()
+    bad_lines = {
+        "history not an object": b'{"id":"h2","history":[]}',
+        "date without time": b'{"id":"h2","history":{"shown":{"p":["2026-12-01"]}}}',
+        "unknown history key": b'{"id":"h2","history":{"seen":{}}}',
+        "101 instants": b'{"id":"h2","history":{"shown":{"p":[' + b",".join(b'"' + instant(m).encode() + b'"' for m in range(101)) + b']}}}',
+    }
+    for name, line in bad_lines.items():
+        data = b"\n".join(good[:2] + [line] + good[3:]) + b"\n"
+        path = os.path.join(work, name.replace(" ", "_") + ".jsonl")
+        write(path, data)
+        result = subprocess.run(ingest_command(path, [events], rules), capture_output=True)
+        err = result.stderr.decode(errors="replace")
+        if result.returncode != 2 or f"{path}:3" not in err or "history" not in err:
+            fail(f"{name}: exit {result.returncode}, expected 2 naming `STORE:3` and the key: {err.strip()!r}")
+        if read(path) != data:
+            fail(f"{name}: the store changed")
+    shutil.rmtree(work) if not FAILURES else None
+    finish(f"history: {count + 50} profiles (4 in 5 with a history), {len(lines)} shown and answer lines: runs repeatable, "
+           f"shown lines again change nothing, untouched lines byte-equal; {killed} SIGKILLs leave "
+           f"{outcomes['old']} old/{outcomes['new']} new (half of them during the write); 4 concurrent shown writers equal a serial run; "
+           f"{len(bad_lines)} corrupt histories on line 3 exit 2, byte-equal")
+
+
 def main():
     global BINARY
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("check", choices=["kill", "concurrent", "enospc", "permissions", "corrupt"])
+    parser.add_argument("check", choices=["kill", "concurrent", "enospc", "permissions", "corrupt", "history"])
     parser.add_argument("--binary", default=BINARY)
     parser.add_argument("--seed", type=int, default=int(os.environ.get("FAULTS_SEED", "20260529")))
     parser.add_argument("--tmp", default=None, help="where scratch directories go")
@@ -578,7 +743,7 @@ def main():
         print(f"FAIL: no binary at `{BINARY}` (swift build first)")
         sys.exit(1)
     {"kill": check_kill, "concurrent": check_concurrent, "enospc": check_enospc,
-     "permissions": check_permissions, "corrupt": check_corrupt}[args.check](args)
+     "permissions": check_permissions, "corrupt": check_corrupt, "history": check_history}[args.check](args)
 
 
 if __name__ == "__main__":

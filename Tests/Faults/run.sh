@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fault tests for `targeting ingest` over the real binary: kills, concurrent runs, a full file
-# system, unwritable places and a corrupt store never lose or damage data.
+# system, unwritable places, a corrupt store and a store holding history never lose or damage data.
 #
 #   Tests/Faults/run.sh            # after `swift build`; needs root (unshare, mount, runuser)
 #
@@ -30,7 +30,7 @@ trap 'rm -rf "$scratch"' EXIT
 started=$SECONDS
 failed=()
 summaries=()
-for check in corrupt permissions enospc concurrent kill; do
+for check in corrupt permissions enospc concurrent kill history; do
     if output="$(python3 "$faults" "$check" --binary "$binary" --seed "$seed" --runs "$runs" --tmp "$scratch" 2>&1)"; then
         summaries+=("ok   $output")
     else

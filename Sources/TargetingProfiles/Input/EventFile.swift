@@ -2,12 +2,15 @@
 /// lines that are not events, each with the profile it names when that can be told.
 ///
 /// Lines are split by `EventLine.lines(of:)` and read by `EventLine.read(_:)`, the reading
-/// `ingest` does line by line.
+/// `ingest` does line by line; a `placement_shown` line is read further by `ShownEvent.read(_:)`,
+/// and one it rejects is a broken line of its profile.
 package struct EventFile: Hashable, Sendable {
     /// One event and its 1-based line number.
     package struct Entry: Hashable, Sendable {
         package var line: Int
         package var event: EventLine
+        /// The shown event, when the line is a `placement_shown` line.
+        package var shown: ShownEvent?
     }
 
     /// A line that is not an event.
@@ -37,6 +40,12 @@ package struct EventFile: Hashable, Sendable {
                 continue
             }
             switch EventLine.read(line.bytes) {
+            case .success(let event) where event.name == ShownEvent.eventName:
+                switch ShownEvent.read(event.params) {
+                case .success(let shown): events.append(Entry(line: line.number, event: event, shown: shown))
+                case .failure(let error):
+                    broken.append(BrokenLine(line: line.number, message: error.message, profileID: event.profileID))
+                }
             case .success(let event): events.append(Entry(line: line.number, event: event))
             case .failure(let rejection):
                 broken.append(BrokenLine(line: line.number, message: rejection.message, profileID: rejection.profileID))
