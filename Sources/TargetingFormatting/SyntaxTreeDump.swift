@@ -133,6 +133,10 @@ package enum SyntaxTreeDump {
         switch reference.target {
         case .custom(let key): return "custom(\(quoted(key)), \(spelling))"
         case .builtin(let field): return "builtin(\(quoted(field)), \(spelling))"
+        case .shownCount(let placement, let window):
+            return "shown(\(quoted(placement))" + (reference.window.map { ", in: \(quoted($0.text))" } ?? "")
+                + (window.map { " = \($0)ms" } ?? "") + ")"
+        case .lastShown(let placement): return "last_shown(\(quoted(placement)))"
         }
     }
 

@@ -90,7 +90,7 @@ extension LanguageServer {
     /// The type, allowed values and declaration of an attribute.
     func describeAttribute(_ name: String, _ request: DocumentRequest) -> String {
         let target = AttributeTarget(written: name) ?? .custom(name)
-        let checked = request.analysis.rules.checked?.attributeTypes[target]
+        let checked = request.analysis.rules.checked?.attributeTypes[SubjectTarget(target)]
         switch target {
         case .builtin(let field):
             guard let builtin = BuiltinField.all[field] else { return "unknown built-in field `\(name)`" }

@@ -215,6 +215,9 @@ package struct TestChecker {
             }
             let declared = ruleSet.attributeTypes[.custom(key)].flatMap { $0.isDeclared ? $0 : nil }
             check(assignment.value, name: key, type: declared?.type, allowed: declared?.allowed, isCustom: true)
+        case .shownCount, .lastShown:
+            // `shown … at TIME` is its own given line; an assignment names an attribute.
+            report(.invalidKey(target.displayName, at: target.range))
         }
     }
 

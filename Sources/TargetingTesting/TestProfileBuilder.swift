@@ -50,6 +50,8 @@ package struct TestProfileBuilder {
             if let rejection = profile.apply(answer) {
                 throw TestError(message: rejection.message, range: assignment.value.range)
             }
+        case .shownCount, .lastShown:
+            break  // an assignment names an attribute; the checker refuses anything else
         }
     }
 

@@ -85,6 +85,7 @@ enum ASTDump {
         case (.builtin(let field), _): "profile." + field
         case (.custom(let key), .backticks): "`\(key)`"
         case (.custom(let key), _): key
+        case (.shownCount, _), (.lastShown, _): reference.sourceText
         }
     }
 
