@@ -105,8 +105,15 @@ package struct SymbolIndex: Sendable {
         for file in tests {
             for test in file.tests {
                 for given in test.givens {
-                    guard case .assignments(let assignments, _) = given else { continue }
-                    for assignment in assignments { add(attribute: assignment.target, declaration: false) }
+                    guard case .assignments(let lines, _) = given else { continue }
+                    for line in lines {
+                        switch line {
+                        case .attribute(let assignment): add(attribute: assignment.target, declaration: false)
+                        case .shown(let shown):
+                            occurrences.append(Occurrence(kind: .placement, name: shown.placement.text, range: shown.placement.range, isDeclaration: false))
+                        case .assigned(let assigned): add(experiment: assigned.experiment, variants: [assigned.variant])
+                        }
+                    }
                 }
                 for expectation in test.expectations {
                     switch expectation {
