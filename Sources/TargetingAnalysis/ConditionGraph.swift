@@ -262,6 +262,7 @@ struct ConditionGraph {
                 switch slot.target {
                 case .custom: allowed = program.ruleSet.attributeTypes[slot.target]?.allowed
                 case .builtin(let name): allowed = BuiltinField.all[name]?.allowed
+                case .shownCount, .lastShown: allowed = nil
                 }
                 variables.append(SearchVariable(field: field, allowed: allowed ?? []))
             }

@@ -74,6 +74,7 @@ extension DecisionTable {
     /// The table of placement `index` of `program` at `now`, by `names` (nil: every declared
     /// `one of` string and `bool` attribute the placement reads).
     package static func build(_ program: Program, placement index: Int, by names: [String]?, now: Int64) -> Result<DecisionTable, DecisionTableError> {
+        if let use = program.historyUse { return .failure(.readsHistory(use)) }
         let graph = ConditionGraph(program)
         let placement = program.placements[index]
         let nodes = graph.programPlacements[0][index]
@@ -185,7 +186,7 @@ extension DecisionTable {
 
     /// The attribute `name` names (a custom key or `profile.FIELD`), with its finite domain.
     static func attribute(named name: String, program: Program, graph: ConditionGraph, read: [Int]) -> Result<Attribute, DecisionTableError> {
-        let target = AttributeTarget(written: name) ?? .custom(name)
+        let target = SubjectTarget(written: name) ?? .custom(name)
         let field = FieldKey(target)
         guard let variable = graph.variables.firstIndex(where: { $0.field == field }), read.contains(variable) else {
             return .failure(.notRead(name))
@@ -281,6 +282,7 @@ extension DecisionTable {
         switch FieldKey(target) {
         case .builtin(let field): .builtin(field)
         case .custom(let key): .custom(key)
+        case .history: target
         }
     }
 

@@ -14,6 +14,7 @@ enum ExampleProfile {
             switch field {
             case .builtin(let name): builtins.append(JSONMember(key: name, value: json))
             case .custom(let key): customs.append(JSONMember(key: key, value: json))
+            case .history: continue  // never searched (`FieldKey.history`)
             }
         }
         func byKey(_ a: JSONMember, _ b: JSONMember) -> Bool { a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }

@@ -127,6 +127,8 @@ struct OptionTableBuilder {
             if case .array(let items) = json, case .string(let joined) = stored,
                joined != items.compactMap(\.stringValue).joined(separator: ",") { return nil }
             profile.setCustom(key, stored)
+        case .history:
+            return nil  // never searched (`FieldKey.history`): no profile is offered
         }
         return profile
     }

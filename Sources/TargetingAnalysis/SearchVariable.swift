@@ -10,12 +10,17 @@ import TargetingSyntax
 enum FieldKey: Hashable, Comparable {
     case builtin(String)
     case custom(String)
+    /// What the history says about a placement (`shown p in 7d`, `last shown p`, as written).
+    /// The analyses do not search over history yet: a program that reads it is answered
+    /// "undecided" before any search (`Program.historyUse`), so this key is never searched.
+    case history(String)
 
     /// The stored field a slot reads.
     init(_ target: AttributeReference.Target) {
         switch target {
         case .custom(let key): self = .custom(key)
         case .builtin(let field): self = .builtin(BuiltinField.storedField(of: field))
+        case .shownCount, .lastShown: self = .history(target.written)
         }
     }
 }
@@ -26,6 +31,7 @@ extension FieldKey {
         switch self {
         case .builtin(let name): AttributeTarget.builtin(name).written
         case .custom(let key): AttributeTarget.custom(key).written
+        case .history(let written): written
         }
     }
 }

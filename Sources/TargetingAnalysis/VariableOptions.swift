@@ -27,6 +27,9 @@ enum VariableOptions {
             let type = variable.slots.first?.type ?? BuiltinField.all[name]?.type ?? .string
             fillBuiltin(&builder, type: type, kinds: kinds, allowed: variable.allowed, now: now)
             builder.offer(.json(.bool(true)))
+        case .history:
+            // Not modelled yet: the table stays open, so no answer rests on it.
+            builder.isComplete = false
         }
         return builder.table()
     }

@@ -164,9 +164,11 @@ enum DiffCommand: Command {
         let removed = oldNames.filter { !newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!) }
         let added = newNames.filter { !oldNames.contains($0) }.map { ($0, new.placementIndex(named: $0)!) }
         // The attributes the new rules read, and whether any profile of the corpus has each.
+        // (A history subject is not an attribute: a profile without history has its count, 0.)
         var attributes: [(target: AttributeTarget, slot: Slot, seen: Bool)] = []
-        for slot in new.slots where !attributes.contains(where: { $0.target == slot.target }) {
-            attributes.append((slot.target, slot, false))
+        for slot in new.slots {
+            guard let target = slot.target.attribute, !attributes.contains(where: { $0.target == target }) else { continue }
+            attributes.append((target, slot, false))
         }
         guard var reader = LineChunkReader(path: corpus) else {
             io.report(.cannotRead(corpus))

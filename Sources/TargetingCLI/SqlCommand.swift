@@ -98,6 +98,7 @@ enum SqlCommand: Command {
         switch error {
         case .unknownPlacement(let name, let suggestion): .unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion))
         case .noPlacement: .noPlacementToCompile(noPlacement)
+        case .historyUnsupported(let subject): .historyInSQL(subject)
         }
     }
 

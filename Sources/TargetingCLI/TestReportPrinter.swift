@@ -62,6 +62,8 @@ struct TestReportPrinter {
                         var members = [JSONMember(key: "split", value: variant.split.map(JSONValue.string) ?? .null)]
                         if let experiment = variant.experiment, let name = variant.variant {
                             members += [JSONMember(key: "experiment", value: .string(experiment)), JSONMember(key: "variant", value: .string(name))]
+                        } else if variant.sticky, let experiment = variant.experiment {
+                            members += [JSONMember(key: "experiment", value: .string(experiment)), JSONMember(key: "sticky", value: .bool(true))]
                         }
                         return JSONValue.object(members + [
                             JSONMember(key: "kind", value: variant.kind.map(JSONValue.string) ?? .null),

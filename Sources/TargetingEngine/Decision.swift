@@ -42,15 +42,19 @@ public struct Decision: Hashable, Sendable {
     public package(set) var heldOut: Bool = false
     /// The holdout's name, with `heldOut`.
     package var heldOutBy: String? = nil
+    /// Whether the assignment of a sticky experiment recorded in the profile's history decided
+    /// (rather than the row's audience and a draw); the JSON form then adds `"sticky": true`.
+    public package(set) var isSticky: Bool = false
     /// Whether the rule set has experiments or a holdout, so the JSON form carries
     /// `experiment`, `variant` and `held_out` (rule sets without them keep the six keys).
     package var reportsExperiments: Bool = false
 
     package init(placement: String, profileID: String?, shown: DecisionShown, heldOut: Bool = false,
-                 heldOutBy: String? = nil, reportsExperiments: Bool = false) {
+                 heldOutBy: String? = nil, reportsExperiments: Bool = false, isSticky: Bool = false) {
         self.placement = placement
         self.profileID = profileID
         self.shown = shown
+        self.isSticky = isSticky
         self.heldOut = heldOut
         self.heldOutBy = heldOutBy
         self.reportsExperiments = reportsExperiments
@@ -147,6 +151,7 @@ public struct Decision: Hashable, Sendable {
             bytes.append(contentsOf: #","held_out":"#.utf8)
             bytes.append(contentsOf: (heldOut ? "true" : "false").utf8)
         }
+        if isSticky { bytes.append(contentsOf: #","sticky":true"#.utf8) }
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }
@@ -169,6 +174,7 @@ public struct Decision: Hashable, Sendable {
                 JSONMember(key: "held_out", value: .bool(heldOut)),
             ]
         }
+        if isSticky { members.append(JSONMember(key: "sticky", value: .bool(true))) }
         return .object(members)
     }
 }

@@ -11,6 +11,8 @@ package struct Evaluator {
     package let now: Int64
     /// The profile's slot values.
     package let values: [SlotValue]
+    /// What the profile was shown, for sticky experiments.
+    package let history: ProfileHistory?
     var segmentResults: [Bool?]
 
     /// Prepares evaluation of `profile` at `now` (Unix ms).
@@ -18,6 +20,7 @@ package struct Evaluator {
         self.program = program
         self.now = now
         self.values = program.slots.map { $0.read(from: profile, now: now) }
+        self.history = profile.history
         self.segmentResults = Array(repeating: nil, count: program.segments.count)
     }
 

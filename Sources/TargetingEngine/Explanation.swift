@@ -77,6 +77,8 @@ extension Evaluator {
             var draw: String?
             if heldOut, !row.source.appliesWhenHeldOut {
                 draw = "skipped: held out by \(program.holdout?.name ?? "")"
+            } else if rowIndex == decidedRow, decision.isSticky, let plan = row.split {
+                draw = describeSticky(plan)
             } else if matched, let plan = row.split, rowIndex == decidedRow || drawInput(plan.key, profileID: decision.profileID) == .absent {
                 draw = describeDraw(plan, profileID: decision.profileID)
             }
@@ -108,6 +110,13 @@ extension Evaluator {
         }
     }
 
+    /// The assignment that decided a sticky experiment's row, as `--explain` shows it:
+    /// `sticky: assigned discount at 2026-11-20T09:00:00Z (sticky 90d)`.
+    func describeSticky(_ plan: SplitPlan) -> String {
+        guard let assignment = history?.assignment(of: plan.id), let sticky = plan.sticky else { return "sticky" }
+        return "sticky: assigned \(assignment.variant) at \(Timestamp.format(assignment.at)) (sticky \(SubjectTarget.durationText(sticky)))"
+    }
+
     /// The holdout's draw for this profile, as `--explain` shows it.
     func describeHoldout(_ holdout: HoldoutPlan, profileID: String?) -> String {
         switch drawInput(holdout.key, profileID: profileID) {
@@ -124,7 +133,7 @@ extension Evaluator {
     func keyName(_ key: DrawKey) -> String { keyTarget(key).written }
 
     /// The attribute a key reads: `profile.id`, or a slot's attribute.
-    func keyTarget(_ key: DrawKey) -> AttributeTarget {
+    func keyTarget(_ key: DrawKey) -> SubjectTarget {
         switch key {
         case .profileID: .builtin("id")
         case .slot(let slot): program.slots[slot].target
@@ -199,6 +208,8 @@ extension Evaluator {
             case .custom(let key): raw = profile.customAttributes[key]?.json
             case .builtin(let field):
                 raw = profile[BuiltinField.storedField(of: field)]
+            case .shownCount, .lastShown:
+                raw = nil  // read from the history, never mistyped
             }
             let type = slot.type?.rawValue ?? "value"
             return (raw.map(JSONWriter.write) ?? "?") + " (not a valid \(type))"

@@ -55,6 +55,9 @@ package final class FlatCode: @unchecked Sendable {
     /// Per placement, per row: the slot of a draw keyed on an attribute other than `id`,
     /// which a profile must have to enter the row, or -1.
     package let rowKeySlots: UnsafeBufferPointer<Int>
+    /// Per placement, per row: whether the row uses a sticky experiment, whose assignment in
+    /// a profile's history may decide before the audience is asked.
+    package let rowIsSticky: UnsafeBufferPointer<Bool>
     /// Each placement's rows: a range of `rowAudiences` and `rowResults`.
     package let placementRows: UnsafeBufferPointer<Range<Int>>
     /// What a row decides, per placement and row, ready to put into a `Decision`.
@@ -150,6 +153,7 @@ package final class FlatCode: @unchecked Sendable {
         self.placementRows = FlatCode.store(placementRows)
         rowAudiences = FlatCode.store(program.placements.flatMap { $0.rows.map { $0.audience ?? -1 } })
         rowAppliesWhenHeldOut = FlatCode.store(program.placements.flatMap { $0.rows.map(\.source.appliesWhenHeldOut) })
+        rowIsSticky = FlatCode.store(program.placements.flatMap { $0.rows.map { $0.split?.sticky != nil } })
         rowKeySlots = FlatCode.store(program.placements.flatMap { placement in
             placement.rows.map { row -> Int in
                 if case .slot(let slot)? = row.split?.key { return slot }
@@ -202,6 +206,7 @@ package final class FlatCode: @unchecked Sendable {
         FlatCode.free(rowAudiences)
         FlatCode.free(rowAppliesWhenHeldOut)
         FlatCode.free(rowKeySlots)
+        FlatCode.free(rowIsSticky)
         FlatCode.free(rowResults)
         FlatCode.free(rowShown)
         FlatCode.free(rowShownStart)
@@ -217,7 +222,8 @@ package final class FlatCode: @unchecked Sendable {
             shown = rowShown[choice.step.map { start + 1 + $0 } ?? start]
         }
         return Decision(placement: placementNames[index], profileID: profileID, shown: shown, heldOut: choice.heldOut,
-                        heldOutBy: choice.heldOut ? holdout?.name : nil, reportsExperiments: reportsExperiments)
+                        heldOutBy: choice.heldOut ? holdout?.name : nil, reportsExperiments: reportsExperiments,
+                        isSticky: choice.sticky)
     }
 
     /// A buffer holding a copy of `items`, owned by this object.

@@ -115,11 +115,14 @@ package struct Choice: Hashable, Sendable {
     package var step: Int?
     /// Whether the holdout held the profile out of the placement.
     package var heldOut: Bool
+    /// Whether a sticky experiment's recorded assignment chose the row and variant.
+    package var sticky: Bool
 
-    package init(row: Int? = nil, step: Int? = nil, heldOut: Bool = false) {
+    package init(row: Int? = nil, step: Int? = nil, heldOut: Bool = false, sticky: Bool = false) {
         self.row = row
         self.step = step
         self.heldOut = heldOut
+        self.sticky = sticky
     }
 }
 
@@ -157,6 +160,7 @@ package struct FlatRun<Source: SlotSource> {
         let heldOut = isHeldOut(placement: index)
         for row in rows {
             if heldOut, !flat.rowAppliesWhenHeldOut[row] { continue }
+            if flat.rowIsSticky[row], stickyStep(row: row) != nil { return row - rows.lowerBound }
             let audience = flat.rowAudiences[row]
             if audience >= 0, !audienceMatches(audience) { continue }
             let keySlot = flat.rowKeySlots[row]
@@ -219,6 +223,10 @@ package struct FlatRun<Source: SlotSource> {
         let heldOut = isHeldOut(placement: index)
         guard let rowIndex = matchingRow(placement: index) else { return .success(Choice(heldOut: heldOut)) }
         let row = flat.rowResults.baseAddress! + flat.placementRows[index].lowerBound + rowIndex
+        if flat.rowIsSticky[flat.placementRows[index].lowerBound + rowIndex],
+           let step = stickyStep(row: flat.placementRows[index].lowerBound + rowIndex) {
+            return .success(Choice(row: rowIndex, step: step, heldOut: heldOut, sticky: true))
+        }
         guard row.pointee.outcome == nil, let split = row.pointee.split else { return .success(Choice(row: rowIndex, heldOut: heldOut)) }
         switch draw(split.key, id: split.id) {
         case .bucket(let bucket): return .success(Choice(row: rowIndex, step: split.step(forBucket: bucket), heldOut: heldOut))

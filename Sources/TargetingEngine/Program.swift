@@ -174,8 +174,12 @@ package struct Program: Sendable {
 
     mutating func slot(for target: AttributeReference.Target) -> Int {
         let type = ruleSet.attributeTypes[target]?.type ?? {
-            if case .builtin(let field) = target { return BuiltinField.all[field]?.type }
-            return nil
+            switch target {
+            case .builtin(let field): return BuiltinField.all[field]?.type
+            case .custom: return nil
+            case .shownCount: return .number
+            case .lastShown: return .date
+            }
         }()
         let slot = Slot(target: target, type: type)
         if let index = slotIndex[slot] { return index }

@@ -2,7 +2,8 @@ import TargetingSyntax
 
 extension Evaluator {
     /// Resolves placement `index`: the first row whose audience matches, and whose draw the
-    /// profile enters, decides; a profile the holdout holds out takes only `always` rows and
+    /// profile enters, decides (a row of a sticky experiment whose assignment still sticks
+    /// decides whatever its audience); a profile the holdout holds out takes only `always` rows and
     /// the `everyone` row.
     package mutating func resolve(placement index: Int, profileID: String?) -> Result<Decision, ResolveError> {
         let placement = program.placements[index]
@@ -12,6 +13,12 @@ extension Evaluator {
         if decision.heldOut { decision.heldOutBy = program.holdout?.name }
         for (rowIndex, row) in placement.rows.enumerated() {
             if decision.heldOut, !row.source.appliesWhenHeldOut { continue }
+            // A sticky experiment's assignment decides whatever the audience.
+            if let plan = row.split, let step = plan.stickyStep(in: history, now: now) {
+                decision.shown = DecisionShown(.shown(by: row, at: rowIndex, step: step))
+                decision.isSticky = true
+                return .success(decision)
+            }
             if let audience = row.audience, !audienceMatches(audience) { continue }
             var step: Int?
             if let plan = row.split {

@@ -48,6 +48,8 @@ extension Slot {
                 }
             }
             if let plain { return plain }
+        case .shownCount, .lastShown:
+            break  // read from the history, in full
         }
         return FastValue(slot.pointee.read(from: profile.pointee, now: now), table: table)
     }

@@ -11,6 +11,8 @@ package protocol SlotSource {
     func field(_ name: String) -> JSONValue?
     /// A stored custom attribute.
     func customValue(_ key: String) -> CustomValue?
+    /// What the user was shown (the profile's `history`), or nil when it has none.
+    var history: ProfileHistory? { get }
     /// Calls `body` with the stored custom attribute `key` of `source` in plain form (through a
     /// pointer, so that a read copies only what it looks at).
     static func withCustomPlain<R>(_ source: UnsafePointer<Self>, _ key: String, _ body: (PlainStored) -> R) -> R
@@ -73,6 +75,8 @@ package struct ScannedProfile: SlotSource {
     }
 
     package func field(_ name: String) -> JSONValue? { scan.pointee.fieldValue(name, in: bytes) }
+    /// Never any: the scan leaves a line with `history` to the full reader.
+    package var history: ProfileHistory? { nil }
     package func customValue(_ key: String) -> CustomValue? { scan.pointee.customValue(key, in: bytes) }
 
     package static func withCustomPlain<R>(_ source: UnsafePointer<ScannedProfile>, _ key: String, _ body: (PlainStored) -> R) -> R {

@@ -1,3 +1,4 @@
+import TargetingProfiles
 import TargetingSyntax
 
 /// A split, or an experiment row, prepared once for drawing: its variants in Adapty's draw
@@ -23,12 +24,16 @@ package struct SplitPlan: Hashable, Sendable {
     package let isExperiment: Bool
     /// The variants in draw order.
     package let steps: [Step]
+    /// For a sticky experiment: how long (ms) an assignment in the profile's history keeps
+    /// deciding; nil for a split and an experiment that is not sticky.
+    package let sticky: Int64?
 
     /// Prepares a split that checked without errors.
     package init(_ split: SplitDestination, key: DrawKey = .profileID) {
         id = split.id
         self.key = key
         isExperiment = false
+        sticky = nil
         let weighted = split.variants.map { (weight: $0.weightValue, sortKey: $0.destination.splitSortKey) }
         var bound = 0
         steps = SplitDraw.sortedIndices(weighted).map { index in
@@ -43,6 +48,7 @@ package struct SplitPlan: Hashable, Sendable {
         id = experiment.name.text
         self.key = key
         isExperiment = true
+        sticky = experiment.sticky?.milliseconds
         let weighted = experiment.variants.map { (weight: $0.weightValue, sortKey: $0.name.text) }
         var bound = 0
         steps = SplitDraw.sortedIndices(weighted).map { index in
@@ -76,5 +82,13 @@ package struct SplitPlan: Hashable, Sendable {
     /// The variant Adapty shows the profile with this id.
     package func destination(forProfileID profileID: String) -> Destination {
         steps[step(forProfileID: profileID)].destination
+    }
+
+    /// For a sticky experiment, the step of the variant `history` assigned the profile when that
+    /// assignment still sticks at `now` (it is younger than the duration: `at > now − sticky`)
+    /// and names a variant the experiment has; nil otherwise, and the row draws as usual.
+    package func stickyStep(in history: ProfileHistory?, now: Int64) -> Int? {
+        guard let sticky, let assignment = history?.assignment(of: id), assignment.at > now &- sticky else { return nil }
+        return steps.firstIndex { $0.variant == assignment.variant }
     }
 }

@@ -9,7 +9,9 @@ package struct CodePrinter {
 
     /// `experience`, `` `any-key` `` or `profile.age`, as written.
     func reference(_ reference: AttributeReference) -> String {
-        tokens.spelling(at: reference.range, or: reference.sourceText)
+        // A history subject is several words: printed with single spaces, names as written.
+        if reference.placementName != nil { return reference.sourceText }
+        return tokens.spelling(at: reference.range, or: reference.sourceText)
     }
 
     /// An input's screen or element name, as written (bare, backticked or a string).

@@ -81,13 +81,15 @@ extension Formatter {
         lines.append(closingBrace(of: placement.range, indent: 0, tokens: tokens))
     }
 
-    /// `experiment NAME [by KEY] {`, one line per variant with the weights aligned right, `}`.
+    /// `experiment NAME [by KEY] [sticky DURATION] {`, one line per variant with the weights
+    /// aligned right, `}`. The duration keeps its spelling.
     private static func layoutExperiment(_ experiment: ExperimentDeclaration, printer: CodePrinter, tokens: TokenTable,
                                          into lines: inout [LayoutLine]) {
-        let head = experiment.key?.range ?? experiment.name.range
+        let head = experiment.sticky?.range ?? experiment.key?.range ?? experiment.name.range
         let open = tokens.token(after: head)?.range ?? head
         let key = experiment.key.map { " by " + printer.reference($0) } ?? ""
-        lines.append(LayoutLine(indent: 0, text: "experiment " + experiment.name.text + key + " {",
+        let sticky = experiment.sticky.map { " sticky " + $0.text } ?? ""
+        lines.append(LayoutLine(indent: 0, text: "experiment " + experiment.name.text + key + sticky + " {",
                                 from: experiment.range, to: open, role: .opener))
         let weights = experiment.variants.map { $0.weight.text + "%" }
         let weightWidth = weights.map(\.count).max() ?? 0

@@ -37,13 +37,21 @@ extension Formatter {
         case .assignments(let assignments, let range):
             let open = tokens.token(after: range)?.range ?? range
             var lines = [LayoutLine(indent: 2, text: "given {", from: range, to: open, role: .opener)]
-            for assignment in assignments {
-                let value: String
-                switch assignment.value {
-                case .literal(let literal): value = printer.literal(literal)
-                case .list(let list): value = printer.list(list)
+            for line in assignments {
+                switch line {
+                case .attribute(let assignment):
+                    let value: String
+                    switch assignment.value {
+                    case .literal(let literal): value = printer.literal(literal)
+                    case .list(let list): value = printer.list(list)
+                    }
+                    lines.append(LayoutLine(indent: 4, text: printer.reference(assignment.target) + " = " + value, range: assignment.range))
+                case .shown(let shown):
+                    lines.append(LayoutLine(indent: 4, text: "shown \(shown.placement.text) at " + printer.literal(shown.at), range: shown.range))
+                case .assigned(let assigned):
+                    let text = "assigned \(assigned.experiment.text) \(assigned.variant.text) at " + printer.literal(assigned.at)
+                    lines.append(LayoutLine(indent: 4, text: text, range: assigned.range))
                 }
-                lines.append(LayoutLine(indent: 4, text: printer.reference(assignment.target) + " = " + value, range: assignment.range))
             }
             lines.append(closingBrace(of: range, indent: 2, tokens: tokens))
             return lines

@@ -40,7 +40,8 @@ package enum SyntaxTreeDump {
             return "placement \(placement.name.text) { \(rows.joined(separator: "; ")) }"
         case .experiment(let experiment):
             let variants = experiment.variants.map { literal($0.weight) + "% " + $0.name.text }
-            return "experiment \(experiment.name.text) by \(experiment.key.map(reference) ?? "-") { \(variants.joined(separator: "; ")) }"
+            let sticky = experiment.sticky.map { " sticky(\(quoted($0.text)) = \($0.milliseconds)ms)" } ?? ""
+            return "experiment \(experiment.name.text) by \(experiment.key.map(reference) ?? "-")\(sticky) { \(variants.joined(separator: "; ")) }"
         case .holdout(let holdout):
             let excepted = holdout.excepted.map(\.text).joined(separator: ", ")
             return "holdout \(holdout.name.text) \(literal(holdout.weight))% by \(holdout.key.map(reference) ?? "-") except [\(excepted)]"
@@ -57,10 +58,15 @@ package enum SyntaxTreeDump {
     static func given(_ given: Given) -> String {
         switch given {
         case .assignments(let assignments, _):
-            let items = assignments.map { assignment -> String in
-                switch assignment.value {
-                case .literal(let value): return reference(assignment.target) + " = " + literal(value)
-                case .list(let value): return reference(assignment.target) + " = " + list(value)
+            let items = assignments.map { line -> String in
+                switch line {
+                case .attribute(let assignment):
+                    switch assignment.value {
+                    case .literal(let value): return reference(assignment.target) + " = " + literal(value)
+                    case .list(let value): return reference(assignment.target) + " = " + list(value)
+                    }
+                case .shown(let shown): return "shown \(shown.placement.text) at " + literal(shown.at)
+                case .assigned(let assigned): return "assigned \(assigned.experiment.text) \(assigned.variant.text) at " + literal(assigned.at)
                 }
             }
             return "assign { \(items.joined(separator: ", ")) }"
@@ -133,6 +139,10 @@ package enum SyntaxTreeDump {
         switch reference.target {
         case .custom(let key): return "custom(\(quoted(key)), \(spelling))"
         case .builtin(let field): return "builtin(\(quoted(field)), \(spelling))"
+        case .shownCount(let placement, let window):
+            return "shown(\(quoted(placement))" + (reference.window.map { ", in: \(quoted($0.text))" } ?? "")
+                + (window.map { " = \($0)ms" } ?? "") + ")"
+        case .lastShown(let placement): return "last_shown(\(quoted(placement)))"
         }
     }
 

@@ -81,7 +81,7 @@ struct CodeActionFixes {
     /// Every comparison of the rule set, for the type an undeclared attribute is used as.
     var comparisons: [Comparison] = []
     /// The types the checker gave attributes, when the rules have no errors.
-    var types: [AttributeTarget: AttributeType] = [:]
+    var types: [SubjectTarget: AttributeType] = [:]
 
     /// The facts of `analysis`.
     init(_ analysis: Analysis) {

@@ -139,7 +139,7 @@ struct CompletionNames {
                 } }
                 return (declaration.type, allowed, true)
             }
-            let inferred = checked?.attributeTypes[target]
+            let inferred = checked?.attributeTypes[SubjectTarget(target)]
             // Without checked types (the rules have errors), the type the checker would infer.
             return (inferred?.type ?? Comparison.inferredType(of: key, in: comparisons)?.type, inferred?.allowed, false)
         }

@@ -269,6 +269,20 @@ struct CompletionContext: Sendable {
         if operandStart(last) {
             return inAudience ? [.segments, .keyword("not")] : [.segments, .attributes(settable: false), .keyword("now"), .keyword("not")]
         }
+        // `shown PLACEMENT [in DURATION]` and `last shown PLACEMENT`: a placement after `shown`
+        // (which may also be an attribute, so its operators too), `shown` after `last`.
+        if !inAudience, expression[last].isIdentifier("shown") {
+            if last >= 1, expression[last - 1].isIdentifier("last"), operandStart(last - 2) { return [.placements(excluding: [])] }
+            if operandStart(last - 1) { return [.placements(excluding: []), .comparisonOperators] }
+        }
+        if !inAudience, expression[last].isIdentifier("last"), operandStart(last - 1) {
+            return [.keyword("shown"), .comparisonOperators]
+        }
+        if !inAudience, last >= 1, expression[last].kind == .identifier, expression[last - 1].isIdentifier("shown") {
+            let afterLast = last >= 2 && expression[last - 2].isIdentifier("last")
+            if afterLast, operandStart(last - 3) { return [.comparisonOperators] }
+            if !afterLast, operandStart(last - 2) { return [.keyword("in"), .comparisonOperators] }
+        }
         let token = expression[last]
         let connectives: [Expected] = [.keyword("and"), .keyword("or")]
         if token.kind == .identifier || token.kind == .quotedName, operandStart(last - 1) {

@@ -58,6 +58,8 @@ extension LanguageServer {
             return text
         case .attribute:
             return describeAttribute(occurrence.name, request)
+        case .history:
+            return LanguageServer.describeHistory(occurrence.name)
         case .placement:
             guard let placement = files.flatMap(\.declarations).compactMap({ declaration -> PlacementDeclaration? in
                 if case .placement(let d) = declaration, d.name.text == occurrence.name { return d }
@@ -87,10 +89,23 @@ extension LanguageServer {
         }
     }
 
+    /// What a history subject reads, from its text as written (`shown p in 7d`, `last shown p`).
+    static func describeHistory(_ written: String) -> String {
+        let words = written.split(separator: " ").map(String.init)
+        if words.first == "last", words.count >= 3 {
+            return "`\(written)`: date, the latest instant placement `\(words[2])` was shown (its last 100 showings are kept); "
+                + "not set when it never was, so `is not set` is true for a new user"
+        }
+        guard words.count >= 2 else { return "`\(written)`" }
+        let window = words.count >= 4 ? "in the rolling window (now − \(words[3]), now]" : "in every kept showing (the last 100)"
+        return "`\(written)`: number, how many times placement `\(words[1])` was shown \(window); 0 without history, "
+            + "compared with `==`, `!=`, `<`, `<=`, `>` or `>=` and a whole number from 0 to 100"
+    }
+
     /// The type, allowed values and declaration of an attribute.
     func describeAttribute(_ name: String, _ request: DocumentRequest) -> String {
         let target = AttributeTarget(written: name) ?? .custom(name)
-        let checked = request.analysis.rules.checked?.attributeTypes[target]
+        let checked = request.analysis.rules.checked?.attributeTypes[SubjectTarget(target)]
         switch target {
         case .builtin(let field):
             guard let builtin = BuiltinField.all[field] else { return "unknown built-in field `\(name)`" }

@@ -126,7 +126,7 @@ extension LanguageServer {
         switch occurrence.kind {
         case .segment, .audience, .placement, .experiment, .variant, .holdout: return occurrence
         case .attribute: return AttributeTarget.isBuiltinSpelling(occurrence.name) ? nil : occurrence
-        case .split: return nil
+        case .split, .history: return nil
         }
     }
 

@@ -149,6 +149,7 @@ enum SemanticTokenType: Int, CaseIterable {
         case .placement: .namespace
         case .experiment, .holdout: .enum
         case .variant, .split: .enumMember
+        case .history: .keyword
         }
     }
 }

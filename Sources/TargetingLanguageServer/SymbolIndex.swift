@@ -6,6 +6,10 @@ package struct SymbolIndex: Sendable {
     /// What a name names.
     package enum Kind: String, Hashable, Sendable {
         case segment, audience, placement, attribute, split, experiment, variant, holdout
+        /// `shown PLACEMENT [in DURATION]` or `last shown PLACEMENT` (the words before the
+        /// placement's name, which is a placement occurrence of its own); the name is the
+        /// subject as written.
+        case history
     }
 
     /// One place a name is written. A variant's name is `EXPERIMENT.VARIANT`, so variants of
@@ -105,8 +109,15 @@ package struct SymbolIndex: Sendable {
         for file in tests {
             for test in file.tests {
                 for given in test.givens {
-                    guard case .assignments(let assignments, _) = given else { continue }
-                    for assignment in assignments { add(attribute: assignment.target, declaration: false) }
+                    guard case .assignments(let lines, _) = given else { continue }
+                    for line in lines {
+                        switch line {
+                        case .attribute(let assignment): add(attribute: assignment.target, declaration: false)
+                        case .shown(let shown):
+                            occurrences.append(Occurrence(kind: .placement, name: shown.placement.text, range: shown.placement.range, isDeclaration: false))
+                        case .assigned(let assigned): add(experiment: assigned.experiment, variants: [assigned.variant])
+                        }
+                    }
                 }
                 for expectation in test.expectations {
                     switch expectation {
@@ -129,6 +140,12 @@ package struct SymbolIndex: Sendable {
     }
 
     private mutating func add(attribute reference: AttributeReference, declaration: Bool) {
+        if let placement = reference.placementName {
+            occurrences.append(Occurrence(kind: .placement, name: placement.text, range: placement.range, isDeclaration: false))
+            let words = SourceRange(file: reference.range.file, start: reference.range.start, end: placement.range.start)
+            occurrences.append(Occurrence(kind: .history, name: reference.displayName, range: words, isDeclaration: false))
+            return
+        }
         occurrences.append(Occurrence(kind: .attribute, name: reference.target.written, range: reference.range, isDeclaration: declaration, spelling: reference.spelling))
     }
 

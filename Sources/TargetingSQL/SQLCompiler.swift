@@ -64,6 +64,7 @@ package struct SQLCompiler {
             }
             indices.append(index)
         }
+        if let subject = program.historyUse { throw .historyUnsupported(subject: subject) }
         var compiler = SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column,
                                    includeProfile: includeProfile)
         compiler.experimentColumns = experimentColumns ?? program.reportsExperiments
@@ -194,6 +195,7 @@ package struct SQLCompiler {
                 switch program.slots[slot].target {
                 case .custom: field = "custom_attributes"
                 case .builtin(let name): field = BuiltinField.derivation(of: name)?.source ?? name
+                case .shownCount, .lastShown: continue  // refused before compiling (`Program.historyUse`)
                 }
                 if !fields.contains(field) { fields.append(field) }
             }

@@ -17,8 +17,10 @@ struct SQLSlotReader {
         let c = prefix ?? "s\(index)_"
         let type = slot.type
         switch slot.target {
+        case .shownCount, .lastShown:
+            return  // refused before compiling (`Program.historyUse`)
         case .custom(let key):
-            if let schema { readColumn(slot.target, of: schema, prefix: c, set: false, presence: true, into: &stages) } else { readCustom(key, prefix: c, into: &stages) }
+            if let schema { readColumn(.custom(key), of: schema, prefix: c, set: false, presence: true, into: &stages) } else { readCustom(key, prefix: c, into: &stages) }
         case .builtin(let field):
             if let derived = BuiltinField.derivation(of: field) {
                 readStored(derived.source, prefix: c, set: false, presence: false, into: &stages)

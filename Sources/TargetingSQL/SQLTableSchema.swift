@@ -54,6 +54,8 @@ package struct SQLTableSchema: Hashable, Sendable {
                 if !customOrder.contains(key) { customOrder.append(key) }
                 guard let kind = SQLTableSchema.customKind(slot.type) else { continue }
                 customKinds[key] = customKinds[key].map { SQLTableSchema.merge($0, kind) } ?? kind
+            case .shownCount, .lastShown:
+                continue  // not a column: the compiler refuses rules that read history
             }
         }
         columns = builtins.map { field in

@@ -17,6 +17,7 @@ extension Checker {
                 }
             }
             if let key = experiment.key { checkKey(key) }
+            checkSticky(experiment)
         }
         guard let holdout else { return }
         if Checker.weightValue(holdout.weight) == nil {
@@ -77,6 +78,8 @@ extension Checker {
     /// string.
     mutating func checkKey(_ key: AttributeReference) {
         switch key.target {
+        case .shownCount, .lastShown:
+            report(.invalidDrawKey(key.displayName, type: nil, at: key.range))
         case .builtin(let field):
             guard let builtin = BuiltinField.all[field] else {
                 report(.unknownProfileField(key.displayName, suggestion: Suggestion.nearest(to: field, in: BuiltinField.all.keys.sorted()).map { AttributeTarget.builtin($0).written }, at: key.range))

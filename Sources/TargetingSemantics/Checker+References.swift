@@ -113,7 +113,11 @@ extension Checker {
             }
         }
         for experiment in experimentOrder where !usedExperiments.contains(experiment.name.text) {
-            report(.unusedName(experiment.name.text, kind: "experiment", at: experiment.name.range))
+            if experiment.sticky != nil {
+                report(.stickyExperimentUnused(experiment.name.text, at: experiment.name.range))
+            } else {
+                report(.unusedName(experiment.name.text, kind: "experiment", at: experiment.name.range))
+            }
         }
         for segment in segmentOrder where !usedSegments.contains(segment.name.text) {
             report(.unusedName(segment.name.text, kind: "segment", at: segment.name.range))

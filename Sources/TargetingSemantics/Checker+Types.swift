@@ -68,6 +68,8 @@ extension Checker {
                     return nil
                 }
                 return attributeTypes[.custom(key)]
+            case .shownCount, .lastShown:
+                return historySubjectType(reference)
             }
         }
     }
@@ -85,6 +87,10 @@ extension Checker {
         case .attribute(let reference): name = reference.displayName
         }
         guard let type = attributeType.type else { return }
+        if case .attribute(let reference) = comparison.subject, case .shownCount = reference.target,
+           !checkShownCount(comparison, reference) {
+            return
+        }
         if !attributeType.isDeclared, let (suggested, _) = comparison.inferredSubjectType, suggested != type {
             return  // already reported as conflicting inference
         }

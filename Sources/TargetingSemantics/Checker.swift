@@ -175,6 +175,9 @@ package struct Checker {
                 report(.invalidKey(key, at: target.range))
                 return false
             }
+        case .shownCount, .lastShown:
+            report(.invalidInputTarget(target.displayName, at: target.range))
+            return false
         }
         return true
     }

@@ -299,3 +299,32 @@ extension Diagnostic {
         return String(digits)
     }
 }
+
+// MARK: - History: caps and sticky experiments
+
+extension Diagnostic {
+    static func shownWindowOutOfRange(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "shown-window", "window `\(text)` of `shown` is out of range", at: range,
+                   help: "a window is from 1 minute to 400 days, such as `7d`, `12h` or `30m`")
+    }
+
+    static func shownCountOperator(_ op: ComparisonOperator, name: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "shown-operator", "operator `\(op.rawValue)` does not apply to the count `\(name)`", at: range,
+                   help: "a count of showings takes `==`, `!=`, `<`, `<=`, `>` or `>=` and a whole number")
+    }
+
+    static func shownCountOutOfRange(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "shown-count", "count `\(text)` is not a whole number from 0 to 100", at: range,
+                   help: "a placement keeps its latest 100 showings, so a cap counts from 0 to 100")
+    }
+
+    static func stickyDurationOutOfRange(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, "sticky-duration", "sticky duration `\(text)` is out of range", at: range,
+                   help: "an assignment sticks from 1 day to 400 days, such as `90d`")
+    }
+
+    static func stickyExperimentUnused(_ name: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.warning, "sticky-unused", "sticky experiment `\(name)` is used by no placement row", at: range,
+                   help: "an assignment sticks only through the rows that use the experiment")
+    }
+}

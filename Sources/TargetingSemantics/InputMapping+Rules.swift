@@ -8,6 +8,10 @@ extension InputMapping {
         for (key, type) in rules.attributeTypes where type.isDeclared {
             if case .custom(let name) = key { declared[name] = (type.type, type.allowed) }
         }
-        self.init(inputs: rules.inputs.map { ($0.screen?.text, $0.element.text, $0.target.target) }, declaredAttributes: declared)
+        // An input writes an attribute (the parser reads nothing else after `->`).
+        let inputs = rules.inputs.compactMap { input in
+            input.target.target.attribute.map { (screen: input.screen?.text, element: input.element.text, target: $0) }
+        }
+        self.init(inputs: inputs, declaredAttributes: declared)
     }
 }

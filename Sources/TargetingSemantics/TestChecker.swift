@@ -44,14 +44,16 @@ package struct TestChecker {
 
     mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
 
-    /// Whether any segment compares `now`, `profile.age` or `profile.days_since_install`, or
-    /// uses a `now ± d` operand.
+    /// Whether any segment compares `now`, `profile.age` or `profile.days_since_install`, counts
+    /// showings in a window, or uses a `now ± d` operand.
     static func usesClock(_ ruleSet: CheckedRules) -> Bool {
         for comparison in ruleSet.segments.flatMap(\.expression.comparisons) {
             switch comparison.subject {
             case .now: return true
             case .attribute(let reference):
                 if case .builtin(let field) = reference.target, BuiltinField.all[field]?.isDerived == true { return true }
+                // A window of showings ends at now.
+                if case .shownCount(_, _?) = reference.target { return true }
             }
             if comparison.literals.contains(where: { if case .now = $0.value { true } else { false } }) { return true }
         }
@@ -71,8 +73,14 @@ package struct TestChecker {
         if test.nows.isEmpty, usesClock { report(.clockDependentTest(test.name, at: test.nameRange)) }
         for given in test.givens {
             switch given {
-            case .assignments(let assignments, _):
-                for assignment in assignments { check(assignment) }
+            case .assignments(let lines, _):
+                for line in lines {
+                    switch line {
+                    case .attribute(let assignment): check(assignment)
+                    case .shown(let shown): check(shown)
+                    case .assigned(let assigned): check(assigned)
+                    }
+                }
             case .events(let file, _):
                 let resolved = file.resolved(relativeTo: path)
                 if !fileExists(resolved) {
@@ -127,6 +135,32 @@ package struct TestChecker {
             let candidates = ruleSet.audiences.map(\.name.text) + ruleSet.segments.map(\.name.text)
             report(.unknownMember(name.text, suggestion: Suggestion.nearest(to: name.text, in: candidates), at: name.range))
         }
+    }
+
+    /// `shown PLACEMENT at TIME`: a declared placement and a valid instant.
+    mutating func check(_ shown: GivenShown) {
+        let name = shown.placement
+        if ruleSet.placement(named: name.text) == nil {
+            let suggestion = Suggestion.nearest(to: name.text, in: ruleSet.placements.map(\.name.text))
+            report(.unknownPlacement(name.text, suggestion: suggestion, at: name.range))
+        }
+        if case .date(nil) = shown.at.value { report(.invalidDate(shown.at.text, at: shown.at.range)) }
+    }
+
+    /// `assigned EXPERIMENT VARIANT at TIME`: a declared experiment, one of its variants, and a valid instant.
+    mutating func check(_ assigned: GivenAssigned) {
+        let name = assigned.experiment
+        if let experiment = ruleSet.experiment(named: name.text) {
+            let variants = experiment.variants.map(\.name.text)
+            if !variants.contains(assigned.variant.text) {
+                report(.unknownVariant(assigned.variant.text, experiment: name.text,
+                                       suggestion: Suggestion.nearest(to: assigned.variant.text, in: variants), at: assigned.variant.range))
+            }
+        } else {
+            let suggestion = Suggestion.nearest(to: name.text, in: ruleSet.experiments.map(\.name.text))
+            report(.unknownExperiment(name.text, suggestion: suggestion, at: name.range))
+        }
+        if case .date(nil) = assigned.at.value { report(.invalidDate(assigned.at.text, at: assigned.at.range)) }
     }
 
     /// `from EXPERIMENT.VARIANT`: an experiment a row of the placement uses, and one of its variants.
@@ -215,6 +249,9 @@ package struct TestChecker {
             }
             let declared = ruleSet.attributeTypes[.custom(key)].flatMap { $0.isDeclared ? $0 : nil }
             check(assignment.value, name: key, type: declared?.type, allowed: declared?.allowed, isCustom: true)
+        case .shownCount, .lastShown:
+            // `shown … at TIME` is its own given line; an assignment names an attribute.
+            report(.invalidKey(target.displayName, at: target.range))
         }
     }
 

@@ -22,6 +22,9 @@ package struct DecisionTails: Sendable {
     /// Per row of the flat code: the first tail of a held-out profile's decision by it, for an
     /// `always` or `everyone` row of a placement the holdout covers (-1 elsewhere).
     private let heldOutRowStart: [Int]
+    /// Per row of the flat code: the first tail of a decision by a sticky experiment's
+    /// recorded assignment (one per variant), for rows of sticky experiments (-1 elsewhere).
+    private let stickyRowStart: [Int]
 
     package init(program: Program, format: OutputFormat) {
         self.format = format
@@ -34,6 +37,7 @@ package struct DecisionTails: Sendable {
         var placementRowStart: [Int] = []
         var heldOutNoMatch: [Int] = []
         var heldOutRowStart: [Int] = []
+        var stickyRowStart: [Int] = []
         func tail(_ decision: Decision) -> [UInt8] {
             switch format {
             case .json: decision.jsonTail + [UInt8(ascii: "\n")]
@@ -80,6 +84,18 @@ package struct DecisionTails: Sendable {
                 heldOutNoMatch.append(-1)
                 heldOutRowStart += Array(repeating: -1, count: placement.rows.count)
             }
+            for rowIndex in placement.rows.indices {
+                guard let split = placement.rows[rowIndex].split, split.sticky != nil else {
+                    stickyRowStart.append(-1)
+                    continue
+                }
+                let start = tails.count
+                stickyRowStart.append(start)
+                for step in split.steps.indices {
+                    add(flat.decision(placement: index, choice: Choice(row: rowIndex, step: step, sticky: true), profileID: nil))
+                }
+                entries += Array(start..<tails.count)
+            }
             placementTails.append(entries)
         }
         self.tails = tails
@@ -90,6 +106,7 @@ package struct DecisionTails: Sendable {
         self.placementRowStart = placementRowStart
         self.heldOutNoMatch = heldOutNoMatch
         self.heldOutRowStart = heldOutRowStart
+        self.stickyRowStart = stickyRowStart
     }
 
     /// The number of tails (every decision any placement can make).
@@ -97,6 +114,7 @@ package struct DecisionTails: Sendable {
 
     /// The tail of choice `choice` in placement `index`.
     package func index(placement index: Int, choice: Choice) -> Int {
+        if choice.sticky, let row = choice.row { return stickyRowStart[placementRowStart[index] + row] + (choice.step ?? 0) }
         if choice.heldOut {
             guard let row = choice.row else { return heldOutNoMatch[index] }
             return heldOutRowStart[placementRowStart[index] + row] + (choice.step ?? 0)

@@ -13,7 +13,8 @@ package struct TestCoverage: Hashable, Sendable {
             case row
             /// A segment: covered when it was true for some test's profile and false for another's.
             case segment
-            /// A split variant (a `nothing` variant included), or an experiment row's variant:
+            /// A split variant (a `nothing` variant included), an experiment row's variant, or
+            /// the sticky path of a sticky experiment's row (its recorded assignment deciding):
             /// covered when some `expect` was decided by it.
             case variant
         }
@@ -28,6 +29,8 @@ package struct TestCoverage: Hashable, Sendable {
             /// `flow`, `paywall`, or nil for `nothing`.
             package var kind: String?
             package var id: String?
+            /// Whether this is the sticky path of a sticky experiment's row.
+            package var sticky = false
         }
 
         /// A row or a segment.
@@ -104,6 +107,12 @@ package struct TestCoverage: Hashable, Sendable {
                                           range: row.source.range, covered: reached, detail: nil,
                                           variant: Item.Variant(split: split.id, kind: shown.kind, id: shown.id)))
                     }
+                }
+                if split.sticky != nil {
+                    let reached = decided.contains { $0.placement == placementIndex && $0.row == rowIndex && $0.sticky }
+                    items.append(Item(kind: .variant, name: "\(placement.name) row \(rowIndex + 1): experiment `\(split.id)` sticky (a recorded assignment decides)",
+                                      range: row.source.range, covered: reached, detail: nil,
+                                      variant: Item.Variant(split: nil, experiment: split.id, variant: nil, kind: nil, id: nil, sticky: true)))
                 }
             }
         }

@@ -30,8 +30,21 @@ package struct TestProfileBuilder {
 
     mutating func apply(_ given: Given) throws {
         switch given {
-        case .assignments(let assignments, _):
-            for assignment in assignments { try apply(assignment) }
+        case .assignments(let lines, _):
+            for line in lines {
+                switch line {
+                case .attribute(let assignment): try apply(assignment)
+                case .shown(let shown):
+                    var history = profile.history ?? ProfileHistory()
+                    history.recordShown(shown.placement.text, at: instant(shown.at))
+                    profile.history = history
+                case .assigned(let assigned):
+                    // The first assignment stays, as the store keeps it.
+                    var history = profile.history ?? ProfileHistory()
+                    history.recordAssignment(assigned.experiment.text, variant: assigned.variant.text, at: instant(assigned.at))
+                    profile.history = history
+                }
+            }
         case .events(let path, _):
             try applyEvents(path)
         case .profile(let path, _):
@@ -50,6 +63,17 @@ package struct TestProfileBuilder {
             if let rejection = profile.apply(answer) {
                 throw TestError(message: rejection.message, range: assignment.value.range)
             }
+        case .shownCount, .lastShown:
+            break  // an assignment names an attribute; the checker refuses anything else
+        }
+    }
+
+    /// The instant of a history line's `at` (a date or `now ± d`; the checker refuses others).
+    func instant(_ literal: Literal) -> Int64 {
+        switch literal.value {
+        case .date(let ms): ms ?? 0
+        case .now(let offset): Timestamp.shifted(now, by: offset)
+        case .string, .number, .bool, .pattern: 0
         }
     }
 

@@ -91,12 +91,15 @@ package struct PlacementRowKey: Hashable, Sendable {
     package var row: Int
     /// For a split row, the variant that was shown (its index in the split's draw order).
     package var variant: Int?
+    /// Whether a sticky experiment's recorded assignment decided (not the audience and a draw).
+    package var sticky: Bool
 
     /// Creates a key.
-    package init(placement: Int, row: Int, variant: Int? = nil) {
+    package init(placement: Int, row: Int, variant: Int? = nil, sticky: Bool = false) {
         self.placement = placement
         self.row = row
         self.variant = variant
+        self.sticky = sticky
     }
 }
 

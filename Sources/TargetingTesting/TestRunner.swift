@@ -97,7 +97,7 @@ package struct TestRunner: Sendable {
                     if let name = step.variant { return name == decision.variant }
                     return TestRunner.matches(PlacementExpectation(outcome: .destination(step.destination)), decision)
                 }
-                return PlacementRowKey(placement: index, row: rowIndex, variant: variant)
+                return PlacementRowKey(placement: index, row: rowIndex, variant: variant, sticky: decision.isSticky)
             }
             guard !TestRunner.matches(expected, decision) else { return .success((nil, row)) }
             let actual = (decision.outcome ?? .nothing).description

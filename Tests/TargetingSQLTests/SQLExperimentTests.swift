@@ -49,7 +49,7 @@ final class SQLExperimentTests: XCTestCase {
 
     /// The slot index of a draw key, as the program numbered it.
     private func keySlot(_ program: Program, _ target: AttributeTarget) -> Int {
-        program.slots.firstIndex { $0.target == target && $0.type == .string }!
+        program.slots.firstIndex { $0.target == SubjectTarget(target) && $0.type == .string }!
     }
 
     func testRulesWithoutExperimentsKeepTheSixColumns() throws {

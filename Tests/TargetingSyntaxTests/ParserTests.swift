@@ -31,7 +31,8 @@ enum ASTDump {
             return "placement \(placement.name.text) { \(rows.joined(separator: "; ")) }"
         case .experiment(let experiment):
             let variants = experiment.variants.map { "\($0.weight.text)% \($0.name.text)" }
-            return "experiment \(experiment.name.text)" + (experiment.key.map { " by " + reference($0) } ?? "") + " { \(variants.joined(separator: "; ")) }"
+            return "experiment \(experiment.name.text)" + (experiment.key.map { " by " + reference($0) } ?? "")
+                + (experiment.sticky.map { " sticky \($0.text)=\($0.milliseconds)ms" } ?? "") + " { \(variants.joined(separator: "; ")) }"
         case .holdout(let holdout):
             return "holdout \(holdout.name.text) \(holdout.weight.text)%" + (holdout.key.map { " by " + reference($0) } ?? "")
                 + (holdout.excepted.isEmpty ? "" : " except " + holdout.excepted.map(\.text).joined(separator: ", "))
@@ -85,6 +86,7 @@ enum ASTDump {
         case (.builtin(let field), _): "profile." + field
         case (.custom(let key), .backticks): "`\(key)`"
         case (.custom(let key), _): key
+        case (.shownCount, _), (.lastShown, _): reference.sourceText
         }
     }
 

@@ -110,7 +110,8 @@ final class TestRunnerTests: XCTestCase {
         XCTAssertEqual(test.range.start.line, 2)
         XCTAssertEqual(test.now, TestRunnerTests.now)
         XCTAssertEqual(test.givens.count, 3)
-        guard case .assignments(let assignments, _) = test.givens[0] else { return XCTFail("expected assignments") }
+        guard case .assignments(let lines, _) = test.givens[0] else { return XCTFail("expected assignments") }
+        let assignments = lines.compactMap(\.attribute)
         XCTAssertEqual(assignments.map(\.target.target), [.builtin("id"), .custom("odd-key"), .custom("tags"), .custom("flag"), .custom("due")])
         guard case .list(let list) = assignments[2].value else { return XCTFail("expected a list") }
         XCTAssertEqual(list.items.map(\.text), ["\"a\"", "\"b\""])

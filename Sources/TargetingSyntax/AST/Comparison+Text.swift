@@ -1,9 +1,11 @@
 extension AttributeReference {
-    /// The reference as written in rules: `key`, `` `any-key` `` or `profile.field`.
+    /// The reference as written in rules: `key`, `` `any-key` ``, `profile.field`, or a
+    /// history subject with single spaces (`shown main_paywall in 7d`).
     package var sourceText: String {
         switch (target, spelling) {
         case (.builtin, _), (.custom, .bare): target.written
         case (.custom(let key), _): "`" + key + "`"
+        case (.shownCount, _), (.lastShown, _): displayName
         }
     }
 }

@@ -16,12 +16,24 @@ package struct ExperimentVariant: Hashable, Sendable {
     }
 }
 
-/// `experiment NAME [by KEY] { WEIGHT% VARIANT … }`.
+/// `sticky DURATION` of an experiment: how long a recorded assignment keeps deciding.
+package struct StickyDuration: Hashable, Sendable {
+    /// The duration as written (`90d`).
+    package var text: String
+    /// The duration in milliseconds.
+    package var milliseconds: Int64
+    /// Where the duration is written.
+    package var range: SourceRange
+}
+
+/// `experiment NAME [by KEY] [sticky DURATION] { WEIGHT% VARIANT … }`.
 package struct ExperimentDeclaration: Hashable, Sendable {
     /// The experiment's name.
     package var name: Identifier
     /// The attribute whose value is drawn; nil for the default, `profile.id`.
     package var key: AttributeReference?
+    /// How long an assignment in the profile's history sticks; nil when it does not.
+    package var sticky: StickyDuration? = nil
     /// The variants in declaration order.
     package var variants: [ExperimentVariant]
     /// The whole declaration.

@@ -33,6 +33,54 @@ package struct GivenAssignment: Hashable, Sendable {
     }
 }
 
+/// `shown PLACEMENT at TIME` in a `given { … }` block: the placement was shown at that instant.
+package struct GivenShown: Hashable, Sendable {
+    /// The placement (checked against the rules' placements).
+    package var placement: Identifier
+    /// The instant: a date, an RFC 3339 instant or `now ± d`.
+    package var at: Literal
+    /// The whole line.
+    package var range: SourceRange
+}
+
+/// `assigned EXPERIMENT VARIANT at TIME` in a `given { … }` block: the experiment's first
+/// assignment, as the profile's history records it.
+package struct GivenAssigned: Hashable, Sendable {
+    /// The experiment.
+    package var experiment: Identifier
+    /// The variant assigned.
+    package var variant: Identifier
+    /// The instant: a date, an RFC 3339 instant or `now ± d`.
+    package var at: Literal
+    /// The whole line.
+    package var range: SourceRange
+}
+
+/// One line of a `given { … }` block.
+package enum GivenLine: Hashable, Sendable {
+    /// `ATTRIBUTE = VALUE`.
+    case attribute(GivenAssignment)
+    /// `shown PLACEMENT at TIME`.
+    case shown(GivenShown)
+    /// `assigned EXPERIMENT VARIANT at TIME`.
+    case assigned(GivenAssigned)
+
+    /// The assignment, for an `ATTRIBUTE = VALUE` line.
+    package var attribute: GivenAssignment? {
+        if case .attribute(let assignment) = self { return assignment }
+        return nil
+    }
+
+    /// Where the line is written.
+    package var range: SourceRange {
+        switch self {
+        case .attribute(let assignment): assignment.range
+        case .shown(let shown): shown.range
+        case .assigned(let assigned): assigned.range
+        }
+    }
+}
+
 /// A file named by `given events "…"` or `given profile "…"`.
 package struct GivenPath: Hashable, Sendable {
     /// The path as written, relative to the `.tests` file unless absolute.
@@ -49,8 +97,8 @@ package struct GivenPath: Hashable, Sendable {
 
 /// One `given` line of a test; they apply in order, later ones overriding earlier ones.
 package enum Given: Hashable, Sendable {
-    /// `given { ATTRIBUTE = VALUE … }`.
-    case assignments([GivenAssignment], SourceRange)
+    /// `given { ATTRIBUTE = VALUE … }`, with `shown …` and `assigned …` lines among them.
+    case assignments([GivenLine], SourceRange)
     /// `given events "FILE.jsonl"`: events through the input handler.
     case events(GivenPath, SourceRange)
     /// `given profile "FILE.json"`: a profile JSON file.

@@ -5,11 +5,24 @@ import TargetingBase
 /// `by` and `except` are words only in these places, so an attribute or placement may still
 /// be called `by` or `except`.
 extension Parser {
-    /// `experiment NAME [by KEY] { WEIGHT% VARIANT … }`.
+    /// `experiment NAME [by KEY] [sticky DURATION] { WEIGHT% VARIANT … }`.
     mutating func parseExperiment() throws -> ExperimentDeclaration {
         let start = advance().range
         let name = try parseName("an experiment name")
         let key = try parseKey()
+        var sticky: StickyDuration?
+        if current.isIdentifier(Parser.stickyWord) {
+            advance()
+            let duration = current
+            guard duration.kind == .duration else {
+                throw ParseFailure(.expected("a duration like `90d` after `sticky`", found: duration))
+            }
+            advance()
+            guard let ms = Parser.durationMilliseconds(duration.text) else {
+                throw ParseFailure(.invalidDuration(duration.text, at: duration.range))
+            }
+            sticky = StickyDuration(text: duration.text, milliseconds: ms, range: duration.range)
+        }
         _ = try expect(.leftBrace, "to open the experiment")
         var variants: [ExperimentVariant] = []
         while !current.isPunctuation(.rightBrace) {
@@ -18,8 +31,11 @@ extension Parser {
             variants.append(ExperimentVariant(weight: weight, name: variant, range: span(from: weight.range)))
         }
         advance()
-        return ExperimentDeclaration(name: name, key: key, variants: variants, range: span(from: start))
+        return ExperimentDeclaration(name: name, key: key, sticky: sticky, variants: variants, range: span(from: start))
     }
+
+    /// The word after an experiment's name (and key) that makes its assignments stick.
+    static let stickyWord = "sticky"
 
     /// `holdout NAME WEIGHT% [by KEY] [except PLACEMENT, …]`.
     mutating func parseHoldout() throws -> HoldoutDeclaration {

@@ -63,6 +63,9 @@ extension Parser {
             advance()
             return .comparison(try parseComparison(subject: .now(token.range)))
         case .identifier:
+            if let reference = try parseHistorySubject() {
+                return .comparison(try parseComparison(subject: .attribute(reference)))
+            }
             if isComparisonOperatorAhead() {
                 let reference = try parseAttributeName(context: "")
                 return .comparison(try parseComparison(subject: .attribute(reference)))
@@ -78,6 +81,47 @@ extension Parser {
         default:
             throw ParseFailure(.expected("a segment name, a comparison, `not` or `(`", found: token))
         }
+    }
+
+    /// Reads `shown PLACEMENT [in DURATION]` or `last shown PLACEMENT` when the current token
+    /// begins one: `shown` (or `last shown`) followed by a placement name. Anywhere else `shown`
+    /// and `last` are attribute names, and nothing is read.
+    mutating func parseHistorySubject() throws -> AttributeReference? {
+        let start = current
+        let isLast = start.isIdentifier(Parser.lastWord) && peek().isIdentifier(Parser.shownWord) && Parser.isPlacementName(peek(2))
+        guard isLast || (start.isIdentifier(Parser.shownWord) && Parser.isPlacementName(peek())) else { return nil }
+        if isLast { advance() }
+        advance()
+        let name = advance()
+        let placementName = Identifier(text: name.text, range: name.range)
+        if isLast {
+            return AttributeReference(target: .lastShown(placement: name.text), spelling: .bare, range: span(from: start.range),
+                                      placementName: placementName)
+        }
+        var window: Identifier?
+        var windowMs: Int64?
+        if current.isKeyword(.in), peek().kind == .duration {
+            advance()
+            let duration = advance()
+            guard let ms = Parser.durationMilliseconds(duration.text) else {
+                throw ParseFailure(.invalidDuration(duration.text, at: duration.range))
+            }
+            window = Identifier(text: duration.text, range: duration.range)
+            windowMs = ms
+        }
+        return AttributeReference(target: .shownCount(placement: name.text, window: windowMs), spelling: .bare,
+                                  range: span(from: start.range), placementName: placementName, window: window)
+    }
+
+    /// The word that begins a count of showings, `shown PLACEMENT`.
+    static let shownWord = "shown"
+    /// The word before `shown` in `last shown PLACEMENT`.
+    static let lastWord = "last"
+
+    /// Whether `token` can be a placement's name: a bare name without dots that is not a word
+    /// of an operator (so `shown matches /…/` keeps comparing an attribute named `shown`).
+    static func isPlacementName(_ token: Token) -> Bool {
+        token.kind == .identifier && !token.text.contains(".") && token.operatorWord == nil
     }
 
     /// Whether the token after the current one begins a comparison operator (or is `=`, which

@@ -62,17 +62,57 @@ extension Parser {
                                expectations: expectations, range: span(from: start))
     }
 
+    /// `shown PLACEMENT at TIME` or `assigned EXPERIMENT VARIANT at TIME`, when the line begins
+    /// with `shown` or `assigned` followed by a name (an attribute named `shown` or `assigned`
+    /// is still set with `=`).
+    mutating func parseGivenHistory() throws -> GivenLine? {
+        let start = current
+        if start.isIdentifier(Parser.shownWord), peek().kind == .identifier {
+            advance()
+            let placement = try parseName("a placement name after `shown`")
+            let at = try parseGivenInstant(after: "shown \(placement.text)")
+            return .shown(GivenShown(placement: placement, at: at, range: span(from: start.range)))
+        }
+        if start.isIdentifier(Parser.assignedWord), peek().kind == .identifier {
+            advance()
+            let experiment = try parseName("an experiment name after `assigned`")
+            let variant = try parseName("a variant name after `assigned \(experiment.text)`")
+            let at = try parseGivenInstant(after: "assigned \(experiment.text) \(variant.text)")
+            return .assigned(GivenAssigned(experiment: experiment, variant: variant, at: at, range: span(from: start.range)))
+        }
+        return nil
+    }
+
+    /// `at TIME` after a history line of `given`: a date, an RFC 3339 instant or `now ± d`.
+    mutating func parseGivenInstant(after line: String) throws -> Literal {
+        guard current.isIdentifier(Parser.atWord) else { throw ParseFailure(.expected("`at` after `\(line)`", found: current)) }
+        advance()
+        guard current.kind == .date || current.isKeyword(.now) else {
+            throw ParseFailure(.expected("an instant (a date, an RFC 3339 time or `now - 3d`) after `at`", found: current))
+        }
+        return try parseLiteral()
+    }
+
+    /// The word of `assigned EXPERIMENT VARIANT at TIME` in `given`.
+    static let assignedWord = "assigned"
+    /// The word before the instant of a history line in `given`.
+    static let atWord = "at"
+
     mutating func parseGiven() throws -> Given {
         let start = advance().range
         switch current.kind {
         case .punctuation(.leftBrace):
             advance()
-            var assignments: [GivenAssignment] = []
+            var assignments: [GivenLine] = []
             while !current.isPunctuation(.rightBrace) {
+                if let line = try parseGivenHistory() {
+                    assignments.append(line)
+                    continue
+                }
                 let target = try parseAttributeName(context: "or `}` in `given`")
                 _ = try expect(.equal, "after `\(target.displayName)`")
                 let value: GivenValue = current.isPunctuation(.leftBracket) ? .list(try parseList()) : .literal(try parseLiteral())
-                assignments.append(GivenAssignment(target: target, value: value, range: span(from: target.range)))
+                assignments.append(.attribute(GivenAssignment(target: target, value: value, range: span(from: target.range))))
             }
             advance()
             return .assignments(assignments, span(from: start))

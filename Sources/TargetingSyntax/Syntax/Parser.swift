@@ -186,7 +186,7 @@ package struct Parser {
         switch token.kind {
         case .identifier:
             advance()
-            return AttributeReference(target: AttributeTarget(written: token.text) ?? .custom(""), spelling: .bare, range: token.range)
+            return AttributeReference(target: SubjectTarget(written: token.text) ?? .custom(""), spelling: .bare, range: token.range)
         case .quotedName:
             advance()
             return AttributeReference(target: .custom(token.value), spelling: .backticks, range: token.range)

@@ -1,0 +1,64 @@
+import TargetingBase
+import TargetingSyntax
+
+extension Checker {
+    /// The operators a count of showings takes: `==`, `!=`, `<`, `<=`, `>`, `>=`.
+    static let countOperators: Set<ComparisonOperator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+    /// The largest count a cap compares with: a placement keeps its latest 100 showings.
+    static let maxShownCount = 100
+    /// The shortest window of `shown PLACEMENT in DURATION`: one minute.
+    static let minShownWindow: Int64 = 60_000
+    /// The longest window of `shown PLACEMENT in DURATION`, and the longest `sticky` duration: 400 days.
+    static let maxHistoryDuration: Int64 = 400 * Timestamp.msPerDay
+    /// The shortest `sticky` duration: one day.
+    static let minStickyDuration: Int64 = Timestamp.msPerDay
+
+    /// The type of `shown PLACEMENT …` (a number) or `last shown PLACEMENT` (a date), after
+    /// checking that the placement is declared.
+    mutating func historySubjectType(_ reference: AttributeReference) -> AttributeType? {
+        if let name = reference.placementName, placements[name.text] == nil {
+            if !isUnparsed(name.text, .placement) {
+                let suggestion = SuggestionIndex(placementOrder.map(\.name.text)).nearest(to: name.text)
+                report(.unknownPlacement(name.text, suggestion: suggestion, at: name.range))
+            }
+            return nil
+        }
+        switch reference.target {
+        case .shownCount: return AttributeType(type: .number, allowed: nil, isDeclared: true)
+        case .lastShown: return AttributeType(type: .date, allowed: nil, isDeclared: true)
+        case .custom, .builtin: return nil
+        }
+    }
+
+    /// A count of showings: its window from a minute to 400 days, one of the six operators,
+    /// and a whole number from 0 to 100. Returns whether it passed, so the generic checks add
+    /// nothing to an error already reported.
+    mutating func checkShownCount(_ comparison: Comparison, _ reference: AttributeReference) -> Bool {
+        var passed = true
+        if case .shownCount(_, let window?) = reference.target, let written = reference.window,
+           window < Checker.minShownWindow || window > Checker.maxHistoryDuration {
+            report(.shownWindowOutOfRange(written.text, at: written.range))
+            passed = false
+        }
+        guard Checker.countOperators.contains(comparison.op) else {
+            report(.shownCountOperator(comparison.op, name: reference.displayName, at: comparison.operatorRange))
+            return false
+        }
+        for literal in comparison.operands {
+            guard case .number(let value) = literal.value else { continue }  // the type check reports it
+            if value.rounded(.towardZero) != value || value < 0 || value > Double(Checker.maxShownCount) {
+                report(.shownCountOutOfRange(literal.text, at: literal.range))
+                passed = false
+            }
+        }
+        return passed
+    }
+
+    /// `sticky DURATION` of an experiment: from one day to 400 days.
+    mutating func checkSticky(_ experiment: ExperimentDeclaration) {
+        guard let sticky = experiment.sticky else { return }
+        if sticky.milliseconds < Checker.minStickyDuration || sticky.milliseconds > Checker.maxHistoryDuration {
+            report(.stickyDurationOutOfRange(sticky.text, at: sticky.range))
+        }
+    }
+}
