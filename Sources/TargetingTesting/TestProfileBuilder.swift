@@ -163,6 +163,11 @@ package struct TestProfileBuilder {
         if profile.id == nil { profile.setField("id", .string(profileID)) }
         for entry in file.events where entry.event.profileID == profileID && !entry.event.closesSession {
             let (number, event) = (entry.line, entry.event)
+            // A shown line goes to the history, as `ingest` records it.
+            if let shown = entry.shown {
+                profile.record(shown)
+                continue
+            }
             if event.name == ProfileUpdate.eventName {
                 switch ProfileUpdate.read(event.params) {
                 case .failure(let error): throw TestError(message: "\(resolved):\(number): \(error.message)", range: path.range)

@@ -679,4 +679,38 @@ final class TestRunnerTests: XCTestCase {
         XCTAssertEqual(lines.map(\.number), [1, 2, 3, 6])
         XCTAssertEqual(lines.map { String(decoding: $0.bytes, as: UTF8.self) }, ["a", "b", "c", "d"])
     }
+
+    /// Shown lines of `given events` reach the tested profile's history, as `ingest` records them.
+    func testShownLinesInGivenEventsGoToTheHistory() {
+        let rules = LoadedRules(sources: [SourceFile(path: "r.rules", text: """
+        segment seen_twice = shown home >= 2
+        audience repeaters = seen_twice
+        placement home {
+          repeaters -> flow "f_again"
+          everyone -> flow "f_first"
+        }
+        """)])
+        XCTAssertFalse(rules.hasErrors, describe(rules.diagnostics))
+        func shown(_ at: String) -> String {
+            #"{"profile_id":"u1","name":"placement_shown","placement":"home","kind":"flow","id":"f_first","at":"\#(at)"}"#
+        }
+        let files = ["dir/twice.jsonl": shown("2026-11-27T10:00:00Z") + "\n" + shown("2026-11-28T10:00:00Z"),
+                     "dir/same.jsonl": shown("2026-11-27T10:00:00Z") + "\n" + shown("2026-11-27T10:00:00Z")]
+        let tests = LoadedTests(sources: [SourceFile(path: "dir/t.tests", text: """
+        test "shown twice" {
+          given events "twice.jsonl"
+          expect home -> flow "f_again"
+        }
+        test "one instant twice is one showing" {
+          given events "same.jsonl"
+          expect home -> flow "f_first"
+        }
+        """)], ruleSet: rules.program!.ruleSet, fileExists: { files[$0] != nil })
+        XCTAssertFalse(tests.hasErrors, describe(tests.diagnostics))
+        let runner = TestRunner(program: rules.program!, defaultNow: TestRunnerTests.now, readFile: { path in
+            guard let text = files[path] else { return .failure(Diagnostic.unreadable("cannot read `\(path)`")) }
+            return .success(Array(text.utf8))
+        })
+        XCTAssertEqual(runner.run(tests.files).map(\.status), [.passed, .passed])
+    }
 }
