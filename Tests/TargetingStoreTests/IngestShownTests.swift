@@ -10,15 +10,7 @@ import XCTest
 /// and profiles no line touches keep theirs, history included.
 final class IngestShownTests: TemporaryDirectoryTestCase {
     private func ingest(_ lines: [String], store: String) throws -> (IngestSummary, [Diagnostic]) {
-        let path = directory.write("events.jsonl", lines.joined(separator: "\n") + "\n")
-        var ingestor = Ingestor(interpreter: FlowEventInterpreter(mapping: InputMapping(), timeZone: TimeZone(identifier: "UTC")!), zoneName: "UTC")
-        var reported: [Diagnostic] = []
-        let saved = try XCTUnwrap(try ProfileStore.change(at: store, onWait: { XCTFail("nobody else holds the lock") }) { store in
-            guard var reader = LineChunkReader(path: path) else { return false }
-            ingestor.ingest(&reader, into: &store, report: { reported.append($0) })
-            return true
-        })
-        return (ingestor.finish(saved, report: { reported.append($0) }), reported)
+        try ingest(lines.joined(separator: "\n") + "\n", store: store)
     }
 
     private func shown(_ id: String, _ placement: String, at: String, experiment: String? = nil, variant: String? = nil) -> String {

@@ -9,18 +9,6 @@ import XCTest
 /// edits with their lines: lines left alone or brought back to what they held keep their bytes,
 /// changed ones are written anew, and the summary counts them (bytes as earlier releases wrote them).
 final class IngestStoreBytesTests: TemporaryDirectoryTestCase {
-    private func ingest(_ events: String, store: String, mapping: InputMapping = InputMapping()) throws -> (IngestSummary, [Diagnostic]) {
-        let path = directory.write("events.jsonl", events)
-        var ingestor = Ingestor(interpreter: FlowEventInterpreter(mapping: mapping, timeZone: TimeZone(identifier: "UTC")!), zoneName: "UTC")
-        var reported: [Diagnostic] = []
-        let saved = try XCTUnwrap(try ProfileStore.change(at: store, onWait: { XCTFail("nobody else holds the lock") }) { store in
-            guard var reader = LineChunkReader(path: path) else { return false }
-            ingestor.ingest(&reader, into: &store, report: { reported.append($0) })
-            return true
-        })
-        return (ingestor.finish(saved, report: { reported.append($0) }), reported)
-    }
-
     private func event(_ id: String, _ element: String, _ type: String, _ value: String) -> String {
         #"{"profile_id":"\#(id)","name":"flow_user_input","element_id":"\#(element)","element_type":"\#(type)","value":\#(value)}"#
     }
