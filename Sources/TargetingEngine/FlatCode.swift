@@ -58,6 +58,9 @@ package final class FlatCode: @unchecked Sendable {
     /// Per placement, per row: whether the row uses a sticky experiment, whose assignment in
     /// a profile's history may decide before the audience is asked.
     package let rowIsSticky: UnsafeBufferPointer<Bool>
+    /// Per placement: whether some row uses a sticky experiment (so placements without one
+    /// ask nothing more per row).
+    package let placementHasSticky: UnsafeBufferPointer<Bool>
     /// Each placement's rows: a range of `rowAudiences` and `rowResults`.
     package let placementRows: UnsafeBufferPointer<Range<Int>>
     /// What a row decides, per placement and row, ready to put into a `Decision`.
@@ -154,6 +157,7 @@ package final class FlatCode: @unchecked Sendable {
         rowAudiences = FlatCode.store(program.placements.flatMap { $0.rows.map { $0.audience ?? -1 } })
         rowAppliesWhenHeldOut = FlatCode.store(program.placements.flatMap { $0.rows.map(\.source.appliesWhenHeldOut) })
         rowIsSticky = FlatCode.store(program.placements.flatMap { $0.rows.map { $0.split?.sticky != nil } })
+        placementHasSticky = FlatCode.store(program.placements.map { $0.rows.contains { $0.split?.sticky != nil } })
         rowKeySlots = FlatCode.store(program.placements.flatMap { placement in
             placement.rows.map { row -> Int in
                 if case .slot(let slot)? = row.split?.key { return slot }
@@ -207,6 +211,7 @@ package final class FlatCode: @unchecked Sendable {
         FlatCode.free(rowAppliesWhenHeldOut)
         FlatCode.free(rowKeySlots)
         FlatCode.free(rowIsSticky)
+        FlatCode.free(placementHasSticky)
         FlatCode.free(rowResults)
         FlatCode.free(rowShown)
         FlatCode.free(rowShownStart)

@@ -158,9 +158,10 @@ package struct FlatRun<Source: SlotSource> {
     mutating func matchingRow(placement index: Int) -> Int? {
         let rows = flat.placementRows[index]
         let heldOut = isHeldOut(placement: index)
+        let sticky = flat.placementHasSticky[index]
         for row in rows {
             if heldOut, !flat.rowAppliesWhenHeldOut[row] { continue }
-            if flat.rowIsSticky[row], stickyStep(row: row) != nil { return row - rows.lowerBound }
+            if sticky, flat.rowIsSticky[row], stickyStep(row: row) != nil { return row - rows.lowerBound }
             let audience = flat.rowAudiences[row]
             if audience >= 0, !audienceMatches(audience) { continue }
             let keySlot = flat.rowKeySlots[row]
@@ -223,7 +224,7 @@ package struct FlatRun<Source: SlotSource> {
         let heldOut = isHeldOut(placement: index)
         guard let rowIndex = matchingRow(placement: index) else { return .success(Choice(heldOut: heldOut)) }
         let row = flat.rowResults.baseAddress! + flat.placementRows[index].lowerBound + rowIndex
-        if flat.rowIsSticky[flat.placementRows[index].lowerBound + rowIndex],
+        if flat.placementHasSticky[index], flat.rowIsSticky[flat.placementRows[index].lowerBound + rowIndex],
            let step = stickyStep(row: flat.placementRows[index].lowerBound + rowIndex) {
             return .success(Choice(row: rowIndex, step: step, heldOut: heldOut, sticky: true))
         }
