@@ -10,7 +10,7 @@ import TargetingBase
 ///
 /// Instants are Unix milliseconds. Each placement keeps its instants ascending, without
 /// duplicates, the latest `maxShown` only; an experiment keeps the first assignment recorded.
-public struct ProfileHistory: Hashable, Sendable {
+package struct ProfileHistory: Hashable, Sendable {
     /// One placement's showings.
     package struct Shown: Hashable, Sendable {
         /// The placement's name.
