@@ -96,7 +96,8 @@ package struct Program: Sendable {
                     if let experiment = ruleSet.experiment(named: used.experiment.text) {
                         plan = SplitPlan(experiment, row: used, key: drawKey(experiment.key))
                     }
-                default: break
+                case .flow, .paywall, .nothing:
+                    break
                 }
                 rows.append(Row(audience: audience, source: row, split: plan))
             }
@@ -224,7 +225,8 @@ package struct Program: Sendable {
             switch literal.value {
             case .date(let ms): .fixed(ms ?? 0)
             case .now(let offset): .relative(offset)
-            default: .fixed(0)
+            // The checker lets only dates and `now` reach a date comparison.
+            case .string, .number, .bool, .pattern: .fixed(0)
             }
         }
         func version(_ literal: Literal) -> SemanticVersion {
