@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 profiles=${PROFILES:-1000000}
 events=${EVENTS:-1000000}
 store_profiles=${STORE_PROFILES:-100000}
+history_profiles=${HISTORY_PROFILES:-200000}
 now=2026-11-29T12:00:00Z
 
 swift build -c release --product targeting >&2
@@ -70,6 +71,22 @@ measure python3 Benchmarks/peers/stdlib_coach.py "$work/coach.jsonl"
 same=$(cmp -s "$work/out" "$work/coach-ours.jsonl" && echo "same output" || echo "OUTPUT DIFFERS")
 echo "| batch: \`resolve coach_paywall --jobs 1\` (6 rows), $profiles profiles | $(rate "$profiles" "$coach_ours") | specialised stdlib-Python loop: $(rate "$profiles" "$seconds") ($same) | $(ratio "$coach_ours" "$seconds") |"
 
+# History: the six-row placement with caps on five rows (`shown … in 7d < 3`, `last shown`, a
+# 30-day limit, a cap on a second placement) against the same placements without caps, both over
+# the same profiles, each carrying 20 shown instants per placement; and what reading those
+# histories costs: the uncapped rules over the same profiles without `history`.
+"$bench" capped-rules "$work/capped.rules"
+"$bench" uncapped-rules "$work/uncapped.rules"
+"$bench" history-profiles "$history_profiles" "$work/history.jsonl"
+"$bench" coach-profiles "$history_profiles" "$work/no-history.jsonl"
+measure "$bin" resolve --all --rules "$work/capped.rules" --profiles "$work/history.jsonl" --now "$now" --format json --jobs 1
+capped=$seconds
+measure "$bin" resolve --all --rules "$work/uncapped.rules" --profiles "$work/history.jsonl" --now "$now" --format json --jobs 1
+uncapped=$seconds
+measure "$bin" resolve --all --rules "$work/uncapped.rules" --profiles "$work/no-history.jsonl" --now "$now" --format json --jobs 1
+echo "| batch with history: capped \`coach_paywall\` and a second placement, $history_profiles profiles with 20 shown instants per placement, \`--jobs 1\` | $(rate "$history_profiles" "$capped") | the same placements without caps, same profiles: $(rate "$history_profiles" "$uncapped") | $(ratio "$capped" "$uncapped") |"
+echo "| batch with history: the placements without caps, profiles with those histories | $(rate "$history_profiles" "$uncapped") | the same profiles without \`history\`: $(rate "$history_profiles" "$seconds") | $(ratio "$uncapped" "$seconds") |"
+
 # (e) Peers on the same file and placements: orjson, the GrowthBook SDK, JSON Logic (from PyPI
 # into a local venv; skipped when PyPI cannot be reached).
 venv=.build/peers-venv
@@ -91,10 +108,15 @@ fi
 "$bench" profiles "$store_profiles" "$work/store.jsonl"
 "$bench" events "$events" "$store_profiles" "$work/events.jsonl"
 cp "$work/store.jsonl" "$work/store-python.jsonl"
+cp "$work/store.jsonl" "$work/store-shown.jsonl"
 measure "$bin" ingest "$work/events.jsonl" --store "$work/store.jsonl" --rules Rules
 ours=$seconds; ours_rss=$rss_mb
 measure python3 Benchmarks/peers/stdlib_ingest.py "$work/events.jsonl" "$work/store-python.jsonl"
 echo "| ingest: $events events into a store of $store_profiles profiles | $(rate "$events" "$ours") events, $ours_rss MiB peak RSS | stdlib Python: $(rate "$events" "$seconds") | $(ratio "$ours" "$seconds") |"
+# Shown lines (each touched profile gains a history) against the answer lines above.
+"$bench" shown-events "$events" "$store_profiles" "$work/shown.jsonl"
+measure "$bin" ingest "$work/shown.jsonl" --store "$work/store-shown.jsonl" --rules Rules
+echo "| ingest: $events \`placement_shown\` lines into the same store | $(rate "$events" "$seconds") lines, $rss_mb MiB peak RSS | answer lines above: $(rate "$events" "$ours") | $(ratio "$seconds" "$ours") |"
 
 # (d) Check: growth with the size of the rule set.
 previous=""

@@ -7,6 +7,10 @@
 //     swift run -c release targeting-bench events N P FILE      N event lines over P profiles
 //     swift run -c release targeting-bench coach-profiles N FILE  N profile lines for the six-row placement
 //     swift run -c release targeting-bench coach-rules FILE     the six-row placement `coach_paywall`
+//     swift run -c release targeting-bench capped-rules FILE    the six-row placement with caps, and a second placement
+//     swift run -c release targeting-bench uncapped-rules FILE  the same two placements without caps
+//     swift run -c release targeting-bench history-profiles N FILE  N coach profiles, 20 shown instants per placement
+//     swift run -c release targeting-bench shown-events N P FILE    N placement_shown lines over P profiles
 //     swift run -c release targeting-bench check-set N FILE     a rule file of N segments
 //     swift run -c release targeting-bench long-or N FILE       one segment: an `or` of N terms
 //     swift run -c release targeting-bench large-rules FILE     500 segments, 100 audiences, 20 placements
@@ -40,6 +44,14 @@ case "coach-profiles":
     write(SecondShape.profileLines(count: count(2), seed: seed &+ 2), to: arguments[3])
 case "coach-rules":
     write([SecondShape.rules], to: arguments[2])
+case "capped-rules":
+    write([HistoryShape.cappedRules], to: arguments[2])
+case "uncapped-rules":
+    write([HistoryShape.uncappedRules], to: arguments[2])
+case "history-profiles":
+    write(HistoryShape.profileLines(count: count(2), seed: seed &+ 3), to: arguments[3])
+case "shown-events":
+    write(HistoryShape.shownLines(count: count(2), profiles: count(3), seed: seed &+ 4), to: arguments[4])
 case "check-set":
     write([Workload.checkSet(segments: count(2))], to: arguments[3])
 case "long-or":

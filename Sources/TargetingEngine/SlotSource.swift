@@ -75,8 +75,7 @@ package struct ScannedProfile: SlotSource {
     }
 
     package func field(_ name: String) -> JSONValue? { scan.pointee.fieldValue(name, in: bytes) }
-    /// Never any: the scan leaves a line with `history` to the full reader.
-    package var history: ProfileHistory? { nil }
+    package var history: ProfileHistory? { scan.pointee.history }
     package func customValue(_ key: String) -> CustomValue? { scan.pointee.customValue(key, in: bytes) }
 
     package static func withCustomPlain<R>(_ source: UnsafePointer<ScannedProfile>, _ key: String, _ body: (PlainStored) -> R) -> R {

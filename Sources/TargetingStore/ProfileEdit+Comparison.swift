@@ -10,12 +10,23 @@ extension ProfileEdit {
     ///
     /// Only the last change of each key decides: replaying leaves that key as the last change
     /// put it, and every other member as the line held it. A scanned line holds each key once.
-    /// It holds no `history` either (`ProfileScan` leaves such lines to `ProfileReader`), so a
-    /// history change always changes it: the first shown event gives the profile a history.
+    /// History changes are replayed on the history the scan read; on a line without one, the
+    /// first shown event gives the profile a history, so it changes.
     package func keepsContent(of scan: ProfileScan, in line: UnsafeBufferPointer<UInt8>) -> Bool? {
         let all = entries
+        if all.contains(where: { $0.tag & ProfileEdit.historyMask != 0 }) {
+            guard var history = scan.history else { return false }
+            for entry in all where entry.tag & ProfileEdit.historyMask != 0 {
+                switch change(entry) {
+                case .shown(let placement, let at): history.recordShown(placement, at: at)
+                case .assigned(let experiment, let variant, let at): history.recordAssignment(experiment, variant: variant, at: at)
+                case .field, .custom: break
+                }
+            }
+            if history != scan.history { return false }
+        }
         for (position, entry) in all.enumerated() {
-            if entry.tag & ProfileEdit.historyMask != 0 { return false }
+            if entry.tag & ProfileEdit.historyMask != 0 { continue }
             let key = encoded[entry.key]
             guard key.allSatisfy({ $0 < 0x80 }) else { return nil }
             let isCustom = entry.tag & ProfileEdit.customBit != 0

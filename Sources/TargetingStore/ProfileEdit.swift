@@ -141,7 +141,7 @@ package struct ProfileEdit {
     private func text(_ range: Range<Int>) -> String { String(decoding: encoded[range], as: UTF8.self) }
 
     /// The change an entry encodes.
-    private func change(_ entry: Entry) -> Change {
+    func change(_ entry: Entry) -> Change {
         let key = text(entry.key)
         if entry.tag & ProfileEdit.historyMask != 0 {
             let at = Int64(truncatingIfNeeded: integer(at: entry.key.upperBound, bytes: 8))

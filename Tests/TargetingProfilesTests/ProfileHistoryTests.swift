@@ -80,11 +80,4 @@ final class ProfileHistoryTests: XCTestCase {
                        "profile `u1`: `history.assigned.e.by` is not a key of an assignment; expected `variant` and `at`")
         XCTAssertEqual(rejection(#"{"assigned":{"e":{"variant":"a","at":"yesterday"}}}"#), "profile `u1`: `history.assigned.e.at`: `yesterday` is not an RFC 3339 instant")
     }
-
-    func testALineWithAHistoryIsLeftToTheReader() {
-        var scan = ProfileScan()
-        let line = Array(#"{"id":"u1","history":{"shown":{}}}"#.utf8)
-        XCTAssertFalse(line.withUnsafeBufferPointer { scan.scan($0) })
-        XCTAssertTrue(Array(#"{"id":"u1"}"#.utf8).withUnsafeBufferPointer { scan.scan($0) })
-    }
 }

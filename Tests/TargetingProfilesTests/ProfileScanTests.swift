@@ -111,6 +111,54 @@ final class ProfileScanTests: XCTestCase {
         }
         XCTAssertGreaterThan(accepted, 100, "the scan should accept a good share of valid lines")
     }
+    func testHistoriesAreScannedAsTheReaderReadsThem() {
+        let hundred = (0..<100).map { #""2026-10-01T00:00:\#(String(format: "%02d", $0 % 60))Z""# }.joined(separator: ",")
+        let lines = [
+            #"{"id":"u1","history":{"shown":{"main_paywall":["2026-12-01T10:00:00Z","2026-11-30T09:00:00Z","2026-12-01T10:00:00Z"]},"assigned":{"annual_first":{"variant":"annual_first","at":"2026-11-30T09:00:00Z"}}}}"#,
+            #"{ "history" : { "assigned" : { "e" : { "at" : "2026-11-30T09:00:00.5+02:00" , "variant" : "v" } } , "shown" : { "a" : [ ] , "b" : [ "2026-11-30T09:00:00Z" ] } } , "id" : "u2" }"#,
+            #"{"id":"u3","history":{}}"#,
+            #"{"id":"u4","history":null,"custom_attributes":{"shown":3}}"#,
+            #"{"id":"u5","history":{"shown":{},"assigned":{}}}"#,
+            #"{"id":"u6","history":{"shown":{"p":[\#(hundred)]}}}"#,
+        ]
+        for line in lines { XCTAssertTrue(agree(line), line) }
+        var scan = ProfileScan()
+        let bytes = Array(lines[0].utf8)
+        bytes.withUnsafeBufferPointer { XCTAssertTrue(scan.scan($0)) }
+        XCTAssertEqual(scan.history?.instants(of: "main_paywall").count, 2)
+        XCTAssertEqual(scan.history?.assignment(of: "annual_first")?.variant, "annual_first")
+        let empty = Array(#"{"id":"u0"}"#.utf8)
+        empty.withUnsafeBufferPointer { XCTAssertTrue(scan.scan($0)) }
+        XCTAssertNil(scan.history, "a line without history must not keep the previous line's")
+    }
+
+    func testHistoriesOutsideTheSubsetAreLeftToTheReader() {
+        let hundredAndOne = (0...100).map { #""2026-10-01T00:\#(String(format: "%02d", $0 / 60)):\#(String(format: "%02d", $0 % 60))Z""# }.joined(separator: ",")
+        let lines = [
+            #"{"history":{"shown":{"p":[\#(hundredAndOne)]}}}"#,           // over the limit
+            #"{"history":{"shown":{"p":["2026-12-01"]}}}"#,                   // a date is not an instant
+            #"{"history":{"shown":{"p":["yesterday"]}}}"#,                    // not an instant
+            #"{"history":{"shown":{"p":[1]}}}"#,                              // not a string
+            #"{"history":{"shown":{"":[]}}}"#,                                // empty placement name
+            #"{"history":{"shown":{"p":[],"p":[]}}}"#,                        // duplicate placement
+            #"{"history":{"shown":{"ü":[]}}}"#,                               // non-ASCII key: the reader's
+            #"{"history":{"shown":{"p\u0031":[]}}}"#,                        // escape in a key
+            #"{"history":{"shown":{},"shown":{}}}"#,                          // duplicate key
+            #"{"history":{"seen":{}}}"#,                                      // unknown key
+            #"{"history":{"assigned":{"e":{"variant":"v"}}}}"#,               // no `at`
+            #"{"history":{"assigned":{"e":{"at":"2026-11-30T09:00:00Z"}}}}"#, // no `variant`
+            #"{"history":{"assigned":{"e":{"variant":"","at":"2026-11-30T09:00:00Z"}}}}"#,
+            #"{"history":{"assigned":{"e":{"variant":"v","at":"2026-11-30T09:00:00Z","by":"x"}}}}"#,
+            #"{"history":{"assigned":{"e":{"variant":"v","variant":"w","at":"2026-11-30T09:00:00Z"}}}}"#,
+            #"{"history":{"assigned":{"e":{"variant":"v","at":"2026-11-30T09:00:00Z"},"e":{"variant":"v","at":"2026-11-30T09:00:00Z"}}}}"#,
+            #"{"history":[]}"#,
+            #"{"history":"none"}"#,
+            #"{"history":{},"history":{}}"#,
+            #"{"history":null,"history":{}}"#,
+        ]
+        for line in lines { XCTAssertFalse(agree(line), line) }
+    }
+
 }
 
 extension UInt64: @retroactive RandomNumberGenerator {

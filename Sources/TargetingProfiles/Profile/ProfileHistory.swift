@@ -73,14 +73,24 @@ package struct ProfileHistory: Hashable, Sendable {
             shown.append(Shown(placement: placement, instants: [at]))
             return true
         }
-        var instants = shown[index].instants
-        let position = Self.insertionPoint(of: at, in: instants)
-        if position < instants.count, instants[position] == at { return false }
-        if instants.count >= Self.maxShown, position == 0 { return false }  // older than every kept one
-        instants.insert(at, at: position)
-        if instants.count > Self.maxShown { instants.removeFirst(instants.count - Self.maxShown) }
-        shown[index].instants = instants
+        let position = Self.insertionPoint(of: at, in: shown[index].instants)
+        if position < shown[index].instants.count, shown[index].instants[position] == at { return false }
+        if shown[index].instants.count >= Self.maxShown, position == 0 { return false }  // older than every kept one
+        shown[index].instants.insert(at, at: position)
+        if shown[index].instants.count > Self.maxShown { shown[index].instants.removeFirst(shown[index].instants.count - Self.maxShown) }
         return true
+    }
+
+    /// Lists `placement`, not listed yet, with `instants` in any order, kept as `recordShown`
+    /// would keep them one by one: ascending, once each, the latest `maxShown`. A profile may
+    /// list a placement with no instants (`"main_paywall": []`).
+    package mutating func listPlacement(_ placement: String, instants: [Int64]) {
+        var instants = instants
+        if !zip(instants, instants.dropFirst()).allSatisfy({ $0 < $1 }) {
+            instants = Array(Set(instants)).sorted()
+        }
+        if instants.count > Self.maxShown { instants.removeFirst(instants.count - Self.maxShown) }
+        shown.append(Shown(placement: placement, instants: instants))
     }
 
     /// Records that `experiment` assigned `variant` at `at`, unless it already has an
@@ -151,13 +161,15 @@ extension ProfileHistory {
                     guard items.count <= maxShown else {
                         return failure("`\(key)` lists \(items.count) instants; at most \(maxShown) are kept")
                     }
-                    if items.isEmpty { history.shown.append(Shown(placement: placement.key, instants: [])) }
+                    var instants: [Int64] = []
+                    instants.reserveCapacity(items.count)
                     for (index, item) in items.enumerated() {
                         guard let at = instant(item) else {
                             return failure("`\(key)[\(index)]`: \(describe(item)) is not an RFC 3339 instant")
                         }
-                        history.recordShown(placement.key, at: at)
+                        instants.append(at)
                     }
+                    history.listPlacement(placement.key, instants: instants)
                 }
             case "assigned":
                 guard case .object(let experiments) = member.value else {

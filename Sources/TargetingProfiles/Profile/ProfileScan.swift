@@ -8,7 +8,8 @@ import TargetingBase
 /// strings without escapes, numbers, `true`, `false` or `null`, or at the top level arrays of
 /// such strings; `custom_attributes` an object (or `null`) whose keys need no trimming, whose
 /// strings need no trimming and fit the length limit, and whose values are strings, numbers,
-/// booleans or nulls. Any other line, valid or not, fails the scan, and the caller reads it
+/// booleans or nulls; `history` an object (or `null`) in the form `ProfileHistory` writes, with
+/// keys and strings as above. Any other line, valid or not, fails the scan, and the caller reads it
 /// with `ProfileReader`, which accepts it or rejects it with its message. So a scan never
 /// accepts a line the reader rejects, and never reads a value differently.
 ///
@@ -45,6 +46,9 @@ package struct ProfileScan: Sendable {
     package private(set) var customAttributes: [Member] = []
     /// Every custom attribute key seen, stored or not (for the duplicate check).
     private var customKeys: [Range<Int>] = []
+    /// The line's `history`, read and checked as `ProfileHistory.read` reads it; nil without one
+    /// (or for `null`).
+    package internal(set) var history: ProfileHistory?
 
     /// More top-level members than this are left to `ProfileReader` (the duplicate check here is a linear scan).
     static let maxFields = 64
@@ -56,14 +60,25 @@ package struct ProfileScan: Sendable {
         fields.removeAll(keepingCapacity: true)
         customAttributes.removeAll(keepingCapacity: true)
         customKeys.removeAll(keepingCapacity: true)
+        history = nil
         var cursor = ScanCursor(bytes: bytes)
         guard cursor.take(UInt8(ascii: "{")) else { return false }
         var sawCustomAttributes = false
+        var sawHistory = false
         if !cursor.take(UInt8(ascii: "}")) {
             repeat {
                 guard let key = cursor.key(), cursor.take(UInt8(ascii: ":")) else { return false }
-                // A line with a history is read by `ProfileReader`, which validates it.
-                if cursor.equals(key, "history") { return false }
+                if cursor.equals(key, "history") {
+                    guard !sawHistory else { return false }
+                    sawHistory = true
+                    if cursor.peek == UInt8(ascii: "{") {
+                        guard let read = ProfileScan.history(&cursor) else { return false }
+                        history = read
+                    } else {
+                        guard let member = cursor.value(key: key, arrays: false), member.kind == .null else { return false }
+                    }
+                    continue
+                }
                 if cursor.equals(key, "custom_attributes") {
                     guard !sawCustomAttributes else { return false }
                     sawCustomAttributes = true
@@ -176,6 +191,7 @@ package struct ProfileScan: Sendable {
             let value: CustomValue = member.kind == .string ? .string(ProfileScan.text(bytes, member.value)) : .number(member.number)
             profile.setCustom(ProfileScan.text(bytes, member.key), value)
         }
+        profile.history = history
         return profile
     }
 

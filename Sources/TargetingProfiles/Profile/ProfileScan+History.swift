@@ -1,0 +1,87 @@
+import TargetingBase
+
+extension ProfileScan {
+    /// Reads a `history` object at `cursor` as `ProfileHistory.read` reads the same JSON, or nil
+    /// when it is outside the scanned subset (keys or strings with escapes, non-ASCII keys, any
+    /// other shape) or invalid: the caller then leaves the line to `ProfileReader`, which gives
+    /// the message. Instants are kept as `ProfileHistory.listPlacement` keeps them.
+    static func history(_ cursor: inout ScanCursor) -> ProfileHistory? {
+        guard cursor.take(UInt8(ascii: "{")) else { return nil }
+        var history = ProfileHistory()
+        if cursor.take(UInt8(ascii: "}")) { return history }
+        var sawShown = false, sawAssigned = false
+        repeat {
+            guard let key = cursor.key(), cursor.take(UInt8(ascii: ":")) else { return nil }
+            if cursor.equals(key, "shown"), !sawShown {
+                sawShown = true
+                guard shown(&cursor, into: &history) else { return nil }
+            } else if cursor.equals(key, "assigned"), !sawAssigned {
+                sawAssigned = true
+                guard assigned(&cursor, into: &history) else { return nil }
+            } else {
+                return nil
+            }
+        } while cursor.take(UInt8(ascii: ","))
+        return cursor.take(UInt8(ascii: "}")) ? history : nil
+    }
+
+    /// `history.shown`: placement names to lists of at most `maxShown` instants.
+    private static func shown(_ cursor: inout ScanCursor, into history: inout ProfileHistory) -> Bool {
+        guard cursor.take(UInt8(ascii: "{")) else { return false }
+        if cursor.take(UInt8(ascii: "}")) { return true }
+        repeat {
+            guard let key = cursor.key(), !key.isEmpty, cursor.take(UInt8(ascii: ":")),
+                  cursor.take(UInt8(ascii: "[")) else { return false }
+            let placement = text(cursor.bytes, key)
+            guard !history.shown.contains(where: { $0.placement == placement }) else { return false }
+            var instants: [Int64] = []
+            if !cursor.take(UInt8(ascii: "]")) {
+                repeat {
+                    guard cursor.peek == UInt8(ascii: "\""), let item = cursor.string(), let at = instant(cursor.bytes, item),
+                          instants.count < ProfileHistory.maxShown else { return false }
+                    instants.append(at)
+                } while cursor.take(UInt8(ascii: ","))
+                guard cursor.take(UInt8(ascii: "]")) else { return false }
+            }
+            history.listPlacement(placement, instants: instants)
+        } while cursor.take(UInt8(ascii: ","))
+        return cursor.take(UInt8(ascii: "}"))
+    }
+
+    /// `history.assigned`: experiment names to `{"variant": …, "at": …}`.
+    private static func assigned(_ cursor: inout ScanCursor, into history: inout ProfileHistory) -> Bool {
+        guard cursor.take(UInt8(ascii: "{")) else { return false }
+        if cursor.take(UInt8(ascii: "}")) { return true }
+        repeat {
+            guard let key = cursor.key(), !key.isEmpty, cursor.take(UInt8(ascii: ":")),
+                  cursor.take(UInt8(ascii: "{")) else { return false }
+            let experiment = text(cursor.bytes, key)
+            guard history.assignment(of: experiment) == nil else { return false }
+            var variant: String?
+            var at: Int64?
+            if !cursor.take(UInt8(ascii: "}")) {
+                repeat {
+                    guard let field = cursor.key(), cursor.take(UInt8(ascii: ":")),
+                          cursor.peek == UInt8(ascii: "\""), let value = cursor.string() else { return false }
+                    if cursor.equals(field, "variant"), variant == nil, !value.isEmpty {
+                        variant = text(cursor.bytes, value)
+                    } else if cursor.equals(field, "at"), at == nil, let instant = instant(cursor.bytes, value) {
+                        at = instant
+                    } else {
+                        return false
+                    }
+                } while cursor.take(UInt8(ascii: ","))
+                guard cursor.take(UInt8(ascii: "}")) else { return false }
+            }
+            guard let variant, let at else { return false }
+            history.recordAssignment(experiment, variant: variant, at: at)
+        } while cursor.take(UInt8(ascii: ","))
+        return cursor.take(UInt8(ascii: "}"))
+    }
+
+    /// The instant a scanned string holds, as `ProfileHistory.instant` reads it.
+    private static func instant(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
+        guard range.count > 10 else { return nil }
+        return Timestamp.parse(utf8: UnsafeBufferPointer(rebasing: bytes[range]))
+    }
+}
