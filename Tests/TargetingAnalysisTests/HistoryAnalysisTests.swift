@@ -262,4 +262,76 @@ final class HistoryAnalysisTests: XCTestCase {
         let witnesses = changed.placements[0].transitions.map { JSONWriter.write($0.witness) }
         XCTAssertTrue(witnesses.allSatisfy { $0.contains(#""assigned":{"e":{"variant":"#) }, "\(witnesses)")
     }
+
+    // MARK: - Random rules against random histories
+
+    /// A small deterministic generator (xorshift), so a failure repeats.
+    private struct Dice {
+        var state: UInt64
+        mutating func below(_ bound: Int) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+    }
+
+    private func randomCap(_ dice: inout Dice) -> String {
+        let subject = dice.pick(["shown p in 7d", "shown p in 30d", "shown p", "last shown p"])
+        if subject == "last shown p" {
+            return subject + " " + dice.pick(["<=", ">", "<", ">="]) + " " + dice.pick(["now - 3d", "now - 10d", "now", "now + 1d"])
+        }
+        return subject + " " + dice.pick(["<", "<=", "==", "!=", ">", ">="]) + " " + dice.pick(["0", "1", "2", "3"])
+    }
+
+    private func randomCondition(_ dice: inout Dice) -> String {
+        switch dice.below(3) {
+        case 0: randomCap(&dice)
+        case 1: "\(randomCap(&dice)) and \(randomCap(&dice))"
+        default: "\(randomCap(&dice)) or not (\(randomCap(&dice)))"
+        }
+    }
+
+    /// A random history of `p` around `now`: up to 6 instants from 40 days before to 2 days after.
+    private func randomHistory(_ dice: inout Dice) -> JSONValue {
+        let offsets = (0..<dice.below(7)).map { _ in Int64(dice.below(42 * 24) - 40 * 24) * 3_600_000 + Int64(dice.below(3) - 1) }
+        guard !offsets.isEmpty else { return .object([JSONMember(key: "id", value: .string("u"))]) }
+        let instants = JSONValue.array(offsets.map { .string(Timestamp.format(Self.now + $0)) })
+        return .object([JSONMember(key: "id", value: .string("u")),
+                        JSONMember(key: "history", value: .object([JSONMember(key: "shown", value: .object([JSONMember(key: "p", value: instants)]))]))])
+    }
+
+    func testProofsAndUnreachableRowsHoldOnRandomHistories() throws {
+        var dice = Dice(state: 0x9E37_79B9_7F4A_7C15)
+        var decided = 0
+        for _ in 0..<40 {
+            let old = capRules(randomCondition(&dice)), new = capRules(randomCondition(&dice))
+            let proof = try prove(old, new)
+            let before = try program(old), after = try program(new)
+            var histories: [Profile] = []
+            for _ in 0..<200 { histories.append(try profile(randomHistory(&dice))) }
+            if proof.placements.first?.status == .equivalent {
+                decided += 1
+                for history in histories {
+                    let first = try before.decide(placement: 0, for: history, now: Self.now).get()
+                    let second = try after.decide(placement: 0, for: history, now: Self.now).get()
+                    XCTAssertEqual(first.outcome, second.outcome, "proved equivalent:\n\(old)\n---\n\(new)")
+                }
+            }
+            if proof.placements.first?.status == .changed { decided += 1 }
+            // A row reported unreachable is taken by no random history.
+            let text = rules("segment c1 = \(randomCondition(&dice))\nsegment c2 = \(randomCondition(&dice))\naudience a1 = c1\naudience a2 = c2",
+                             rows: "  a1 -> nothing\n  a2 -> flow \"f\"\n  everyone -> flow \"g\"")
+            let unreachable = analysis(text).filter { $0.code == "unreachable-row" }
+            let rows = try program(text)
+            for warning in unreachable {
+                let row = warning.message.contains("row `a1`") ? 0 : warning.message.contains("row `a2`") ? 1 : 2
+                for history in histories {
+                    XCTAssertNotEqual(try rows.decide(placement: 0, for: history, now: Self.now).get().row, row, "\(warning.message)\n\(text)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(decided, 30, "most random proofs are settled")
+    }
 }
