@@ -33,10 +33,6 @@ package enum Analyzer {
 
     /// Runs every analysis over an error-free rule set.
     package static func analyze(_ program: Program) -> [Diagnostic] {
-        // History is not modelled yet: no finding rather than one that may be wrong.
-        if let use = program.historyUse, let first = program.ruleSet.placements.first {
-            return [.historyAnalysisSkipped(use, at: first.name.range)]
-        }
         // The graph of every condition is built for the first placement analysed, if any.
         var analysis: PlacementAnalysis?
         var diagnostics: [Diagnostic] = []

@@ -7,8 +7,8 @@ extension ChangeProof {
     /// differs: the same number of rows, and row by row an audience that is the same condition
     /// over profile fields (`canonical` of the graph: segments compared by content, not by
     /// name or place), the same key to draw on, the same `always`, and the same outcome or the
-    /// same split or experiment (id, key, variants in draw order with their bounds, names and
-    /// outcomes); the same holdout coverage and, when covered, the same holdout (name, weight,
+    /// same split or experiment (id, key, sticky duration, variants in draw order with their
+    /// bounds, names and outcomes); the same holdout coverage and, when covered, the same holdout (name, weight,
     /// key). False whenever any of it differs: the proof then searches.
     static func isUnchanged(old: (program: Program, index: Int), new: (program: Program, index: Int),
                             graph: ConditionGraph, canonical: [Int]) -> Bool {
@@ -40,7 +40,7 @@ extension ChangeProof {
     /// bucket: the same id (what is hashed), kind, key, and variants in draw order with the
     /// same bounds, names and outcomes.
     private static func samePlan(_ one: SplitPlan, _ oneProgram: Program, _ other: SplitPlan, _ otherProgram: Program) -> Bool {
-        guard one.id == other.id, one.isExperiment == other.isExperiment, one.steps.count == other.steps.count,
+        guard one.id == other.id, one.isExperiment == other.isExperiment, one.sticky == other.sticky, one.steps.count == other.steps.count,
               sameKey(one.key, oneProgram, other.key, otherProgram) else { return false }
         for (first, second) in zip(one.steps, other.steps) {
             guard first.bound == second.bound, first.variant == second.variant,

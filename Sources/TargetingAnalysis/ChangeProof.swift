@@ -116,11 +116,6 @@ extension ChangeProof {
         for name in names where only == nil || only == name {
             switch (old.placementIndex(named: name), new.placementIndex(named: name)) {
             case (let before?, let after?):
-                // History is not modelled yet: undecided, never "equivalent" or "changed" by guess.
-                if old.historyUse != nil || new.historyUse != nil {
-                    placements.append(Placement(name: name, status: .undecided, transitions: [], unsettled: []))
-                    continue
-                }
                 // Rows that read the same conditions and decide alike need no search.
                 if isUnchanged(old: (old, before), new: (new, after), graph: graph, canonical: canonical) {
                     placements.append(Placement(name: name, status: .equivalent, transitions: [], unsettled: []))

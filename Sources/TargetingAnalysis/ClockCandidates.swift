@@ -35,7 +35,15 @@ enum ClockCandidates {
                 if case .builtin(let field)? = $0.slot?.target { return BuiltinField.derivation(of: field) != nil }
                 return false
             }
-            let (fixed, relative) = DateCandidates.operands(atoms.map(\.test.kind))
+            var (fixed, relative) = DateCandidates.operands(atoms.map(\.test.kind))
+            if case .history = variable.field {
+                // A history's zones start at `now` and at `now − D` for each window: a fixed
+                // date crossing one changes which lists a `last shown` comparison can tell apart.
+                relative.append(0)
+                for atom in atoms {
+                    if case .shownCount(_, let window?)? = atom.slot?.target { relative.append(-window) }
+                }
+            }
             for date in fixed {
                 for offset in relative { points.append(date &- offset) }
             }

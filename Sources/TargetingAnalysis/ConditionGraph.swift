@@ -33,6 +33,17 @@ struct ConditionGraph {
         var variable: Int?
         /// Its position among its variable's atoms (or among the clock atoms).
         var local: Int
+        /// For an atom of a sticky experiment's assignment (`test` and `slot` then mean
+        /// nothing): the row's plan and the step whose variant the assignment must name while
+        /// it sticks.
+        var sticky: StickyProbe? = nil
+    }
+
+    /// What an assignment atom asks: does `plan.stickyStep` give `step` (the engine's own
+    /// reading of `history.assigned`).
+    struct StickyProbe {
+        var plan: SplitPlan
+        var step: Int
     }
 
     private(set) var nodes: [Node] = []
@@ -68,10 +79,28 @@ struct ConditionGraph {
         /// Per row with a split or experiment: the node "the profile has a value for its key"
         /// (`profile.id` included, which a draw needs); nil for other rows.
         var keys: [Int?]
+        /// Per row: the node that holds when the row takes the profile by its audience and a
+        /// draw (the profile has the key); equal to `rows` except for a sticky experiment's
+        /// row, whose recorded assignment also takes the profile, whatever the audience.
+        var drawn: [Int]
+        /// Per row of a sticky experiment: per step, the node "the profile's assignment sticks
+        /// with this step's variant"; empty for other rows.
+        var stickySteps: [[Int]]
+        /// Per row of a sticky experiment: the node "some assignment sticks"; nil for other rows.
+        var sticky: [Int?]
     }
 
     private var atomIndex: [AtomKey: Int] = [:]
     private var variableIndex: [FieldKey: Int] = [:]
+    /// Assignment atoms by experiment, duration and variant name: the same question across
+    /// rows, placements and programs is one atom.
+    private var stickyIndex: [StickyKey: Int] = [:]
+
+    private struct StickyKey: Hashable {
+        var experiment: String
+        var duration: Int64
+        var variant: String
+    }
 
     private struct AtomKey: Hashable {
         /// The slot read, nil for `now`.
@@ -101,21 +130,34 @@ struct ConditionGraph {
             }
             programAudienceNodes.append(program.audiences.map { build($0.condition, program) })
             programPlacements.append(program.placements.map { placement in
-                var nodes = PlacementNodes(rows: [], keys: [])
+                var nodes = PlacementNodes(rows: [], keys: [], drawn: [], stickySteps: [], sticky: [])
                 for row in placement.rows {
                     let audience = row.audience.map { programAudienceNodes[programAudienceNodes.count - 1][$0] } ?? trueNode
                     guard let plan = row.split else {
-                        nodes.rows.append(audience)
+                        nodes.drawn.append(audience)
                         nodes.keys.append(nil)
                         continue
                     }
                     let key = keyNode(plan.key, program)
                     nodes.keys.append(key)
                     if case .profileID = plan.key {
-                        nodes.rows.append(audience)
+                        nodes.drawn.append(audience)
                     } else {
-                        nodes.rows.append(audience == trueNode ? key : add(.and([audience, key])))
+                        nodes.drawn.append(audience == trueNode ? key : add(.and([audience, key])))
                     }
+                }
+                for (position, row) in placement.rows.enumerated() {
+                    guard let plan = row.split, let duration = plan.sticky else {
+                        nodes.rows.append(nodes.drawn[position])
+                        nodes.stickySteps.append([])
+                        nodes.sticky.append(nil)
+                        continue
+                    }
+                    let steps = plan.steps.indices.map { stickyAtom(plan, step: $0, duration: duration) }
+                    let any = steps.count == 1 ? steps[0] : add(.or(steps))
+                    nodes.stickySteps.append(steps)
+                    nodes.sticky.append(any)
+                    nodes.rows.append(add(.or([any, nodes.drawn[position]])))
                 }
                 return nodes
             })
@@ -236,6 +278,46 @@ struct ConditionGraph {
         let node = atom(slot: slot, CompiledTest(slot: 0, kind: .startsWith("", fold: false), negated: false, source: source), program)
         keyTargets[node] = slot.target
         return node
+    }
+
+    /// The node "the profile's recorded assignment of `plan`'s experiment sticks with step
+    /// `step`": an atom of the experiment's assignment variable, shared by every row, placement
+    /// and program that asks the same (a later step with an earlier step's variant name can
+    /// never stick, and the engine's reading gives that too).
+    private mutating func stickyAtom(_ plan: SplitPlan, step: Int, duration: Int64) -> Int {
+        let key = StickyKey(experiment: plan.id, duration: duration, variant: plan.steps[step].variant ?? "")
+        if let known = stickyIndex[key] { return atoms[known].node }
+        let field = FieldKey.assignment(plan.id)
+        let variable: Int
+        if let known = variableIndex[field] {
+            variable = known
+        } else {
+            variable = variables.count
+            variableIndex[field] = variable
+            variables.append(SearchVariable(field: field))
+        }
+        let position = SourcePosition(offset: 0, line: 1, column: 1)
+        let range = SourceRange(file: "", start: position, end: position)
+        let reference = AttributeReference(target: .custom("history.assigned." + plan.id), spelling: .bare, range: range)
+        let source = Comparison(subject: .attribute(reference), op: .isSet, operatorRange: range, operands: [], list: nil,
+                                ignoringCaseRange: nil, range: range)
+        let test = CompiledTest(slot: -1, kind: .isSet, negated: false, source: source)
+        let id = atoms.count
+        let node = add(.atom(id))
+        atoms.append(Atom(slot: nil, test: test, node: node, variable: variable, local: variables[variable].atoms.count,
+                          sticky: StickyProbe(plan: plan, step: step)))
+        variables[variable].atoms.append(id)
+        stickyIndex[key] = id
+        return node
+    }
+
+    /// Whether atom `id` holds for `profile` at `now`, as the engine reads it (false for a
+    /// comparison of `now`, which no profile decides).
+    func holds(atom id: Int, in profile: Profile, now: Int64) -> Bool {
+        let atom = atoms[id]
+        if let probe = atom.sticky { return probe.plan.stickyStep(in: profile.history, now: now) == probe.step }
+        guard let slot = atom.slot else { return false }
+        return AtomTruth.holds(atom.test, slot.read(from: profile, now: now), now: now)
     }
 
     private mutating func atom(_ test: CompiledTest, _ program: Program) -> Int {

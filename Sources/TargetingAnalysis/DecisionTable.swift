@@ -74,7 +74,6 @@ extension DecisionTable {
     /// The table of placement `index` of `program` at `now`, by `names` (nil: every declared
     /// `one of` string and `bool` attribute the placement reads).
     package static func build(_ program: Program, placement index: Int, by names: [String]?, now: Int64) -> Result<DecisionTable, DecisionTableError> {
-        if let use = program.historyUse { return .failure(.readsHistory(use)) }
         let graph = ConditionGraph(program)
         let placement = program.placements[index]
         let nodes = graph.programPlacements[0][index]
@@ -222,9 +221,7 @@ extension DecisionTable {
         for (field, _) in values {
             guard let variable = graph.variables.firstIndex(where: { $0.field == field }) else { continue }
             for id in graph.variables[variable].atoms {
-                let atom = graph.atoms[id]
-                guard let slot = atom.slot else { continue }
-                fixed.append((atom.node, AtomTruth.holds(atom.test, slot.read(from: profile, now: now), now: now)))
+                fixed.append((graph.atoms[id].node, graph.holds(atom: id, in: profile, now: now)))
             }
         }
         return fixed
@@ -267,7 +264,12 @@ extension DecisionTable {
                 let atom = graph.atoms[id]
                 if let variable = atom.variable, excluding.contains(graph.variables[variable].field) { continue }
                 // Identical comparisons share one atom, and so one source.
-                let dependency = graph.keyTargets[node].map { Dependency.key(storedTarget($0)) } ?? .comparison(atom.test.source)
+                let dependency: Dependency
+                if let probe = atom.sticky {
+                    dependency = .assignment(probe.plan.id)
+                } else {
+                    dependency = graph.keyTargets[node].map { Dependency.key(storedTarget($0)) } ?? .comparison(atom.test.source)
+                }
                 if !found.contains(dependency) { found.append(dependency) }
             case .and(let children), .or(let children): stack += children.reversed()
             case .not(let child): stack.append(child)
@@ -282,7 +284,7 @@ extension DecisionTable {
         switch FieldKey(target) {
         case .builtin(let field): .builtin(field)
         case .custom(let key): .custom(key)
-        case .history: target
+        case .history, .assignment: target
         }
     }
 

@@ -11,6 +11,4 @@ package enum DecisionTableError: Error, Hashable, Sendable {
     /// The attribute named has no finite domain: a type other than `bool`, `one of` strings and
     /// `set of`, a string or set without declared values, or (nil) no known type.
     case notFinite(String, type: ValueType?)
-    /// The rules read a profile's history (`use` names what), which tables do not model yet.
-    case readsHistory(String)
 }

@@ -2,12 +2,6 @@ import TargetingBase
 
 /// Warnings of the analyzer.
 extension Diagnostic {
-    /// The rules read a profile's history (`use` names what), which the analysis does not model yet.
-    static func historyAnalysisSkipped(_ use: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.note, "analysis-history", "the reachability analysis does not model history yet, and these rules read it (\(use)); unreachable rows and fall-through are not reported",
-                   at: range, help: "`resolve --explain` and `targeting test` show how history decides")
-    }
-
     static func unreachableRow(_ row: String, takenBy rows: [String], at range: SourceRange) -> Diagnostic {
         var help: String?
         if rows.count == 1 {

@@ -9,17 +9,25 @@ enum ExampleProfile {
     static func json(_ values: [(FieldKey, ExampleValue)]) -> JSONValue {
         var builtins: [JSONMember] = []
         var customs: [JSONMember] = []
+        var shown: [JSONMember] = []
+        var assigned: [JSONMember] = []
         for (field, value) in values {
             guard case .json(let json) = value else { continue }
             switch field {
             case .builtin(let name): builtins.append(JSONMember(key: name, value: json))
             case .custom(let key): customs.append(JSONMember(key: key, value: json))
-            case .history: continue  // never searched (`FieldKey.history`)
+            case .history(let placement): shown.append(JSONMember(key: placement, value: json))
+            case .assignment(let experiment): assigned.append(JSONMember(key: experiment, value: json))
             }
         }
         func byKey(_ a: JSONMember, _ b: JSONMember) -> Bool { a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
         var members = builtins.sorted(by: byKey)
         if !customs.isEmpty { members.append(JSONMember(key: "custom_attributes", value: .object(customs.sorted(by: byKey)))) }
+        // The history as `ProfileHistory` writes it: `shown`, then `assigned`, each left out when empty.
+        var history: [JSONMember] = []
+        if !shown.isEmpty { history.append(JSONMember(key: "shown", value: .object(shown.sorted(by: byKey)))) }
+        if !assigned.isEmpty { history.append(JSONMember(key: "assigned", value: .object(assigned.sorted(by: byKey)))) }
+        if !history.isEmpty { members.append(JSONMember(key: "history", value: .object(history))) }
         return .object(members)
     }
 

@@ -43,6 +43,11 @@ struct OptionTableBuilder {
     let field: FieldKey
     /// The comparisons, in local order, with the slot each reads.
     let tests: [(slot: Slot, test: CompiledTest)]
+    /// For the assignment of a sticky experiment, instead of comparisons: the atoms' probes,
+    /// in local order.
+    let probes: [ConditionGraph.StickyProbe]
+    /// How many atoms a vector covers.
+    var atomCount: Int { tests.count + probes.count }
     /// The instant comparisons are evaluated at.
     let now: Int64
 
@@ -62,9 +67,10 @@ struct OptionTableBuilder {
     private let slotOfTest: [Int]
 
     /// Starts an empty table.
-    init(field: FieldKey, tests: [(slot: Slot, test: CompiledTest)], now: Int64, budget: Int) {
+    init(field: FieldKey, tests: [(slot: Slot, test: CompiledTest)], probes: [ConditionGraph.StickyProbe] = [], now: Int64, budget: Int) {
         self.field = field
         self.tests = tests
+        self.probes = probes
         self.now = now
         self.budget = budget
         var slots: [Slot] = []
@@ -84,15 +90,16 @@ struct OptionTableBuilder {
     /// comparison true and false), a value is still counted but adds nothing.
     @discardableResult
     mutating func offer(_ value: ExampleValue) -> Bool {
-        guard (offers + 1) * max(1, tests.count) <= budget else {
+        guard (offers + 1) * max(1, atomCount) <= budget else {
             isComplete = false
             return false
         }
         offers += 1
         guard let profile = OptionTableBuilder.profile(field, value) else { return false }
-        if tests.count < 8, seen.count == 1 << tests.count { return true }
+        if atomCount < 8, seen.count == 1 << atomCount { return true }
         let values = slots.map { $0.read(from: profile, now: now) }
         let vector = tests.indices.map { AtomTruth.holds(tests[$0].test, values[slotOfTest[$0]], now: now) }
+            + probes.map { $0.plan.stickyStep(in: profile.history, now: now) == $0.step }
         if seen.insert(vector).inserted { concrete.append((value, vector)) }
         return true
     }
@@ -105,12 +112,12 @@ struct OptionTableBuilder {
     /// The finished table.
     func table() -> OptionTable {
         var truth: [Bool] = []
-        truth.reserveCapacity((concrete.count + abstract.count) * tests.count)
+        truth.reserveCapacity((concrete.count + abstract.count) * atomCount)
         for (_, vector) in concrete { truth += vector }
         for vector in abstract { truth += vector }
         return OptionTable(values: concrete.map(\.0) + abstract.map { _ in nil }, concreteCount: concrete.count,
-                           atomCount: tests.count, truth: truth, isComplete: isComplete,
-                           cost: (offers + abstract.count) * max(1, tests.count) + work)
+                           atomCount: atomCount, truth: truth, isComplete: isComplete,
+                           cost: (offers + abstract.count) * max(1, atomCount) + work)
     }
 
     /// A profile holding only `value` in `field`, or nil when a profile cannot hold it as given
@@ -127,8 +134,13 @@ struct OptionTableBuilder {
             if case .array(let items) = json, case .string(let joined) = stored,
                joined != items.compactMap(\.stringValue).joined(separator: ",") { return nil }
             profile.setCustom(key, stored)
-        case .history:
-            return nil  // never searched (`FieldKey.history`): no profile is offered
+        case .history(let placement):
+            // Read as a profile's `history` is read: the list is checked and kept as the store keeps it.
+            guard case .success(let history) = ProfileHistory.read(.object([JSONMember(key: "shown", value: .object([JSONMember(key: placement, value: json)]))])) else { return nil }
+            profile.history = history
+        case .assignment(let experiment):
+            guard case .success(let history) = ProfileHistory.read(.object([JSONMember(key: "assigned", value: .object([JSONMember(key: experiment, value: json)]))])) else { return nil }
+            profile.history = history
         }
         return profile
     }

@@ -58,7 +58,6 @@ package struct OverlapReport: Sendable {
 extension OverlapReport {
     /// Analyses the placement at `placement` of `program` at `now` (Unix ms).
     package static func analyze(_ program: Program, placement index: Int, now: Int64) -> OverlapReport {
-        if program.historyUse != nil { return undecided(program, placement: index, now: now) }
         var search = ProfileSearch(graph: ConditionGraph(program), now: now)
         let placement = program.placements[index]
         let graph = search.graph
@@ -85,24 +84,6 @@ extension OverlapReport {
                              holdout: placement.isCoveredByHoldout ? program.holdout?.name : nil)
     }
 
-    /// The report of rules that read history, which the search does not model yet: every pair
-    /// and every row undecided.
-    static func undecided(_ program: Program, placement index: Int, now: Int64) -> OverlapReport {
-        let placement = program.placements[index]
-        var audiences: [String] = []
-        for row in placement.rows where row.audience != nil && !audiences.contains(row.source.audience.name) {
-            audiences.append(row.source.audience.name)
-        }
-        var pairs: [Pair] = []
-        for (position, first) in audiences.enumerated() {
-            for second in audiences[(position + 1)...] { pairs.append(Pair(a: first, b: second, overlap: nil, witness: nil)) }
-        }
-        var search = ProfileSearch(graph: ConditionGraph(program), now: now)
-        let rows = placement.rows.indices.map { reachability(program, placement: index, row: $0, search: &search, now: now) }
-        return OverlapReport(placement: placement.name, now: now, pairs: pairs, rows: rows,
-                             holdout: placement.isCoveredByHoldout ? program.holdout?.name : nil)
-    }
-
     /// Whether some profile is decided by row `position` of the placement at `index` (the
     /// editor's hover on a row asks this alone).
     package static func reachability(_ program: Program, placement index: Int, row position: Int, now: Int64) -> Row {
@@ -116,11 +97,6 @@ extension OverlapReport {
                          destination: rows[position].source.destination.description, reachable: false, witness: nil,
                          appliesWhenHeldOut: rows[position].source.appliesWhenHeldOut)
         if let plan = rows[position].split, case .slot(let slot) = plan.key { report.key = FieldKey(program.slots[slot].target).displayName }
-        // History is not modelled yet: undecided, never "unreachable".
-        if program.historyUse != nil {
-            report.reachable = nil
-            return report
-        }
         // Reachable through any variant, held out or not: the first route settled with a witness.
         for route in Route.routes(program, placement: index, variants: false) where route.row == position {
             let goals = route.goals(program, placement: index, graph: search.graph)

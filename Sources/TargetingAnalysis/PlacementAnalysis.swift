@@ -43,7 +43,9 @@ struct PlacementAnalysis {
             let audienceName = row.source.audience.name
             let range = row.source.audience.range
             let above = nodes.rows[..<position].map { Goal(node: $0, value: false) }
-            let own = [Goal(node: nodes.rows[position], value: true)] + (nodes.keys[position].map { [Goal(node: $0, value: true)] } ?? [])
+            // A sticky experiment's row may take a profile without its key (by its assignment).
+            let key = nodes.sticky[position] == nil ? nodes.keys[position] : nil
+            let own = [Goal(node: nodes.rows[position], value: true)] + (key.map { [Goal(node: $0, value: true)] } ?? [])
             let reachable = routes.filter { $0.row == position }.contains { route in
                 !isImpossible(route.goals(program, placement: index, graph: search.graph))
             }

@@ -82,10 +82,6 @@ extension ProfileSearch {
     /// `now`; nil when no profile can hold it.
     func truth(of variable: Int, _ value: ExampleValue, now: Int64) -> [Bool]? {
         guard let profile = OptionTableBuilder.profile(graph.variables[variable].field, value) else { return nil }
-        return graph.variables[variable].atoms.map { id in
-            let atom = graph.atoms[id]
-            guard let slot = atom.slot else { return false }
-            return AtomTruth.holds(atom.test, slot.read(from: profile, now: now), now: now)
-        }
+        return graph.variables[variable].atoms.map { graph.holds(atom: $0, in: profile, now: now) }
     }
 }

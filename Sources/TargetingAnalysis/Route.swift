@@ -25,6 +25,9 @@ struct Route {
     var step: Int?
     var holdout: Holdout
     var seen: ChangeProof.Seen
+    /// Whether the row decides by the assignment its sticky experiment recorded (whatever the
+    /// audience, without a draw) rather than by its audience and a draw.
+    var sticky = false
 
     /// Every way placement `index` of `program` can decide, what users see first: each row
     /// (each variant of a split or experiment row, with `variants`) and no match when the
@@ -48,14 +51,20 @@ struct Route {
                 routes.append(Route(row: nil, step: nil, holdout: state, seen: ChangeProof.Seen(outcome: nil, heldOutBy: heldOutBy)))
                 return
             }
-            if let plan = rows[row].split, variants {
-                for (step, variant) in plan.steps.enumerated() {
-                    let seen = ChangeProof.Seen(outcome: Outcome(variant.destination) ?? .nothing, experiment: plan.isExperiment ? plan.id : nil,
-                                                variant: variant.variant, heldOutBy: heldOutBy)
-                    routes.append(Route(row: row, step: step, holdout: state, seen: seen))
+            // A sticky experiment's row decides by its recorded assignment too (a held-out
+            // profile's as well, at an `everyone` row, the one such row it reaches).
+            let stickiness = rows[row].split?.sticky != nil ? [false, true] : [false]
+            for sticky in stickiness {
+                if let plan = rows[row].split, variants {
+                    for (step, variant) in plan.steps.enumerated() {
+                        let seen = ChangeProof.Seen(outcome: Outcome(variant.destination) ?? .nothing, experiment: plan.isExperiment ? plan.id : nil,
+                                                    variant: variant.variant, heldOutBy: heldOutBy)
+                        routes.append(Route(row: row, step: step, holdout: state, seen: seen, sticky: sticky))
+                    }
+                } else {
+                    routes.append(Route(row: row, step: nil, holdout: state, seen: ChangeProof.Seen(outcome: Outcome(rows[row].source.destination), heldOutBy: heldOutBy),
+                                        sticky: sticky))
                 }
-            } else {
-                routes.append(Route(row: row, step: nil, holdout: state, seen: ChangeProof.Seen(outcome: Outcome(rows[row].source.destination), heldOutBy: heldOutBy)))
             }
         }
         let canMiss = program.canMiss(placement: index)
@@ -71,8 +80,9 @@ struct Route {
     }
 
     /// The goals under which the route decides in placement `index` of program number
-    /// `programIndex` of `graph`: its row takes the profile (with a value for the row's key)
-    /// and no row above it that the profile reaches does; no row for no match; the holdout's
+    /// `programIndex` of `graph`: its row takes the profile (by a recorded assignment that
+    /// sticks, for a sticky route; else with no such assignment, by its audience and with a
+    /// value for the row's key) and no row above it that the profile reaches does; no row for no match; the holdout's
     /// key present or absent as the route says. A held-out profile reaches only `always` rows
     /// and `everyone`.
     func goals(_ program: Program, placement index: Int, graph: ConditionGraph, programIndex: Int = 0) -> [Goal] {
@@ -83,8 +93,13 @@ struct Route {
             goals.append(Goal(node: nodes.rows[above], value: false))
         }
         if let row {
-            goals.append(Goal(node: nodes.rows[row], value: true))
-            if let key = nodes.keys[row] { goals.append(Goal(node: key, value: true)) }
+            if sticky {
+                goals.append(Goal(node: step.map { nodes.stickySteps[row][$0] } ?? nodes.sticky[row] ?? nodes.rows[row], value: true))
+            } else {
+                if let any = nodes.sticky[row] { goals.append(Goal(node: any, value: false)) }
+                goals.append(Goal(node: nodes.drawn[row], value: true))
+                if let key = nodes.keys[row] { goals.append(Goal(node: key, value: true)) }
+            }
         }
         if let key = graph.programHoldoutKeys[programIndex] {
             switch holdout {
@@ -100,7 +115,7 @@ struct Route {
     /// the holdout's bucket below or from its weight.
     func draws(_ program: Program, placement index: Int) -> [DrawNeed] {
         var needs: [DrawNeed] = []
-        if let row, let step, let plan = program.placements[index].rows[row].split {
+        if let row, let step, !sticky, let plan = program.placements[index].rows[row].split {
             needs.append(DrawNeed(name: plan.id, field: DrawNeed.field(of: plan.key, in: program), buckets: DrawNeed.buckets(of: plan, step: step)))
         }
         if let holdout = program.holdout {
@@ -116,7 +131,7 @@ struct Route {
 
     /// Whether `decision` is the route's: the same row and holdout, and the same variant.
     func isTaken(by decision: Decision) -> Bool {
-        guard decision.row == row, decision.heldOut == (holdout == .heldOut) else { return false }
+        guard decision.row == row, decision.heldOut == (holdout == .heldOut), decision.isSticky == sticky else { return false }
         return step == nil || ChangeProof.Seen(decision) == seen
     }
 }

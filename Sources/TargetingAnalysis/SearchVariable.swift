@@ -10,17 +10,19 @@ import TargetingSyntax
 enum FieldKey: Hashable, Comparable {
     case builtin(String)
     case custom(String)
-    /// What the history says about a placement (`shown p in 7d`, `last shown p`, as written).
-    /// The analyses do not search over history yet: a program that reads it is answered
-    /// "undecided" before any search (`Program.historyUse`), so this key is never searched.
+    /// The instants a placement was shown at (`history.shown.P`), which every `shown P [in D]`
+    /// and `last shown P` of the rules reads: one list, so the counts and the last instant are
+    /// searched together and never contradict each other.
     case history(String)
+    /// The assignment a sticky experiment recorded (`history.assigned.E`).
+    case assignment(String)
 
     /// The stored field a slot reads.
     init(_ target: AttributeReference.Target) {
         switch target {
         case .custom(let key): self = .custom(key)
         case .builtin(let field): self = .builtin(BuiltinField.storedField(of: field))
-        case .shownCount, .lastShown: self = .history(target.written)
+        case .shownCount(let placement, _), .lastShown(let placement): self = .history(placement)
         }
     }
 }
@@ -31,7 +33,8 @@ extension FieldKey {
         switch self {
         case .builtin(let name): AttributeTarget.builtin(name).written
         case .custom(let key): AttributeTarget.custom(key).written
-        case .history(let written): written
+        case .history(let placement): "history.shown." + placement
+        case .assignment(let experiment): "history.assigned." + experiment
         }
     }
 }

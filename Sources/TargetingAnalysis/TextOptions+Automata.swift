@@ -11,7 +11,7 @@ extension TextOptions {
         switch builder.field {
         case .custom: custom = true
         case .builtin: custom = false
-        case .history: return false  // never searched (`FieldKey.history`)
+        case .history, .assignment: return false  // histories are no strings (`HistoryOptions`)
         }
         var explored = 0
         let outcomes = TextAutomata.outcomes(builder.tests.map(\.test), custom: custom, work: &explored)

@@ -12,7 +12,8 @@ enum VariableOptions {
         let tests = variable.atoms.compactMap { id -> (slot: Slot, test: CompiledTest)? in
             graph.atoms[id].slot.map { ($0, graph.atoms[id].test) }
         }
-        var builder = OptionTableBuilder(field: variable.field, tests: tests, now: now, budget: budget)
+        let probes = variable.atoms.compactMap { graph.atoms[$0].sticky }
+        var builder = OptionTableBuilder(field: variable.field, tests: tests, probes: probes, now: now, budget: budget)
         builder.offer(.missing)
         let kinds = tests.map(\.test.kind)
         switch variable.field {
@@ -28,8 +29,9 @@ enum VariableOptions {
             fillBuiltin(&builder, type: type, kinds: kinds, allowed: variable.allowed, now: now)
             builder.offer(.json(.bool(true)))
         case .history:
-            // Not modelled yet: the table stays open, so no answer rests on it.
-            builder.isComplete = false
+            HistoryOptions.fillShown(&builder, now: now)
+        case .assignment:
+            HistoryOptions.fillAssignment(&builder, now: now)
         }
         return builder.table()
     }
@@ -37,7 +39,11 @@ enum VariableOptions {
     /// Whether the options of `variable` depend on the instant: it compares with `now ± d` or
     /// reads a field derived from the clock.
     static func isTimeDependent(_ variable: SearchVariable, graph: ConditionGraph) -> Bool {
-        variable.atoms.contains { id in
+        switch variable.field {
+        case .history, .assignment: return true  // instants are placed relative to `now`
+        case .builtin, .custom: break
+        }
+        return variable.atoms.contains { id in
             let atom = graph.atoms[id]
             if case .builtin(let field)? = atom.slot?.target, BuiltinField.derivation(of: field) != nil { return true }
             return DateCandidates.operands([atom.test.kind]).relative.isEmpty == false

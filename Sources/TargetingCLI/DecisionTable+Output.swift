@@ -98,6 +98,7 @@ extension DecisionTable {
         case .split(let id): "split `\(id)`"
         case .experiment(let name): "experiment `\(name)`"
         case .holdout(let name): "holdout `\(name)`"
+        case .assignment(let name): "assignment of `\(name)`"
         }
     }
 
@@ -119,8 +120,6 @@ extension DecisionTable {
         case .notFinite(let name, let type):
             let shown = type.map { $0 == .string || $0 == .set ? "a \($0.rawValue) without declared values" : "a \($0.rawValue)" } ?? "of no known type"
             return "`\(name)` is \(shown); --by takes `one of` strings, `bool` and `set of` attributes"
-        case .readsHistory(let use):
-            return "the rules read a profile's history (\(use)), which `table` does not model yet"
         }
     }
 

@@ -49,9 +49,32 @@ extension Checker {
             if value.rounded(.towardZero) != value || value < 0 || value > Double(Checker.maxShownCount) {
                 report(.shownCountOutOfRange(literal.text, at: literal.range))
                 passed = false
+            } else if let always = Checker.constantCount(comparison.op, Int(value)) {
+                report(.constantCap(reference.displayName, op: comparison.op, count: literal.text, always: always, at: comparison.range))
             }
         }
         return passed
+    }
+
+    /// Whether a count of showings (0 to 100, as a placement keeps at most 100) compared by
+    /// `op` with `count` is the same for every count: true when always true (`>= 0`,
+    /// `<= 100`), false when never (`< 0`, `> 100`), nil when some counts pass and some fail.
+    static func constantCount(_ op: ComparisonOperator, _ count: Int) -> Bool? {
+        let results = (0...maxShownCount).map { shown -> Bool in
+            switch op {
+            case .equal: shown == count
+            case .notEqual: shown != count
+            case .less: shown < count
+            case .lessOrEqual: shown <= count
+            case .greater: shown > count
+            case .greaterOrEqual: shown >= count
+            case .contains, .startsWith, .endsWith, .matches, .isIn, .isNotIn, .between, .has, .hasAny, .hasAll, .hasNone,
+                 .isSet, .isNotSet: false
+            }
+        }
+        if results.allSatisfy({ $0 }) { return true }
+        if !results.contains(true) { return false }
+        return nil
     }
 
     /// `sticky DURATION` of an experiment: from one day to 400 days.

@@ -318,6 +318,12 @@ extension Diagnostic {
                    help: "a placement keeps its latest 100 showings, so a cap counts from 0 to 100")
     }
 
+    /// A cap whose comparison no count of showings (0 to 100) can change: always or never true.
+    static func constantCap(_ name: String, op: ComparisonOperator, count: String, always: Bool, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.warning, "constant-cap", "`\(name) \(op.rawValue) \(count)` is \(always ? "always" : "never") true", at: range,
+                   help: "a count of showings is a whole number from 0 to 100, so this cap \(always ? "limits nothing" : "excludes every profile")")
+    }
+
     static func stickyDurationOutOfRange(_ text: String, at range: SourceRange) -> Diagnostic {
         Diagnostic(.error, "sticky-duration", "sticky duration `\(text)` is out of range", at: range,
                    help: "an assignment sticks from 1 day to 400 days, such as `90d`")

@@ -192,6 +192,7 @@ extension DecisionTable.Dependency {
         case .split(let id): "split \(id)"
         case .experiment(let name): "experiment \(name)"
         case .holdout(let name): "holdout \(name)"
+        case .assignment(let name): "assignment \(name)"
         }
     }
 }

@@ -187,4 +187,35 @@ final class HistoryCommandTests: TemporaryDirectoryTestCase {
 
         """)
     }
+
+    func testCheckOverlapTableAndProveAnswerOverHistories() {
+        let rules = rulesPath()
+        let check = CLIHarness.run(["check", rules])
+        XCTAssertEqual(check.status, 0, check.err)
+        XCTAssertFalse((check.out + check.err).contains("history"), check.out + check.err)
+
+        let overlap = CLIHarness.run(["overlap", "main_paywall", "--rules", rules, "--now", Self.now, "--format", "json"])
+        XCTAssertEqual(overlap.status, 0, overlap.err)
+        XCTAssertFalse(overlap.out.contains(#""reachable":null"#), overlap.out)
+        XCTAssertTrue(overlap.out.contains(#""audience":"rest","reachable":true,"witness":{"id":"witness","history":{"shown":{"main_paywall":["#), overlap.out)
+
+        let table = CLIHarness.run(["table", "main_paywall", "--rules", rules, "--now", Self.now])
+        XCTAssertEqual(table.status, 0, table.err)
+        XCTAssertTrue(table.out.contains("`last shown main_paywall <= now - 3d`"), table.out)
+        XCTAssertTrue(table.out.contains("assignment of `pricing`"), table.out)
+
+        let wider = directory.write("rules/wider.rules", Self.rules.replacingOccurrences(of: "in 7d < 3", with: "in 8d < 3"))
+        let prove = CLIHarness.run(["diff", rules, wider, "--prove", "--now", Self.now])
+        XCTAssertTrue(prove.out.contains("main_paywall: changed"), prove.out + prove.err)
+        XCTAssertTrue(prove.out.contains(#""history":{"shown":{"main_paywall":["#), prove.out)
+        let same = CLIHarness.run(["diff", rules, rules, "--prove", "--now", Self.now])
+        XCTAssertTrue(same.out.contains("main_paywall: equivalent"), same.out + same.err)
+    }
+
+    func testCheckWarnsAboutACapNoCountChanges() {
+        let rules = rulesPath(Self.rules.replacingOccurrences(of: "in 7d < 3", with: "in 7d <= 100"))
+        let result = CLIHarness.run(["check", rules])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue((result.out + result.err).contains("warning: `shown main_paywall in 7d <= 100` is always true"), result.out + result.err)
+    }
 }

@@ -122,11 +122,25 @@ final class CheckerHistoryTests: XCTestCase {
         XCTAssertEqual(diagnostics(MarkedSource(text).text).filter { $0.code == "unused" }, [])
     }
 
-    func testTheAnalysisSaysItDoesNotModelHistoryRatherThanGuess() {
-        // Without history the row below an unsatisfiable audience would be reported; with a cap
-        // in the rules, the analysis claims nothing and says why.
-        let found = diagnostics("segment s = shown main_paywall in 7d < 3 and shown main_paywall in 7d > 5" + rest)
-        XCTAssertEqual(found.filter { $0.severity == .warning }, [], describe(found))
-        XCTAssertEqual(found.filter { $0.code == "analysis-history" }.count, 1, describe(found))
+    func testTheAnalysisModelsCapsRatherThanStayingSilent() {
+        // Seven days hold no more showings than thirty: the audience is empty, and said so.
+        let found = diagnostics("segment s = shown main_paywall in 7d > 5 and shown main_paywall in 30d < 3" + rest)
+        XCTAssertEqual(found.filter { $0.code == "unreachable-row" }.count, 1, describe(found))
+        XCTAssertEqual(found.filter { $0.code == "analysis-history" }, [], describe(found))
+    }
+
+    func testACapThatNoCountChangesIsAWarningAtItsComparison() {
+        for (segment, always) in [("1️⃣shown main_paywall >= 0", true), ("1️⃣shown main_paywall in 7d <= 100", true),
+                                  ("1️⃣shown main_paywall < 0", false), ("1️⃣shown main_paywall in 7d > 100", false),
+                                  ("not (1️⃣shown main_paywall in 30m >= 0)", true)] {
+            let found = assertDiagnostic("segment s = " + segment + rest, severity: .warning, code: "constant-cap",
+                                         messageContains: always ? "is always true" : "is never true")
+            XCTAssertNotNil(found?.help)
+        }
+        for segment in ["shown main_paywall > 0", "shown main_paywall < 100", "shown main_paywall in 7d == 0", "shown main_paywall != 100",
+                        "last shown main_paywall is set"] {
+            let found = diagnostics("segment s = " + segment + rest)
+            XCTAssertEqual(found.filter { $0.code == "constant-cap" }, [], segment + ": " + describe(found))
+        }
     }
 }
