@@ -277,4 +277,29 @@ final class TimestampTests: XCTestCase {
         XCTAssertEqual(Timestamp.floorMod(-10, 10), 0)
         XCTAssertEqual(Timestamp.floorMod(Int64.min, 86_400_000), 60_424_192)  // Python: -2**63 % 86400000
     }
+
+    func testTheWholeSecondsFormReadsAsTheGeneralParserReadsIt() {
+        func whole(_ text: String) -> Int64? {
+            var text = text
+            return text.withUTF8 { Timestamp.parseWholeSecondsUTC($0) }
+        }
+        var state: UInt64 = 20_261_205
+        for _ in 0..<5_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // Whole seconds from 0000-01-01 to the end of 9999.
+            let seconds = Int64(state >> 24) % 315_537_897_600 - 62_167_219_200
+            let text = Timestamp.format(seconds * 1_000)
+            XCTAssertEqual(whole(text), seconds * 1_000, text)
+            XCTAssertEqual(whole(text), Timestamp.parse(text), text)
+        }
+        // Valid in another form, or not valid: left to the general parser.
+        for text in ["2026-12-01T10:00:00.5Z", "2026-12-01t10:00:00Z", "2026-12-01T10:00:00z", "2026-12-01T10:00:00+00:00",
+                     "2026-02-29T10:00:00Z", "2026-13-01T10:00:00Z", "2026-12-00T10:00:00Z", "2026-12-01T24:00:00Z",
+                     "2026-12-01T10:60:00Z", "2026-12-01T10:00:60Z", "2026-12-01 10:00:00Z", "2026-1a-01T10:00:00Z",
+                     "2026-12-01T10:00:0\u{0}Z", "2026-12-01"] {
+            XCTAssertNil(whole(text), text)
+        }
+        XCTAssertEqual(whole("2024-02-29T23:59:59Z"), Timestamp.parse("2024-02-29T23:59:59Z"))
+        XCTAssertEqual(whole("0000-01-01T00:00:00Z"), Timestamp.parse("0000-01-01T00:00:00Z"))
+    }
 }

@@ -248,6 +248,31 @@ package enum Timestamp {
         return (r != 0 && (r < 0) != (b < 0)) ? r + b : r
     }
 
+    /// `parse(utf8:)` for exactly `YYYY-MM-DDTHH:MM:SSZ`, the form `format` writes for whole
+    /// seconds (as a store's histories hold them), read in one pass; nil for anything else,
+    /// valid in another form or not.
+    package static func parseWholeSecondsUTC(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard bytes.count == 20, let p = bytes.baseAddress,
+              p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"), p[10] == UInt8(ascii: "T"),
+              p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"), p[19] == UInt8(ascii: "Z") else { return nil }
+        var notDigit: UInt8 = 0
+        @inline(__always) func digits(_ start: Int, _ count: Int) -> Int {
+            var value = 0
+            for offset in start..<(start + count) {
+                let digit = p[offset] &- UInt8(ascii: "0")
+                notDigit |= digit > 9 ? 1 : 0
+                value = value &* 10 &+ Int(digit)
+            }
+            return value
+        }
+        let year = digits(0, 4), month = digits(5, 2), day = digits(8, 2)
+        let hour = digits(11, 2), minute = digits(14, 2), second = digits(17, 2)
+        guard notDigit == 0, (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month),
+              hour <= 23, minute <= 59, second <= 59 else { return nil }
+        let days = Int64(CivilDate(year: year, month: month, day: day).daysSinceEpoch)
+        return days * msPerDay + Int64(hour * 3_600 + minute * 60 + second) * 1_000
+    }
+
     /// Parses "YYYY-MM-DD" from the first ten bytes and validates the date.
     static func parseDatePart(_ bytes: UnsafeBufferPointer<UInt8>) -> CivilDate? {
         guard bytes.count >= 10,
@@ -264,15 +289,16 @@ package enum Timestamp {
 
     /// Reads exactly `count` ASCII digits at `start`; nil if any is missing or not a digit.
     private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
-        guard start >= 0, start + count <= bytes.count else {
+        guard start >= 0, start + count <= bytes.count, let base = bytes.baseAddress else {
             return nil
         }
         var value = 0
-        for byte in bytes[start..<(start + count)] {
-            guard isDigit(byte) else {
+        for offset in 0..<count {
+            let digit = base[start + offset] &- UInt8(ascii: "0")
+            guard digit < 10 else {
                 return nil
             }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            value = value &* 10 &+ Int(digit)
         }
         return value
     }

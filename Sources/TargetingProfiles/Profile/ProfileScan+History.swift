@@ -36,9 +36,14 @@ extension ProfileScan {
             guard !history.shown.contains(where: { $0.placement == placement }) else { return false }
             var instants: [Int64] = []
             if !cursor.take(UInt8(ascii: "]")) {
+                instants.reserveCapacity(16)
                 repeat {
-                    guard cursor.peek == UInt8(ascii: "\""), let item = cursor.string(), let at = instant(cursor.bytes, item),
-                          instants.count < ProfileHistory.maxShown else { return false }
+                    guard instants.count < ProfileHistory.maxShown else { return false }
+                    if let at = canonicalInstant(&cursor) {
+                        instants.append(at)
+                        continue
+                    }
+                    guard cursor.peek == UInt8(ascii: "\""), let item = cursor.string(), let at = instant(cursor.bytes, item) else { return false }
                     instants.append(at)
                 } while cursor.take(UInt8(ascii: ","))
                 guard cursor.take(UInt8(ascii: "]")) else { return false }
@@ -77,6 +82,20 @@ extension ProfileScan {
             history.recordAssignment(experiment, variant: variant, at: at)
         } while cursor.take(UInt8(ascii: ","))
         return cursor.take(UInt8(ascii: "}"))
+    }
+
+    /// A string of the form the store writes, `"YYYY-MM-DDTHH:MM:SSZ"`, read without walking it
+    /// twice; nil (the cursor unmoved) for any other string, which the general path reads. Every
+    /// byte of such an instant is a digit or a separator `Timestamp.parse` checks, so no escape
+    /// or control character can hide in it.
+    private static func canonicalInstant(_ cursor: inout ScanCursor) -> Int64? {
+        let start = cursor.index
+        let bytes = cursor.bytes
+        guard start + 22 <= bytes.count, bytes[start] == UInt8(ascii: "\""), bytes[start + 21] == UInt8(ascii: "\""),
+              let at = Timestamp.parseWholeSecondsUTC(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(start + 21)])) else { return nil }
+        cursor.index = start + 22
+        cursor.skipSpace()
+        return at
     }
 
     /// The instant a scanned string holds, as `ProfileHistory.instant` reads it.
