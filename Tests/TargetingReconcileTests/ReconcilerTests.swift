@@ -78,7 +78,7 @@ final class ReconcilerTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(rejected, 0)
         XCTAssertEqual(classes(report, "main_paywall"), ["match": 2, "shown but predicted nothing": 1])
         XCTAssertEqual(classes(report, "onboarding"), ["match": 1, "different destination": 1])
-        XCTAssertEqual(report.shown, 6)
+        XCTAssertEqual(report.shown, 5)
         XCTAssertEqual(report.mismatches, 2)
         XCTAssertFalse(report.allMatch)
         let onboarding = report.placements[1]
