@@ -74,12 +74,14 @@ let package = Package(
         layer("TargetingSQL", ["TargetingEngine"]),
         // Servers: the JSON Lines profile store, its lock, ingest and the batch runners.
         layer("TargetingStore", ["TargetingProfiles", "TargetingEngine"]),
+        // Servers: `reconcile`, what was shown against what the rules predict, over event files.
+        layer("TargetingReconcile", ["TargetingEngine", "TargetingStore"]),
         // The front door: the library API an app calls.
         layer("Targeting", ["TargetingEngine"]),
         // Editors: the language server behind `targeting lsp`.
         layer("TargetingLanguageServer", ["Targeting", "TargetingAnalysis", "TargetingFormatting"]),
         // The command line.
-        .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingAnalysis", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL", "TargetingStore", "TargetingLanguageServer"]),
+        .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingAnalysis", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL", "TargetingStore", "TargetingReconcile", "TargetingLanguageServer"]),
         .executableTarget(name: "targeting", dependencies: ["TargetingCLI"]),
         .executableTarget(name: "sdk-example", dependencies: ["Targeting"], path: "Examples/SDKExample"),
         // Benchmarks/run.sh: `swift run -c release targeting-bench`.
@@ -97,6 +99,7 @@ let package = Package(
         tests(of: "TargetingImpact", ["Targeting"]),
         tests(of: "TargetingSQL", ["Targeting"]),
         tests(of: "TargetingStore", ["Targeting"]),
+        tests(of: "TargetingReconcile", ["Targeting"]),
         tests(of: "Targeting", ["TargetingAnalysis"]),
         tests(of: "TargetingLanguageServer", ["Targeting"]),
         tests(of: "TargetingCLI", ["Targeting"]),

@@ -118,6 +118,19 @@ echo "| ingest: $events events into a store of $store_profiles profiles | $(rate
 measure "$bin" ingest "$work/shown.jsonl" --store "$work/store-shown.jsonl" --rules Rules
 echo "| ingest: $events \`placement_shown\` lines into the same store | $(rate "$events" "$seconds") lines, $rss_mb MiB peak RSS | answer lines above: $(rate "$events" "$ours") | $(ratio "$seconds" "$ours") |"
 
+# (h) Reconcile: 1 M shown lines (after 3 set-up lines for each of 50,000 users) replayed against
+# the shipped rules, each line resolved for its profile as it stood; the reference is `ingest` of
+# the same file into an empty store (the same reading and applying, without the decisions).
+shown_profiles=${SHOWN_PROFILES:-50000}
+"$bench" shown "$events" "$shown_profiles" "$work/shown.jsonl" Rules
+shown_lines=$(wc -l < "$work/shown.jsonl")
+measure "$bin" reconcile "$work/shown.jsonl" --rules Rules --format json
+ours=$seconds; ours_rss=$rss_mb
+mismatched=$(grep -o '"different destination":[0-9]*' "$work/out" | awk -F: '{ n += $2 } END { print n + 0 }')
+rm -f "$work/shown-store.jsonl"
+measure "$bin" ingest "$work/shown.jsonl" --store "$work/shown-store.jsonl" --rules Rules
+echo "| reconcile: $shown_lines event lines ($events shown, $mismatched different destinations found) over $shown_profiles users | $(rate "$shown_lines" "$ours") lines, $ours_rss MiB peak RSS | \`ingest\` of the same file into an empty store: $(rate "$shown_lines" "$seconds") | $(ratio "$ours" "$seconds") |"
+
 # (d) Check: growth with the size of the rule set.
 previous=""
 for segments in 2500 10000 40000; do

@@ -5,6 +5,7 @@
 //     swift run -c release targeting-bench patterns [N]         `matches` rows against fragment rows, N profiles
 //     swift run -c release targeting-bench profiles N FILE      N profile lines (seeded)
 //     swift run -c release targeting-bench events N P FILE      N event lines over P profiles
+//     swift run -c release targeting-bench shown N P FILE [DIR] P profiles' set-up lines, then N shown lines the rules in DIR decide
 //     swift run -c release targeting-bench coach-profiles N FILE  N profile lines for the six-row placement
 //     swift run -c release targeting-bench coach-rules FILE     the six-row placement `coach_paywall`
 //     swift run -c release targeting-bench capped-rules FILE    the six-row placement with caps, and a second placement
@@ -40,6 +41,9 @@ case "events":
     var random = SeededGenerator(seed: seed &+ 1)
     let profiles = count(3)
     write((0..<count(2)).map { _ in Workload.eventLine(using: &random, profiles: profiles) }, to: arguments[4])
+case "shown":
+    let rules = try! RuleSet(contentsOf: URL(fileURLWithPath: arguments.count > 5 ? arguments[5] : "Rules"))
+    write(ShownLines.lines(count: count(2), profiles: count(3), rules: rules, seed: seed &+ 3), to: arguments[4])
 case "coach-profiles":
     write(SecondShape.profileLines(count: count(2), seed: seed &+ 2), to: arguments[3])
 case "coach-rules":

@@ -10,7 +10,8 @@ import TargetingProfiles
 /// `profile_updated` line sets built-in fields, and a `placement_shown` line adds to the
 /// profile's history (`ShownEvent`); every other line goes to the input handler. A rejected line
 /// and each warning are reported where they are, and the next line is read: a bad line never
-/// keeps a good one out.
+/// keeps a good one out. The lines go to an `IngestDestination`: the store on disk, or
+/// profiles held in memory.
 package struct Ingestor {
     /// Reads events through the rules' `input` declarations.
     package let interpreter: FlowEventInterpreter
@@ -33,7 +34,7 @@ package struct Ingestor {
 
     /// Applies one record of an event file to `store`, handing each warning and the rejection
     /// (if any) to `report`, in that order.
-    package mutating func ingest(_ record: JSONLinesReader.Record, into store: inout ProfileStore, report: (Diagnostic) -> Void) {
+    package mutating func ingest<Store: IngestDestination>(_ record: JSONLinesReader.Record, into store: inout Store, report: (Diagnostic) -> Void) {
         let problem: Diagnostic?
         switch record.bytes {
         case .failure(let rejection):
@@ -50,7 +51,7 @@ package struct Ingestor {
 
     /// Applies every line of the event file `reader` reads, in order: a blank line is
     /// skipped, a line too long is rejected.
-    package mutating func ingest(_ reader: inout LineChunkReader, into store: inout ProfileStore, report: (Diagnostic) -> Void) {
+    package mutating func ingest<Store: IngestDestination>(_ reader: inout LineChunkReader, into store: inout Store, report: (Diagnostic) -> Void) {
         let path = reader.path
         var chunk = LineChunk()
         var linesBefore = 0
@@ -62,7 +63,7 @@ package struct Ingestor {
     }
 
     /// Applies line `line` of the event file at `path` (nil bytes: too long).
-    private mutating func ingest(_ bytes: UnsafeBufferPointer<UInt8>?, line: Int, path: String, into store: inout ProfileStore, report: (Diagnostic) -> Void) {
+    private mutating func ingest<Store: IngestDestination>(_ bytes: UnsafeBufferPointer<UInt8>?, line: Int, path: String, into store: inout Store, report: (Diagnostic) -> Void) {
         guard let bytes else {
             summary.rejected += 1
             report(.badRecord(LineChunk.tooLongMessage, file: path, line: line))
@@ -97,7 +98,7 @@ package struct Ingestor {
     }
 
     /// Handles one event line; returns the diagnostic rejecting it.
-    private mutating func ingest(_ bytes: UnsafeBufferPointer<UInt8>, record: JSONLinesReader.Record, into store: inout ProfileStore, report: (Diagnostic) -> Void) -> Diagnostic? {
+    private mutating func ingest<Store: IngestDestination>(_ bytes: UnsafeBufferPointer<UInt8>, record: JSONLinesReader.Record, into store: inout Store, report: (Diagnostic) -> Void) -> Diagnostic? {
         var scan = self.scan
         defer { self.scan = scan }
         // A `profile_updated` line is read whole: its fields are a nested object.
@@ -127,12 +128,12 @@ package struct Ingestor {
     }
 
     /// Sets the built-in fields of a `profile_updated` line; returns the diagnostic rejecting it.
-    private mutating func update(profileID: String, params: JSONValue, record: JSONLinesReader.Record, into store: inout ProfileStore) -> Diagnostic? {
+    private mutating func update<Store: IngestDestination>(profileID: String, params: JSONValue, record: JSONLinesReader.Record, into store: inout Store) -> Diagnostic? {
         switch ProfileUpdate.read(params) {
         case .failure(let error):
             return record.rejection("profile `\(profileID)`: " + error.message)
         case .success(let update):
-            let created = store.update(id: profileID) { profile in
+            let created = store.update(id: profileID, at: store.index(of: profileID)) { profile in
                 profile.apply(update)
                 return true
             }
@@ -144,15 +145,12 @@ package struct Ingestor {
 
     /// Records a `placement_shown` line in the profile's history; returns the diagnostic rejecting it.
     /// It needs no rules, and opens or closes no session.
-    private mutating func show(profileID: String, params: some EventParams, record: JSONLinesReader.Record, into store: inout ProfileStore) -> Diagnostic? {
+    private mutating func show<Store: IngestDestination>(profileID: String, params: some EventParams, record: JSONLinesReader.Record, into store: inout Store) -> Diagnostic? {
         switch ShownEvent.read(params) {
         case .failure(let error):
             return record.rejection("profile `\(profileID)`: " + error.message)
         case .success(let shown):
-            let created = store.update(id: profileID) { profile in
-                profile.record(shown)
-                return true
-            }
+            let created = store.record(shown, profileID: profileID)
             if created { summary.created += 1 }
             summary.shown += 1
             return nil
@@ -161,8 +159,8 @@ package struct Ingestor {
 
     /// Handles one event; returns the diagnostic rejecting it. `known` is the interpreter's reading
     /// of the event without the profile, when known; otherwise it is read here and left in `known`.
-    private mutating func ingest(profileID: String, name: String, lineTimeZone: TimeZone?, params: some EventParams, reading known: inout EventReading?,
-                                 record: JSONLinesReader.Record, into store: inout ProfileStore, report: (Diagnostic) -> Void) -> Diagnostic? {
+    private mutating func ingest<Store: IngestDestination>(profileID: String, name: String, lineTimeZone: TimeZone?, params: some EventParams, reading known: inout EventReading?,
+                                 record: JSONLinesReader.Record, into store: inout Store, report: (Diagnostic) -> Void) -> Diagnostic? {
         // One lookup of the id serves the session and the answer.
         let index = store.index(of: profileID)
         if let index, index < store.storedCount {
