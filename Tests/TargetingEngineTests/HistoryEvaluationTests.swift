@@ -185,7 +185,7 @@ final class HistoryEvaluationTests: XCTestCase {
         let program = checkedProgram(rules)
         // `plain` draws `a` for u4 (`targeting bucket plain --id u4`); the history assigned `b`.
         let held = profile(#"{"id":"u4","history":{"shown":{"onboarding":["2026-11-30T23:30:00Z"]},"assigned":{"plain":{"variant":"b","at":"2026-11-30T00:00:00Z"}}}}"#)
-        for decision in [try XCTUnwrap(decide("onboarding", held, program: program)), try program.decideAll(for: held, now: Self.now)[1].get()] {
+        for decision in [try XCTUnwrap(decide("onboarding", held, program: program)), program.decideAll(for: held, now: Self.now)[1]] {
             XCTAssertTrue(decision.heldOut)
             XCTAssertFalse(decision.isSticky)
             XCTAssertEqual(decision.audience, "everyone")
@@ -195,7 +195,7 @@ final class HistoryEvaluationTests: XCTestCase {
         // Without the holdout the assignment decides.
         let unheld = checkedProgram(rules.replacingOccurrences(of: "holdout h 100%", with: ""))
         XCTAssertTrue(try XCTUnwrap(decide("onboarding", held, program: unheld)).isSticky)
-        XCTAssertEqual(decide("onboarding", held, program: unheld)?.outcome, .flow("fb"))
+        XCTAssertEqual(decide("onboarding", held, program: unheld)?.outcome, Outcome.flow("fb"))
     }
 
     func testTheExplanationNamesTheAssignment() throws {
