@@ -67,12 +67,6 @@ extension Diagnostic {
         Diagnostic(.error, "no-placement", why + ", so there is nothing to compile", at: .unknown(""), place: .none)
     }
 
-    /// Rules that read a profile's history, which queries do not compile yet.
-    static func historyInSQL(_ subject: String) -> Diagnostic {
-        Diagnostic(.error, "sql-history", "the rules read a profile's history (\(subject)), which `sql` does not compile yet",
-                   at: .unknown(""), place: .none)
-    }
-
     /// A split id on the command line that no rule declares.
     static func unknownSplit(_ id: String, suggestion: String?) -> Diagnostic {
         Diagnostic(.error, "unknown-split", "unknown split `\(id)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? ""), at: .unknown(""), place: .none)

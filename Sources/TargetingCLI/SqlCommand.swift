@@ -15,7 +15,8 @@ enum SqlCommand: Command {
     The query reads a table `profiles` (--table) with one column `profile` (--column; jsonb in
     PostgreSQL, a JSON string in Spark SQL) and returns, for every row, the columns of `resolve --format json`:
       profile_id, placement, audience, kind, id, split
-    and, when the rules declare an experiment or a holdout, experiment, variant, held_out.
+    and, when the rules declare an experiment or a holdout, experiment, variant, held_out (then
+    sticky, when an experiment is sticky: whether a recorded assignment decided).
     The time of evaluation (--now) is written into the query, and named in a leading comment.
     --summary counts inside the engine instead, as `resolve --summary` does: one row per
       placement, audience, kind, id, split (and experiment, variant, held_out) the placement can give, with profiles (0 where none
@@ -25,7 +26,8 @@ enum SqlCommand: Command {
       column `ca_<attribute>` per custom attribute. Numbers (and custom dates, in milliseconds)
       are DOUBLE PRECISION (Spark: DOUBLE), bools BOOLEAN, the rest text (a set as its
       comma-joined text); NULL is not set. A value means what it means in a JSON profile: a
-      custom attribute's text is trimmed, and empty text is not set.
+      custom attribute's text is trimmed, and empty text is not set. Rules that read history
+      (caps, sticky experiments) read it from a text column `history` holding its JSON.
     --schema prints the CREATE TABLE statement of that table for the rules, and nothing else.
     --no-jit (PostgreSQL) puts `SET jit = off;` before the query: JIT-compiling a query this
       size takes PostgreSQL longer than running it
@@ -98,7 +100,6 @@ enum SqlCommand: Command {
         switch error {
         case .unknownPlacement(let name, let suggestion): .unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion))
         case .noPlacement: .noPlacementToCompile(noPlacement)
-        case .historyUnsupported(let subject): .historyInSQL(subject)
         }
     }
 

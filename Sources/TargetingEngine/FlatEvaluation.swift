@@ -158,7 +158,8 @@ package struct FlatRun<Source: SlotSource> {
     mutating func matchingRow(placement index: Int) -> Int? {
         let rows = flat.placementRows[index]
         let heldOut = isHeldOut(placement: index)
-        let sticky = flat.placementHasSticky[index]
+        // A held-out profile is never stuck: its `everyone` row draws.
+        let sticky = flat.placementHasSticky[index] && !heldOut
         for row in rows {
             if heldOut, !flat.rowAppliesWhenHeldOut[row] { continue }
             if sticky, flat.rowIsSticky[row], stickyStep(row: row) != nil { return row - rows.lowerBound }
@@ -224,7 +225,7 @@ package struct FlatRun<Source: SlotSource> {
         let heldOut = isHeldOut(placement: index)
         guard let rowIndex = matchingRow(placement: index) else { return .success(Choice(heldOut: heldOut)) }
         let row = flat.rowResults.baseAddress! + flat.placementRows[index].lowerBound + rowIndex
-        if flat.placementHasSticky[index], flat.rowIsSticky[flat.placementRows[index].lowerBound + rowIndex],
+        if flat.placementHasSticky[index], !heldOut, flat.rowIsSticky[flat.placementRows[index].lowerBound + rowIndex],
            let step = stickyStep(row: flat.placementRows[index].lowerBound + rowIndex) {
             return .success(Choice(row: rowIndex, step: step, heldOut: heldOut, sticky: true))
         }

@@ -1,8 +1,7 @@
 extension Program {
     /// What first reads a profile's history in these rules, as a message names it:
     /// `` `shown main_paywall in 7d` ``, `` `last shown x` `` or `` sticky experiment `e` ``;
-    /// nil when nothing does. SQL that does not model history uses this to refuse, never
-    /// to guess.
+    /// nil when nothing does. SQL's typed table adds its `history` column when it is set.
     package var historyUse: String? {
         for slot in slots where slot.target.historyPlacement != nil { return "`\(slot.target.written)`" }
         for experiment in ruleSet.experiments where experiment.sticky != nil {

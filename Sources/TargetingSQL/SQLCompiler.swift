@@ -64,10 +64,11 @@ package struct SQLCompiler {
             }
             indices.append(index)
         }
-        if let subject = program.historyUse { throw .historyUnsupported(subject: subject) }
         var compiler = SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column,
                                    includeProfile: includeProfile)
         compiler.experimentColumns = experimentColumns ?? program.reportsExperiments
+        compiler.stickyColumn = compiler.experimentColumns && program.ruleSet.experiments.contains { $0.sticky != nil }
+        compiler.placementNumbers = Dictionary(program.placements.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         compiler.schema = schema
         return compiler.compile(indices.map { program.placements[$0] })
     }
@@ -79,11 +80,16 @@ package struct SQLCompiler {
     var sourceColumn = SQLIdentifier.profile
     var includeProfile = false
     var experimentColumns = false
+    /// Whether the rows also say whether a sticky experiment's recorded assignment decided
+    /// (`sticky`, after `held_out`): when the rules have a sticky experiment.
+    var stickyColumn = false
     /// The typed table read instead of JSON profiles (`--layout columns`), if any.
     var schema: SQLTableSchema? = nil
+    /// The program's placements by name, numbering the columns of their shown instants.
+    var placementNumbers: [String: Int] = [:]
 
     /// Reads the slots from the layout compiled for.
-    var reader: SQLSlotReader { SQLSlotReader(dialect: dialect, now: now, schema: schema) }
+    var reader: SQLSlotReader { SQLSlotReader(dialect: dialect, now: now, schema: schema, placements: placementNumbers) }
 
     /// The column prefix of the shared reading of key slot `index`: `k<N>_`.
     static func keyPrefix(_ index: Int) -> String { "k\(index)_" }
@@ -165,52 +171,60 @@ package struct SQLCompiler {
         let shared = SQLSharedDraws(program: program, placements: placements)
         var read: [Int] = []
         for slot in needs(placements).slots.keys.sorted() + shared.keySlots where !read.contains(slot) { read.append(slot) }
-        var chain = SQLChain(source: source(reading: read), sourceColumns: sourceColumns(reading: read))
+        // The history is read once per profile, for caps and for sticky experiments alike.
+        let history = shared.readsHistory || read.contains { program.slots[$0].target.historyPlacement != nil }
+        var chain = SQLChain(source: source(reading: read, history: history), sourceColumns: sourceColumns(reading: read, history: history))
         shared.addColumns(to: &chain, reader: reader)
         return compileInOnePass(placements, shared: shared, into: &chain)
     }
 
     /// `t0`'s query: the profile and its id (in Spark SQL also the parsed profile with the
-    /// top-level fields that the slots `slots` read).
-    func source(reading slots: [Int]) -> String {
-        if let schema { return source(of: schema) }
+    /// top-level fields that the slots `slots` read), and with `history` the profile's history
+    /// (`SQLHistoryReader.column`).
+    func source(reading slots: [Int], history: Bool) -> String {
+        if let schema { return source(of: schema, history: history) }
+        let historyReader = SQLHistoryReader(dialect: dialect, now: now)
+        let historyColumn = history ? ",\n    \(historyReader.fromProfile) AS \(SQLHistoryReader.column)" : ""
         let source = sourceTable == .profiles && sourceColumn == .profile ? "profiles" : "(SELECT \(sourceColumn) AS profile FROM \(sourceTable)) AS source"
         switch dialect {
         case .postgres:
             let profileID = "CASE WHEN jsonb_typeof(profile -> 'id') = 'string' THEN profile ->> 'id' END"
-            guard reads(custom: slots) else { return "  SELECT profile, \(profileID) AS profile_id\n  FROM \(source)" }
+            guard reads(custom: slots) else { return "  SELECT profile, \(profileID) AS profile_id\(historyColumn)\n  FROM \(source)" }
             // The custom attributes with their keys trimmed, once per profile: the object itself
             // when no key needs trimming (the common case), so each attribute is one lookup.
             // Two keys equal once trimmed make a profile `resolve` rejects; either is kept.
             let trimmed = SQLDialect.postgres.trim("e.key")
             let custom = "CASE WHEN jsonb_typeof(o) = 'object' THEN CASE WHEN NOT EXISTS (SELECT 1 FROM jsonb_each(o) AS e WHERE \(trimmed) <> e.key) "
                 + "THEN o ELSE (SELECT jsonb_object_agg(\(trimmed), e.value) FROM jsonb_each(o) AS e) END END"
-            return "  SELECT profile, \(profileID) AS profile_id,\n    \(custom) AS \(SQLSlotReader.postgresCustomAttributes)\n"
+            return "  SELECT profile, \(profileID) AS profile_id,\n    \(custom) AS \(SQLSlotReader.postgresCustomAttributes)\(historyColumn)\n"
                 + "  FROM (SELECT profile, profile -> 'custom_attributes' AS o FROM \(source)) AS unread"
         case .spark:
             // The profile is parsed once, with exactly the top-level fields the query reads.
-            var fields = ["id"]
+            var fields = history ? ["id", "history"] : ["id"]
             for slot in slots {
                 let field: String
                 switch program.slots[slot].target {
                 case .custom: field = "custom_attributes"
                 case .builtin(let name): field = BuiltinField.derivation(of: name)?.source ?? name
-                case .shownCount, .lastShown: continue  // refused before compiling (`Program.historyUse`)
+                case .shownCount, .lastShown: continue  // read from `history`
                 }
                 if !fields.contains(field) { fields.append(field) }
             }
             let id = SparkParse.field("id")
             var columns = ["profile", SparkParse.profile, "CASE WHEN \(SparkParse.isString(id)) THEN \(SparkParse.unmarked(id)) END AS profile_id"]
             if fields.contains("custom_attributes") { columns.append("\(SparkParse.customAttributesMap) AS \(SparkParse.customAttributes)") }
+            if history { columns.append("\(historyReader.fromProfile) AS \(SQLHistoryReader.column)") }
             return "  SELECT \(columns.joined(separator: ",\n    "))\n  FROM (SELECT profile, \(SparkParse.parsed("profile", fields: fields, dialect: dialect)) AS \(SparkParse.profile) FROM \(source)) AS parsed"
         }
     }
 
     /// `t0` of the typed layout: the id, each column of `schema` under its alias (`col<N>`),
-    /// and with `includeProfile` the row as text.
-    func source(of schema: SQLTableSchema) -> String {
-        let names = ["id"] + schema.columns.map { SQLTableSchema.identifier($0.name, dialect) }
+    /// with `history` the history read from its column, and with `includeProfile` the row as text.
+    func source(of schema: SQLTableSchema, history: Bool) -> String {
+        var names = ["id"] + schema.columns.map { SQLTableSchema.identifier($0.name, dialect) }
         var columns = ["id AS profile_id"] + zip(names.dropFirst(), schema.columns.indices).map { "\($0) AS \(SQLTableSchema.alias($1))" }
+        if history { columns.append("\(SQLHistoryReader(dialect: dialect, now: now).fromTypedColumn) AS \(SQLHistoryReader.column)") }
+        if schema.readsHistory { names.append(SQLHistoryReader.typedColumn) }
         if includeProfile {
             let row = dialect == .postgres ? "CAST(ROW(\(names.joined(separator: ", "))) AS TEXT)" : "to_json(struct(\(names.joined(separator: ", "))))"
             columns.insert("\(row) AS profile", at: 0)
@@ -223,12 +237,13 @@ package struct SQLCompiler {
         slots.contains { if case .custom = program.slots[$0].target { true } else { false } }
     }
 
-    /// The columns of `t0` (`source(reading:)`).
-    func sourceColumns(reading slots: [Int]) -> [String] {
-        if let schema { return (includeProfile ? ["profile"] : []) + ["profile_id"] + schema.columns.indices.map(SQLTableSchema.alias) }
+    /// The columns of `t0` (`source(reading:history:)`).
+    func sourceColumns(reading slots: [Int], history: Bool) -> [String] {
+        let historyColumn = history ? [SQLHistoryReader.column] : []
+        if let schema { return (includeProfile ? ["profile"] : []) + ["profile_id"] + schema.columns.indices.map(SQLTableSchema.alias) + historyColumn }
         switch dialect {
-        case .postgres: return ["profile", "profile_id"] + (reads(custom: slots) ? [SQLSlotReader.postgresCustomAttributes] : [])
-        case .spark: return ["profile", SparkParse.profile, "profile_id"] + (reads(custom: slots) ? [SparkParse.customAttributes] : [])
+        case .postgres: return ["profile", "profile_id"] + (reads(custom: slots) ? [SQLSlotReader.postgresCustomAttributes] : []) + historyColumn
+        case .spark: return ["profile", SparkParse.profile, "profile_id"] + (reads(custom: slots) ? [SparkParse.customAttributes] : []) + historyColumn
         }
     }
 
@@ -236,6 +251,7 @@ package struct SQLCompiler {
     /// `experiment`, `variant` and `held_out` when reported.
     var outputColumns: [String] {
         ["placement", "audience", "kind", "id", "split"] + (experimentColumns ? ["experiment", "variant", "held_out"] : [])
+            + (stickyColumn ? ["sticky"] : [])
     }
 
     /// Every placement decided in one chain: the slots, segments and audiences any of them
@@ -282,6 +298,15 @@ package struct SQLCompiler {
     /// audiences to `chain`.
     func addConditions(_ needs: PlacementNeeds, into chain: inout SQLChain) {
         var stages = SQLStages()
+        // Each placement's shown instants once, for every cap on it.
+        var shownPlacements: [String] = []
+        for slot in needs.slots.keys.sorted() {
+            if let placement = program.slots[slot].target.historyPlacement, !shownPlacements.contains(placement) { shownPlacements.append(placement) }
+        }
+        let history = SQLHistoryReader(dialect: dialect, now: now)
+        for placement in shownPlacements {
+            stages.add(SQLStage.raw, SQLSlotReader.instantsColumn(placement, in: placementNumbers), history.instants(of: placement))
+        }
         for slot in needs.slots.keys.sorted() {
             reader.read(program.slots[slot], index: slot, folded: needs.slots[slot] ?? false, into: &stages)
         }
@@ -314,14 +339,28 @@ package struct SQLCompiler {
         // The deciding row: its audience matches, the holdout does not hold the profile out of
         // it, and the profile has a value for its draw's key. Then the bucket of each split row;
         // an experiment row's bucket is the shared one.
+        // A sticky experiment's row decides, whatever its audience and key, for a profile whose
+        // assignment sticks and that the holdout does not hold out (`SplitPlan.stickyStep`).
+        func stuck(_ row: Program.Row) -> String? {
+            guard let plan = row.split, plan.sticky != nil else { return nil }
+            let live = "(\(shared.stickyColumn(plan.id)) IS NOT NULL)"
+            return placement.isCoveredByHoldout ? "(\(live) AND NOT \(SQLCompiler.holdoutColumn))" : live
+        }
         var rowCases: [String] = []
         for (number, row) in placement.rows.enumerated() {
             var terms: [String] = []
+            var gate: String?
             if let audience = row.audience {
                 terms.append(audienceColumns[audience])
-                if placement.isCoveredByHoldout, !row.source.appliesWhenHeldOut { terms.append("NOT \(SQLCompiler.holdoutColumn)") }
+                if placement.isCoveredByHoldout, !row.source.appliesWhenHeldOut { gate = "NOT \(SQLCompiler.holdoutColumn)" }
             }
             if let key = row.split?.key, key.slot != nil { terms.append("\(key.sqlValue) IS NOT NULL") }
+            if let stuck = stuck(row) {
+                let matched = terms.isEmpty ? "TRUE" : terms.joined(separator: " AND ")
+                terms = (gate.map { [$0] } ?? []) + ["(\(stuck) OR (\(matched)))"]
+            } else if let gate {
+                terms.insert(gate, at: min(1, terms.count))
+            }
             rowCases.append("WHEN \(terms.isEmpty ? "TRUE" : terms.joined(separator: " AND ")) THEN \(number)")
         }
         let decided = rowCases.isEmpty ? "CAST(NULL AS INT)" : "CASE " + rowCases.joined(separator: " ") + " END"
@@ -332,7 +371,9 @@ package struct SQLCompiler {
             }
         }
         func bucket(_ number: Int, _ plan: SplitPlan) -> String {
-            plan.isExperiment ? shared.bucketColumn(plan.id) : "\(prefix)b\(number)"
+            guard plan.isExperiment else { return "\(prefix)b\(number)" }
+            guard let stuck = stuck(placement.rows[number]) else { return shared.bucketColumn(plan.id) }
+            return "(CASE WHEN \(stuck) THEN \(shared.stickyColumn(plan.id)) ELSE \(shared.bucketColumn(plan.id)) END)"
         }
 
         let null = "CAST(NULL AS \(dialect.textType))"
@@ -370,6 +411,11 @@ package struct SQLCompiler {
                 return plan.sqlChoose(bucket: bucket(number, plan)) { $0.variant.map(dialect.string) ?? null }
             }
             values += [experiment, variant, placement.isCoveredByHoldout && shared.holdout != nil ? SQLCompiler.holdoutColumn : "FALSE"]
+        }
+        if stickyColumn {
+            // Whether the deciding row is a sticky experiment's whose assignment sticks.
+            let cases = placement.rows.enumerated().compactMap { number, row in stuck(row).map { "WHEN \(r) = \(number) THEN \($0)" } }
+            values.append(cases.isEmpty ? "FALSE" : "CASE " + cases.joined(separator: " ") + " ELSE FALSE END")
         }
         return values
     }

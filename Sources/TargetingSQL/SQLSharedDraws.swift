@@ -6,28 +6,37 @@ import TargetingEngine
 /// `by KEY` other than `profile.id` (`k<N>_v`), whether the holdout holds the profile out
 /// (`in_holdout`), and each experiment's bucket (`exp_NAME`), so that a profile's variant is
 /// drawn once for every placement that uses the experiment.
+///
+/// For a sticky experiment, `stk_NAME` is the bucket that chooses the variant the profile's
+/// history assigned while that assignment sticks (`at > now − DURATION`, and the experiment
+/// still has the variant; NULL otherwise): a row of the experiment that a profile not held out
+/// from it reaches picks its variant by that bucket (`SplitPlan.stickyStep`).
 struct SQLSharedDraws {
     let program: Program
     /// The slots of the keys drawn on, other than `profile.id`, in order of first use.
     private(set) var keySlots: [Int] = []
     /// The holdout, when it covers one of the placements compiled.
     let holdout: HoldoutPlan?
-    /// The experiments the placements' rows use, in order of first use, with their keys.
-    private(set) var experiments: [(name: String, key: DrawKey)] = []
+    /// The experiments the placements' rows use, in order of first use, with their keys and the
+    /// plan of their first row (the variants' order and bounds, and `sticky`, are the experiment's).
+    private(set) var experiments: [(name: String, key: DrawKey, plan: SplitPlan)] = []
     /// Each experiment's bucket column: `exp_NAME`, named as segments are (`SQLCompiler.columnNames`).
     private let columns: [String: String]
+    /// Each experiment's sticky bucket column: `stk_NAME`.
+    private let stickyColumns: [String: String]
 
     init(program: Program, placements: [Program.Placement]) {
         self.program = program
         holdout = placements.contains(where: \.isCoveredByHoldout) ? program.holdout : nil
         let names = program.ruleSet.experiments.map(\.name.text)
         columns = Dictionary(zip(names, SQLCompiler.columnNames(prefix: "exp_", names)), uniquingKeysWith: { first, _ in first })
+        stickyColumns = Dictionary(zip(names, SQLCompiler.columnNames(prefix: "stk_", names)), uniquingKeysWith: { first, _ in first })
         if let holdout { use(holdout.key) }
         for placement in placements {
             for plan in placement.rows.compactMap(\.split) {
                 use(plan.key)
                 if plan.isExperiment, !experiments.contains(where: { $0.name == plan.id }) {
-                    experiments.append((name: plan.id, key: plan.key))
+                    experiments.append((name: plan.id, key: plan.key, plan: plan))
                 }
             }
         }
@@ -41,6 +50,13 @@ struct SQLSharedDraws {
     /// value for its key).
     func bucketColumn(_ name: String) -> String { columns[name] ?? "exp_" }
 
+    /// The column holding sticky experiment `name`'s bucket of the assigned variant, NULL when
+    /// no assignment sticks.
+    func stickyColumn(_ name: String) -> String { stickyColumns[name] ?? "stk_" }
+
+    /// Whether some experiment drawn is sticky, so the profile's history is read.
+    var readsHistory: Bool { experiments.contains { $0.plan.sticky != nil } }
+
     /// Adds the shared columns to `chain`: the key slots read as strings, then the draws.
     func addColumns(to chain: inout SQLChain, reader: SQLSlotReader) {
         let dialect = reader.dialect
@@ -48,7 +64,25 @@ struct SQLSharedDraws {
         for slot in keySlots {
             reader.read(program.slots[slot], index: slot, folded: false, prefix: SQLCompiler.keyPrefix(slot), into: &stages)
         }
+        // Each sticky experiment's recorded assignment: `a<N>_v` (variant) and `a<N>_ms` (when).
+        let history = SQLHistoryReader(dialect: dialect, now: reader.now)
+        var stickies: [(name: String, expression: String)] = []
+        for (number, experiment) in experiments.enumerated() {
+            guard let sticky = experiment.plan.sticky else { continue }
+            let prefix = "a\(number)_"
+            history.addAssignment(of: experiment.name, prefix: prefix, reader: reader, into: &stages)
+            var lower = 0
+            var cases: [String] = []
+            for step in experiment.plan.steps {
+                if let variant = step.variant { cases.append("WHEN \(dialect.string(variant)) THEN \(lower)") }
+                lower = step.bound
+            }
+            let chosen = cases.isEmpty ? "CAST(NULL AS INT)" : "CASE \(prefix)v " + cases.joined(separator: " ") + " END"
+            stickies.append((name: stickyColumn(experiment.name),
+                             expression: "CASE WHEN \(prefix)ms > \(reader.now &- sticky) THEN \(chosen) END"))
+        }
         for stage in stages.ordered { chain.add(stage) }
+        if !stickies.isEmpty { chain.add(stickies) }
         var draws: [(name: String, expression: String)] = []
         var comments: [String?] = []
         // PostgreSQL reads a hash twice for one bucket: each draw's MD5 comes first, once.

@@ -21,21 +21,7 @@ extension SQLSlotReader {
         stages.add(SQLStage.parts, "\(c)dsg", "CASE WHEN \(dialect.group(m, 8)) = '-' THEN -1 ELSE 1 END")
         stages.add(SQLStage.parts, "\(c)dok", "(\(m) IS NOT NULL)")
 
-        let y = "\(c)dy", mo = "\(c)dmo", d = "\(c)dd"
-        let leap = "(\(y) % 4 = 0 AND (\(y) % 100 <> 0 OR \(y) % 400 = 0))"
-        let daysInMonth = "CASE WHEN \(mo) IN (1, 3, 5, 7, 8, 10, 12) THEN 31 WHEN \(mo) IN (4, 6, 9, 11) THEN 30 WHEN \(mo) = 2 THEN CASE WHEN \(leap) THEN 29 ELSE 28 END ELSE 0 END"
-        let valid = "\(c)dok AND \(mo) BETWEEN 1 AND 12 AND \(d) BETWEEN 1 AND \(daysInMonth) AND \(c)dh <= 23 AND \(c)dmi <= 59 AND \(c)dse <= 59 AND \(c)doh <= 23 AND \(c)dom <= 59"
-        // Days from 1970-01-01, counting years from 1 March, shifted by one 400-year era so
-        // that every division is of a non-negative number.
-        let shiftedYear = "(\(y) - CASE WHEN \(mo) <= 2 THEN 1 ELSE 0 END + 400)"
-        let era = dialect.divide(shiftedYear, "400")
-        let yearOfEra = "(\(shiftedYear) - \(era) * 400)"
-        let shiftedMonth = "(CASE WHEN \(mo) > 2 THEN \(mo) - 3 ELSE \(mo) + 9 END)"
-        let dayOfYear = "(\(dialect.divide("153 * \(shiftedMonth) + 2", "5")) + \(d) - 1)"
-        let dayOfEra = "(\(yearOfEra) * 365 + \(dialect.divide(yearOfEra, "4")) - \(dialect.divide(yearOfEra, "100")) + \(dayOfYear))"
-        let days = "(\(era) * 146097 + \(dayOfEra) - 719468 - 146097)"
-        let seconds = "(\(c)dh * 3600 + \(c)dmi * 60 + \(c)dse - \(c)dsg * (\(c)doh * 60 + \(c)dom) * 60)"
-        stages.add(SQLStage.value, column, "CASE WHEN \(valid) THEN \(days) * 86400000 + \(seconds) * 1000 + \(c)dfr END")
+        stages.add(SQLStage.value, column, SQLInstantParts.columns(prefix: "\(c)d").milliseconds(dialect))
     }
 
     /// The groups of a date's `pattern` in `text`. In PostgreSQL, whose regular expressions

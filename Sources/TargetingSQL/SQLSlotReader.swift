@@ -10,6 +10,14 @@ struct SQLSlotReader {
     let now: Int64
     /// The typed table read instead of JSON profiles (`--layout columns`), if any.
     var schema: SQLTableSchema? = nil
+    /// The program's placements by name, numbering the columns of their shown instants.
+    var placements: [String: Int] = [:]
+
+    /// The column holding the instants `placement` was shown at (`SQLHistoryReader.instants`):
+    /// `h<N>`, N the placement's number.
+    static func instantsColumn(_ placement: String, in placements: [String: Int]) -> String {
+        "h\(placements[placement] ?? -1)"
+    }
 
     /// Adds the columns of slot `index` to `stages`; `folded` adds `s<N>_f`, the lowercase view.
     /// `prefix` names the columns instead of `s<N>_` (the shared key columns, `k<N>_`).
@@ -17,8 +25,17 @@ struct SQLSlotReader {
         let c = prefix ?? "s\(index)_"
         let type = slot.type
         switch slot.target {
-        case .shownCount, .lastShown:
-            return  // refused before compiling (`Program.historyUse`)
+        case .shownCount(let placement, let window):
+            let history = SQLHistoryReader(dialect: dialect, now: now)
+            // No history is a count of 0, never a missing value.
+            stages.add(SQLStage.view, "\(c)v", history.count(SQLSlotReader.instantsColumn(placement, in: placements), window: window))
+            stages.add(SQLStage.view, "\(c)p", "TRUE")
+            return
+        case .lastShown(let placement):
+            let history = SQLHistoryReader(dialect: dialect, now: now)
+            stages.add(SQLStage.view, "\(c)v", history.last(SQLSlotReader.instantsColumn(placement, in: placements)))
+            stages.add(SQLStage.derived, "\(c)p", "(\(c)v IS NOT NULL)")
+            return
         case .custom(let key):
             if let schema { readColumn(.custom(key), of: schema, prefix: c, set: false, presence: true, into: &stages) } else { readCustom(key, prefix: c, into: &stages) }
         case .builtin(let field):

@@ -4,7 +4,9 @@ import TargetingProfiles
 
 /// The typed table of `--layout columns`: `id`, then one column per built-in field the rules
 /// read, named as in the profile JSON (`country`, `birthday` for `profile.age`, …), then one
-/// column `ca_<key>` per custom attribute they read.
+/// column `ca_<key>` per custom attribute they read, then, when the rules read a profile's
+/// history (caps or sticky experiments), one text column `history` holding its JSON
+/// (`{"shown": …, "assigned": …}`, NULL for none).
 ///
 /// A column's type follows what the rules read it as: a number (a custom date is stored as a
 /// number of milliseconds, as in a profile) is `DOUBLE PRECISION` in PostgreSQL and `DOUBLE` in
@@ -39,6 +41,8 @@ package struct SQLTableSchema: Hashable, Sendable {
 
     /// The columns after `id`, built-in fields first, each in order of first use.
     package let columns: [Column]
+    /// Whether the table has the `history` column, after `columns`.
+    package let readsHistory: Bool
 
     /// The columns the slots of `programs` read (for `diff`, both rule sets: one table).
     package init(programs: [Program]) {
@@ -55,9 +59,10 @@ package struct SQLTableSchema: Hashable, Sendable {
                 guard let kind = SQLTableSchema.customKind(slot.type) else { continue }
                 customKinds[key] = customKinds[key].map { SQLTableSchema.merge($0, kind) } ?? kind
             case .shownCount, .lastShown:
-                continue  // not a column: the compiler refuses rules that read history
+                continue  // read from the `history` column
             }
         }
+        readsHistory = programs.contains { $0.historyUse != nil }
         columns = builtins.map { field in
             let type = BuiltinField.all[field]?.type ?? .string
             return Column(target: .builtin(field), name: field, kind: type == .number ? .number : type == .bool ? .bool : .text)
@@ -109,6 +114,7 @@ package struct SQLTableSchema: Hashable, Sendable {
     /// The `CREATE TABLE` statement for the table `table` in `dialect`.
     package func createTable(_ table: SQLIdentifier, dialect: SQLDialect) -> String {
         let lines = ["  id \(dialect.textType)"] + columns.map { "  \(SQLTableSchema.identifier($0.name, dialect)) \($0.kind.type(dialect))" }
+            + (readsHistory ? ["  \(SQLHistoryReader.typedColumn) \(dialect.textType)"] : [])
         return "CREATE TABLE \(table) (\n" + lines.joined(separator: ",\n") + "\n);\n"
     }
 }

@@ -19,8 +19,12 @@ enum SparkParse {
     /// The parsed profile, from the text column `column`, with the top-level `fields`.
     static func parsed(_ column: String, fields: [String], dialect: SQLDialect) -> String {
         let schema = fields.map { "`\(mark)\($0)` STRING" }.joined(separator: ", ")
-        let marked = "regexp_replace(\(column), \(dialect.string(stringToken)), \(dialect.string("\"\(mark)$1\"")))"
-        return "from_json(\(marked), \(dialect.string(schema)))"
+        return "from_json(\(marked(column, dialect: dialect)), \(dialect.string(schema)))"
+    }
+
+    /// The JSON text in the text column `column` with every string token marked.
+    static func marked(_ column: String, dialect: SQLDialect) -> String {
+        "regexp_replace(\(column), \(dialect.string(stringToken)), \(dialect.string("\"\(mark)$1\"")))"
     }
 
     /// The name of the column holding the parsed profile.

@@ -15,6 +15,7 @@ server.
 
 import argparse
 import collections
+import datetime
 import json
 import os
 import random
@@ -114,6 +115,74 @@ BUILTIN = {
     "customer_user_id": CUSTOMER_IDS, "last_name": RAW_PATTERN_VALUES,
 }
 SPACES = ["", "", "", " ", "\t", "\u00a0", "\u2003"]
+
+# Histories (§13): instants around the edges of the windows and sticky durations of
+# Tests/SQL/history.rules (now, now - 30m, 12h, 1d, 3d, 7d and 30d, each exactly and one millisecond
+# either side), written in every form an instant may take (fractions longer than milliseconds,
+# offsets, lowercase `t` and `z`), repeated, out of order, and up to the 100 a placement keeps.
+MINUTE, HOUR = 60_000, 3_600_000
+HISTORY_EDGES = [0, 30 * MINUTE, 12 * HOUR, DAY, 3 * DAY, 7 * DAY, 30 * DAY]
+HISTORY_OFFSETS = sorted({-edge + delta for edge in HISTORY_EDGES for delta in (-1, 0, 1)}
+                         | {DAY, 2 * HOUR, -500, -DAY - 12 * HOUR, -DAY + 12 * HOUR + 500, -40 * DAY, -400 * DAY, -2 * DAY})
+HISTORY_PLACEMENTS = ["main_paywall", "onboarding", "settings", "p0", "p1", "p2", "unknown_place"]
+HISTORY_EXPERIMENTS = ["pricing", "layout", "ex0", "ex1", "ex2", "other"]
+HISTORY_VARIANTS = ["control", "discount", "trial", "compact", "wide", "v0", "v1", "v2", "v3", "gone", "Control", " wide"]
+# Instants the rules name, so that `==` and the date bounds meet equal values.
+HISTORY_NAMED = [1795867200500, 1795348800000, 1795305600000, 1795953599999]
+
+
+def instant_text(ms, rng):
+    """`ms` as an RFC 3339 instant, in one of the forms `ProfileHistory.instant` reads."""
+    offset = rng.choice([0, 0, 0, 0, 330, -1, 1439, -1439, 60, -300])
+    local = datetime.datetime(1970, 1, 1) + datetime.timedelta(milliseconds=ms + offset * MINUTE)
+    text = local.strftime("%Y-%m-%dT%H:%M:%S")
+    millis = ms % 1000
+    roll = rng.random()
+    if millis or roll < 0.2:
+        fraction = "%03d" % millis
+        if roll < 0.1:
+            fraction += rng.choice(["0", "999", "123456"])  # truncated to the millisecond
+        elif fraction.endswith("00") and roll < 0.6:
+            fraction = fraction.rstrip("0") or "0"
+        text += "." + fraction
+    if rng.random() < 0.1:
+        text = text.replace("T", "t")
+    if offset:
+        text += "%s%02d:%02d" % ("-" if offset < 0 else "+", abs(offset) // 60, abs(offset) % 60)
+    else:
+        text += "z" if rng.random() < 0.1 else "Z"
+    return text
+
+
+def history(rng):
+    """A valid `history` value (or None for none)."""
+    roll = rng.random()
+    if roll < 0.03:
+        return {}
+    shown = {}
+    for placement in rng.sample(HISTORY_PLACEMENTS, rng.randint(0, 4)):
+        roll = rng.random()
+        if roll < 0.1:
+            shown[placement] = []
+            continue
+        if roll < 0.13:
+            moments = [NOW_MS - index * HOUR for index in range(100)]
+        else:
+            moments = [NOW_MS + rng.choice(HISTORY_OFFSETS) if rng.random() < 0.85 else rng.choice(HISTORY_NAMED)
+                       for _ in range(rng.choice([1, 1, 2, 2, 3, 4, 5, 7]))]
+            if rng.random() < 0.3:
+                moments += moments[:2]  # the same instant again, perhaps written another way
+        rng.shuffle(moments)
+        shown[placement] = [instant_text(moment, rng) for moment in moments]
+    assigned = {}
+    for experiment in rng.sample(HISTORY_EXPERIMENTS, rng.randint(0, 3)):
+        at = NOW_MS + rng.choice(HISTORY_OFFSETS)
+        fields = [("variant", rng.choice(HISTORY_VARIANTS)), ("at", instant_text(at, rng))]
+        rng.shuffle(fields)
+        assigned[experiment] = dict(fields)
+    parts = [("shown", shown), ("assigned", assigned)]
+    rng.shuffle(parts)
+    return {key: value for key, value in parts if value or rng.random() < 0.2}
 
 
 # Hand-written lines for what generated profiles cannot show: escapes in keys and values,
@@ -230,6 +299,8 @@ def profile_lines(args, nul=False):
 
 def profiles(count, seed):
     rng = random.Random(seed)
+    # Histories from their own generator, so the rest of each profile stays as it was.
+    histories = random.Random(seed * 31 + 1)
     out = []
     for index in range(count):
         profile = {}
@@ -247,6 +318,10 @@ def profiles(count, seed):
             profile["custom_attributes"] = custom
         elif roll < 0.9:
             profile["custom_attributes"] = None
+        if histories.random() < 0.6:
+            profile["history"] = history(histories)
+        elif histories.random() < 0.05:
+            profile["history"] = None
         keys = list(profile)
         rng.shuffle(keys)
         out.append({key: profile[key] for key in keys})
@@ -285,7 +360,8 @@ EXPERIMENT_KEYS = ("experiment", "variant", "held_out")
 
 def key(row):
     """What a row decides: resolve's keys after `placement`; the experiment keys only where the row has them."""
-    return (row["audience"], row["kind"], row["id"], row["split"]) + tuple(row[name] for name in EXPERIMENT_KEYS if name in row)
+    return ((row["audience"], row["kind"], row["id"], row["split"]) + tuple(row[name] for name in EXPERIMENT_KEYS if name in row)
+            + (bool(row.get("sticky")),))
 
 
 def cannot_draw(message):
@@ -684,7 +760,7 @@ def default_rule_sets():
     shape."""
     return [os.path.join(ROOT, "Rules")] + [os.path.join(HERE, name) for name in
                                             ("stress.rules", "injection.rules", "experiments.rules", "holdout.rules", "followup.rules",
-                                             "patterns.rules")]
+                                             "patterns.rules", "history.rules")]
 
 
 def arguments(doc, random_default):
@@ -694,7 +770,7 @@ def arguments(doc, random_default):
     parser.add_argument("--count", type=int, default=3000, help="number of profiles (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=7, help="random seed (default: %(default)s)")
     parser.add_argument("--show", type=int, default=5, help="mismatches printed per placement (default: %(default)s)")
-    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/{stress,injection,experiments,holdout,followup,patterns}.rules)")
+    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/{stress,injection,experiments,holdout,followup,patterns,history}.rules)")
     parser.add_argument("--random", type=int, default=random_default,
                         help="random rule sets of 10 placements each to add (default: %(default)s)")
     parser.add_argument("--random-count", type=int, default=500,

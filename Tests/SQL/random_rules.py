@@ -5,8 +5,9 @@ quotes, backslashes and SQL comment markers), audiences over them, and placement
 `nothing` rows and placements without `everyone`, `matches` with random patterns
 over values that some of them accept, and the forms of experiments: experiments used
 across placements, experiment and split rows `by KEY` (profile.id, profile.customer_user_id or a
-custom string attribute; `everyone` rows among them) and a holdout with or without `by` and
-`except`. Each rule set is written to a directory and
+custom string attribute; `everyone` rows among them), sticky experiments, a holdout with or
+without `by` and `except`, and caps on the placements (`shown p0 in 7d < 2`, `last shown p1 <=
+now - 3d`). Each rule set is written to a directory and
 must pass `targeting check`; the agreement scripts then compare every placement with `resolve`.
 """
 
@@ -48,10 +49,29 @@ def text_list(rng, pool, low=1, high=3):
     return "[" + ", ".join(quoted(item) for item in rng.sample(pool, rng.randint(low, high))) + "]"
 
 
+# Windows of `shown PLACEMENT in …` and the shifts of `last shown` comparisons; placements p0–p2
+# are those the generated histories of agreement.py show.
+WINDOWS = ["", " in 30m", " in 12h", " in 1d", " in 7d", " in 30d"]
+
+
+def history_comparison(rng):
+    placement = "p%d" % rng.randint(0, 2)
+    if rng.random() < 0.5:
+        return "shown %s%s %s %d" % (placement, rng.choice(WINDOWS), rng.choice(["==", "!=", "<", "<=", ">", ">="]), rng.choice([0, 1, 2, 3, 100]))
+    op = rng.choice(["<", "<=", ">", ">=", "==", "!=", "between", "is set", "is not set"])
+    if op in ("is set", "is not set"):
+        return "last shown %s %s" % (placement, op)
+    if op == "between":
+        return "last shown %s between now - 7d and now" % placement
+    return "last shown %s %s %s" % (placement, op, rng.choice(["now", "now - 1d", "now - 3d", "now - 12h", "2026-11-22T12:00:00Z"]))
+
+
 def comparison(rng):
-    kind = rng.choice(["text", "text", "number", "bool", "date", "version", "set", "builtin", "pattern", "pattern"])
+    kind = rng.choice(["text", "text", "number", "bool", "date", "version", "set", "builtin", "pattern", "pattern", "history"])
     if kind == "pattern":
         return pattern_comparison(rng)
+    if kind == "history":
+        return history_comparison(rng)
     if kind == "text":
         subject = rng.choice(["level", "nick", "experience"])
         op = rng.choice(["==", "!=", "in", "not in", "contains", "starts with", "ends with", "is set", "is not set"])
@@ -138,7 +158,8 @@ def rule_set(seed, placements=10, audience_count=None, rows=None):
     for index in range(rng.choice([0, 1, 2, 3])):
         name = "ex%d" % index
         weights = rng.choice(WEIGHTS)
-        lines.append("experiment %s%s {" % (name, by()))
+        sticky = " sticky %s" % rng.choice(["1d", "7d", "30d"]) if rng.random() < 0.5 else ""
+        lines.append("experiment %s%s%s {" % (name, by(), sticky))
         lines.extend("  %d%% v%d" % (weight, variant) for variant, weight in enumerate(weights))
         lines.append("}")
         experiments.append((name, len(weights)))

@@ -2,8 +2,8 @@
 
 `schema` reads the columns from `targeting sql --schema` (for a diff, of both rule sets: a
 column either reads, text where their kinds differ, as the query's table has it); `row` turns
-a JSON profile into that table's row, or None when the table cannot hold what the profile
-says (a number in a text field, an array with a non-string member, …): such a profile means
+a JSON profile into that table's row (the `history` column holding the profile's
+`history` as JSON text), or None when the table cannot hold what the profile says (a number in a text field, an array with a non-string member, …): such a profile means
 something no typed row means, so it is left out of the comparison.
 """
 
@@ -87,6 +87,9 @@ def _value(name, kind, profile, custom):
     value = profile.get(name)
     if value is None:
         return None
+    if name == "history":
+        # The history's JSON as the profile holds it (`{}` included).
+        return json.dumps(value, ensure_ascii=False)
     if kind == "number":
         return _number(value)
     if name in SET_FIELDS:

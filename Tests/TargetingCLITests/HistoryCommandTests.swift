@@ -4,7 +4,7 @@ import TargetingBase
 import TargetingTestSupport
 
 /// The commands on caps and sticky experiments: `resolve` (one profile, a batch, `--explain`),
-/// `check` diagnostics and exit statuses, `sql` refusing history, `test` with history lines
+/// `check` diagnostics and exit statuses, `sql` compiling history, `test` with history lines
 /// and the sticky path's coverage, and `fmt` keeping the new forms.
 final class HistoryCommandTests: TemporaryDirectoryTestCase {
     static let now = "2026-12-01T00:00:00Z"
@@ -108,11 +108,17 @@ final class HistoryCommandTests: TemporaryDirectoryTestCase {
         ])
     }
 
-    func testSQLRefusesRulesThatReadHistory() {
-        let result = CLIHarness.run(["sql", "main_paywall", "--rules", rulesPath(), "--dialect", "postgres", "--now", Self.now])
-        XCTAssertEqual(result.status, 2)
-        XCTAssertEqual(result.out, "")
-        XCTAssertTrue(result.err.contains("error: the rules read a profile's history (`shown main_paywall in 7d`), which `sql` does not compile yet"), result.err)
+    func testSQLCompilesRulesThatReadHistory() {
+        let rules = rulesPath()
+        for dialect in ["postgres", "spark"] {
+            let result = CLIHarness.run(["sql", "main_paywall", "--rules", rules, "--dialect", dialect, "--now", Self.now])
+            XCTAssertEqual(result.status, 0, result.err)
+            // The rows say whether an assignment decided, after `held_out`.
+            XCTAssertTrue(result.out.contains("AS held_out,\n  CASE WHEN r = 0 THEN (stk_pricing IS NOT NULL) ELSE FALSE END AS sticky\n"), result.out)
+            let schema = CLIHarness.run(["sql", "--schema", "--rules", rules, "--dialect", dialect])
+            XCTAssertEqual(schema.status, 0, schema.err)
+            XCTAssertTrue(schema.out.hasSuffix(",\n  history \(dialect == "postgres" ? "TEXT" : "STRING")\n);\n"), schema.out)
+        }
     }
 
     func testTestsGiveHistoryAndCoverTheStickyPath() {

@@ -180,6 +180,24 @@ final class HistoryEvaluationTests: XCTestCase {
         XCTAssertEqual(decision.outcome, .paywall("pw_default"))
     }
 
+    func testAHeldOutProfileDrawsOnAStickyEveryoneRow() throws {
+        let rules = Self.rules.replacingOccurrences(of: "experiment plain {", with: "holdout h 100%\nexperiment plain sticky 30d {")
+        let program = checkedProgram(rules)
+        // `plain` draws `a` for u4 (`targeting bucket plain --id u4`); the history assigned `b`.
+        let held = profile(#"{"id":"u4","history":{"shown":{"onboarding":["2026-11-30T23:30:00Z"]},"assigned":{"plain":{"variant":"b","at":"2026-11-30T00:00:00Z"}}}}"#)
+        for decision in [try XCTUnwrap(decide("onboarding", held, program: program)), program.decideAll(for: held, now: Self.now)[1]] {
+            XCTAssertTrue(decision.heldOut)
+            XCTAssertFalse(decision.isSticky)
+            XCTAssertEqual(decision.audience, "everyone")
+            XCTAssertEqual(decision.variant, "a")
+            XCTAssertEqual(decision.outcome, .flow("fa"))
+        }
+        // Without the holdout the assignment decides.
+        let unheld = checkedProgram(rules.replacingOccurrences(of: "holdout h 100%", with: ""))
+        XCTAssertTrue(try XCTUnwrap(decide("onboarding", held, program: unheld)).isSticky)
+        XCTAssertEqual(decide("onboarding", held, program: unheld)?.outcome, Outcome.flow("fb"))
+    }
+
     func testTheExplanationNamesTheAssignment() throws {
         let ruleSet = try RuleSet(source: Self.rules, fileName: "h.rules")
         let profile = profile(#"{"id":"u1","installed_at":"2026-01-01T00:00:00Z","history":{"assigned":{"pricing":{"variant":"discount","at":"2026-11-20T09:00:00Z"}}}}"#)
