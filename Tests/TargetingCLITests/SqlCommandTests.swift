@@ -89,9 +89,10 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(schema.out.hasPrefix("CREATE TABLE app.users (\n  id TEXT,\n  birthday TEXT,\n"), schema.out)
         XCTAssertTrue(schema.out.contains("  ca_experience TEXT,\n"), schema.out)
         XCTAssertTrue(schema.out.contains("  ca_reminders BOOLEAN,\n"), schema.out)
-        XCTAssertTrue(schema.out.hasSuffix("  ca_weekly_hours DOUBLE PRECISION\n);\n"), schema.out)
+        // The shipped rules cap a paywall, so the table ends with the profile's history as JSON text.
+        XCTAssertTrue(schema.out.hasSuffix("  ca_weekly_hours DOUBLE PRECISION,\n  history TEXT\n);\n"), schema.out)
         XCTAssertFalse(schema.out.contains("--"), "the statement alone, ready to run")
-        XCTAssertTrue(sql(["--schema", "--dialect", "spark"]).out.contains("  ca_weekly_hours DOUBLE\n);\n"))
+        XCTAssertTrue(sql(["--schema", "--dialect", "spark"]).out.contains("  ca_weekly_hours DOUBLE,\n  history STRING\n);\n"))
         for bad in [["--schema", "main_paywall"], ["--schema", "--all"], ["--schema", "--layout", "json"]] {
             XCTAssertEqual(sql(bad + ["--dialect", "postgres"]).status, 64, "\(bad)")
         }
@@ -102,7 +103,9 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(typed.status, 0, typed.err)
         XCTAssertTrue(typed.out.contains("  SELECT id AS profile_id,\n    birthday AS col0,\n"), typed.out)
         XCTAssertTrue(typed.out.contains("\n  FROM app.users\n"), typed.out)
-        XCTAssertFalse(typed.out.contains("jsonb"), typed.out)
+        // No profile document: the only JSON read is the typed table's `history` column.
+        XCTAssertFalse(typed.out.contains("profile ->"), typed.out)
+        XCTAssertTrue(typed.out.contains("CAST(history AS JSONB) AS hj"), typed.out)
         let unknown = sql(["--all", "--dialect", "postgres", "--layout", "rows"])
         XCTAssertEqual(unknown.status, 64)
         XCTAssertTrue(unknown.err.contains("error: unknown layout `rows`; use `json` or `columns`"), unknown.err)
