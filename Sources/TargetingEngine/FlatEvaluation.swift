@@ -154,14 +154,15 @@ package struct FlatRun<Source: SlotSource> {
     var heldOutState: UInt8 = 0
 
     /// The first row whose audience matches, if any (and, for a keyed draw, whose key the
-    /// profile has; a held-out profile takes only `always` rows and `everyone`).
+    /// profile has; a held-out profile takes only `always` rows and `everyone`, and only a
+    /// profile that is not held out takes a sticky experiment's row by its assignment).
     mutating func matchingRow(placement index: Int) -> Int? {
         let rows = flat.placementRows[index]
         let heldOut = isHeldOut(placement: index)
         let sticky = flat.placementHasSticky[index]
         for row in rows {
             if heldOut, !flat.rowAppliesWhenHeldOut[row] { continue }
-            if sticky, flat.rowIsSticky[row], stickyStep(row: row) != nil { return row - rows.lowerBound }
+            if sticky, !heldOut, flat.rowIsSticky[row], stickyStep(row: row) != nil { return row - rows.lowerBound }
             let audience = flat.rowAudiences[row]
             if audience >= 0, !audienceMatches(audience) { continue }
             let keySlot = flat.rowKeySlots[row]
@@ -224,7 +225,7 @@ package struct FlatRun<Source: SlotSource> {
         let heldOut = isHeldOut(placement: index)
         guard let rowIndex = matchingRow(placement: index) else { return .success(Choice(heldOut: heldOut)) }
         let row = flat.rowResults.baseAddress! + flat.placementRows[index].lowerBound + rowIndex
-        if flat.placementHasSticky[index], flat.rowIsSticky[flat.placementRows[index].lowerBound + rowIndex],
+        if !heldOut, flat.placementHasSticky[index], flat.rowIsSticky[flat.placementRows[index].lowerBound + rowIndex],
            let step = stickyStep(row: flat.placementRows[index].lowerBound + rowIndex) {
             return .success(Choice(row: rowIndex, step: step, heldOut: heldOut, sticky: true))
         }

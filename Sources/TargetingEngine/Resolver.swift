@@ -2,9 +2,9 @@ import TargetingSyntax
 
 extension Evaluator {
     /// Resolves placement `index`: the first row whose audience matches, and whose draw the
-    /// profile enters, decides (a row of a sticky experiment whose assignment still sticks
-    /// decides whatever its audience); a profile the holdout holds out takes only `always` rows and
-    /// the `everyone` row.
+    /// profile enters, decides (for a profile that is not held out, a row of a sticky experiment
+    /// whose assignment still sticks decides whatever its audience); a profile the holdout holds
+    /// out takes only `always` rows and the `everyone` row, each by its audience and draw.
     package mutating func resolve(placement index: Int, profileID: String?) -> Result<Decision, ResolveError> {
         let placement = program.placements[index]
         var decision = Decision(placement: placement.name, profileID: profileID)
@@ -13,8 +13,8 @@ extension Evaluator {
         if decision.heldOut { decision.heldOutBy = program.holdout?.name }
         for (rowIndex, row) in placement.rows.enumerated() {
             if decision.heldOut, !row.source.appliesWhenHeldOut { continue }
-            // A sticky experiment's assignment decides whatever the audience.
-            if let plan = row.split, let step = plan.stickyStep(in: history, now: now) {
+            // A sticky experiment's assignment decides whatever the audience (not for a held-out profile).
+            if !decision.heldOut, let plan = row.split, let step = plan.stickyStep(in: history, now: now) {
                 decision.shown = DecisionShown(.shown(by: row, at: rowIndex, step: step))
                 decision.isSticky = true
                 return .success(decision)
