@@ -51,9 +51,9 @@ struct Route {
                 routes.append(Route(row: nil, step: nil, holdout: state, seen: ChangeProof.Seen(outcome: nil, heldOutBy: heldOutBy)))
                 return
             }
-            // A sticky experiment's row decides by its recorded assignment too (a held-out
-            // profile's as well, at an `everyone` row, the one such row it reaches).
-            let stickiness = rows[row].split?.sticky != nil ? [false, true] : [false]
+            // A sticky experiment's row decides by its recorded assignment too, for a profile
+            // that is not held out (a held-out one reaching an `everyone` row draws there).
+            let stickiness = rows[row].split?.sticky != nil && state != .heldOut ? [false, true] : [false]
             for sticky in stickiness {
                 if let plan = rows[row].split, variants {
                     for (step, variant) in plan.steps.enumerated() {
@@ -90,13 +90,14 @@ struct Route {
         let rows = program.placements[index].rows
         var goals: [Goal] = []
         for above in 0..<(row ?? rows.count) where holdout != .heldOut || rows[above].source.appliesWhenHeldOut {
-            goals.append(Goal(node: nodes.rows[above], value: false))
+            // A held-out profile is taken by an assignment nowhere: only by audience and draw.
+            goals.append(Goal(node: holdout == .heldOut ? nodes.drawn[above] : nodes.rows[above], value: false))
         }
         if let row {
             if sticky {
                 goals.append(Goal(node: step.map { nodes.stickySteps[row][$0] } ?? nodes.sticky[row] ?? nodes.rows[row], value: true))
             } else {
-                if let any = nodes.sticky[row] { goals.append(Goal(node: any, value: false)) }
+                if holdout != .heldOut, let any = nodes.sticky[row] { goals.append(Goal(node: any, value: false)) }
                 goals.append(Goal(node: nodes.drawn[row], value: true))
                 if let key = nodes.keys[row] { goals.append(Goal(node: key, value: true)) }
             }

@@ -154,7 +154,8 @@ package struct FlatRun<Source: SlotSource> {
     var heldOutState: UInt8 = 0
 
     /// The first row whose audience matches, if any (and, for a keyed draw, whose key the
-    /// profile has; a held-out profile takes only `always` rows and `everyone`).
+    /// profile has; a held-out profile takes only `always` rows and `everyone`, and only a
+    /// profile that is not held out takes a sticky experiment's row by its assignment).
     mutating func matchingRow(placement index: Int) -> Int? {
         let rows = flat.placementRows[index]
         let heldOut = isHeldOut(placement: index)

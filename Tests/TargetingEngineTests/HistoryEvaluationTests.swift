@@ -198,6 +198,36 @@ final class HistoryEvaluationTests: XCTestCase {
         XCTAssertEqual(decide("onboarding", held, program: unheld)?.outcome, Outcome.flow("fb"))
     }
 
+    func testAHeldOutProfileDrawsAtAnEveryoneRowOfAStickyExperiment() throws {
+        let program = checkedProgram("""
+        experiment pricing by profile.customer_user_id sticky 30d {
+          50% control
+          50% discount
+        }
+        holdout h 100%
+        placement main_paywall {
+          everyone -> pricing {
+            control  -> paywall "pw_standard"
+            discount -> paywall "pw_discount"
+          }
+        }
+        """)
+        let assigned = #""history":{"assigned":{"pricing":{"variant":"discount","at":"2026-11-30T00:00:00Z"}}}"#
+        // Without the experiment's key the held-out profile does not enter the row: the assignment does not take it.
+        let keyless = try XCTUnwrap(decide("main_paywall", profile(#"{"id":"u1","#+assigned+"}"), program: program))
+        XCTAssertTrue(keyless.heldOut)
+        XCTAssertFalse(keyless.isSticky)
+        XCTAssertNil(keyless.outcome)
+        // With it, the variant is drawn: the one the draw gives, whatever was assigned.
+        for key in ["c1", "c2", "c3", "c4"] {
+            let drawn = try XCTUnwrap(decide("main_paywall", profile(#"{"id":"u1","customer_user_id":"\#(key)","#+assigned+"}"), program: program))
+            XCTAssertTrue(drawn.heldOut)
+            XCTAssertFalse(drawn.isSticky)
+            let bucket = SplitDraw.bucket(splitID: "pricing", profileID: key)
+            XCTAssertEqual(drawn.variant, bucket < 50 ? "control" : "discount", key)
+        }
+    }
+
     func testTheExplanationNamesTheAssignment() throws {
         let ruleSet = try RuleSet(source: Self.rules, fileName: "h.rules")
         let profile = profile(#"{"id":"u1","installed_at":"2026-01-01T00:00:00Z","history":{"assigned":{"pricing":{"variant":"discount","at":"2026-11-20T09:00:00Z"}}}}"#)

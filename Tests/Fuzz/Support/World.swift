@@ -23,6 +23,34 @@ package enum Literal {
     }
 }
 
+/// What a generated comparison reads: an attribute, or the profile's history of a placement.
+package enum Subject {
+    /// The attribute of this index in `World.attributes`.
+    case attribute(Int)
+    /// `shown pN [in WINDOW]`: how often placement N was shown (in the window, or at all).
+    case shownCount(placement: Int, window: World.Duration?)
+    /// `last shown pN`: when placement N was last shown.
+    case lastShown(placement: Int)
+
+    /// The type of what it reads.
+    package var kind: Kind {
+        switch self {
+        case .attribute(let index): return World.attributes[index].kind
+        case .shownCount: return .number
+        case .lastShown: return .date
+        }
+    }
+
+    /// How rules write it.
+    package var text: String {
+        switch self {
+        case .attribute(let index): return World.attributes[index].reference
+        case .shownCount(let placement, let window): return "shown p\(placement)" + (window.map { " in " + $0.text } ?? "")
+        case .lastShown(let placement): return "last shown p\(placement)"
+        }
+    }
+}
+
 /// One generated comparison.
 package struct Comparison {
     package enum Operator {
@@ -30,7 +58,7 @@ package struct Comparison {
         case inList, notInList, contains, startsWith, endsWith, matches
         case has, hasAny, hasAll, hasNone, isSet, isNotSet
     }
-    package var attribute: Int
+    package var subject: Subject
     package var op: Operator
     package var literals: [Literal]
     package var foldCase: Bool
@@ -63,10 +91,12 @@ package enum WorldKey {
     }
 }
 
-/// A generated experiment: `experiment eN [by KEY] { W% vN … }`.
+/// A generated experiment: `experiment eN [by KEY] [sticky DURATION] { W% vN … }`.
 package struct Experiment {
     package var name: String
     package var key: WorldKey
+    /// How long a recorded assignment keeps deciding; nil when not sticky.
+    package var sticky: World.Duration?
     package var variants: [(weight: Int, name: String)]
 }
 
@@ -105,6 +135,8 @@ package struct Sample {
     package var id: String?
     /// By attribute index: the stored value (custom) or JSON value (built-in); nil when absent.
     package var values: [Int: JSONValue]
+    /// What the profile's `history` holds, as the README defines it; empty when it has none.
+    package var history = SampleHistory()
 }
 
 /// A random rule set over a fixed table of attributes (a subset of the language: strings, numbers, bools,
@@ -125,6 +157,9 @@ package struct World {
         Attribute(reference: "profile.days_since_install", kind: .number, source: .daysSinceInstall),
         Attribute(reference: "profile.customer_user_id", kind: .string, source: .builtin("customer_user_id")),
         Attribute(reference: "now", kind: .date, source: .now),
+        // Named like the history subjects: still attributes where no placement name follows.
+        Attribute(reference: "shown", kind: .string, source: .custom("shown")),
+        Attribute(reference: "last", kind: .date, source: .custom("last")),
     ]
 
     package static let strings = ["pro", "Pro", "PRO", "a", "b", "ab", "ba", "É", "é", "x", "sports", "premium", "Premium"]
@@ -156,9 +191,11 @@ package struct World {
 
     package static func generate(_ choices: inout FuzzChoices) -> World {
         var world = World()
+        // Known first: segments may cap any placement (`shown p1 in 7d < 3`).
+        let placementCount = choices.within(1...3)
         let segmentCount = choices.within(1...6)
         for index in 0..<segmentCount {
-            world.segments.append(segmentExpression(&choices, below: index, depth: 0))
+            world.segments.append(segmentExpression(&choices, below: index, placements: placementCount, depth: 0))
         }
         for _ in 0..<choices.within(1...4) {
             world.audiences.append(audienceExpression(&choices, segments: segmentCount, depth: 0))
@@ -169,10 +206,11 @@ package struct World {
             // Names whose order differs from declaration order, and equal weights now and then,
             // so the draw's sort by weight then name matters.
             let names = ["vb", "va", "vd", "vc"]
-            world.experiments.append(Experiment(name: "e\(index)", key: drawKey(&choices), variants: weights.enumerated().map { ($0.element, names[$0.offset]) }))
+            let key = drawKey(&choices)
+            let sticky = choices.chance(50) ? choices.pick(World.stickyDurations) : nil
+            world.experiments.append(Experiment(name: "e\(index)", key: key, sticky: sticky, variants: weights.enumerated().map { ($0.element, names[$0.offset]) }))
         }
         var splitNumber = 0
-        let placementCount = choices.within(1...3)
         for placementIndex in 0..<placementCount {
             var rows: [Row] = []
             for _ in 0..<choices.within(1...4) {
@@ -241,16 +279,18 @@ package struct World {
         }
     }
 
-    package static func segmentExpression(_ choices: inout FuzzChoices, below segment: Int, depth: Int) -> Expression {
+    package static func segmentExpression(_ choices: inout FuzzChoices, below segment: Int, placements: Int, depth: Int) -> Expression {
         if depth >= 3 || choices.chance(40) {
             if segment > 0 && choices.chance(20) { return .segment(choices.below(segment)) }
+            if choices.chance(25) { return .comparison(cap(&choices, placements: placements)) }
             return .comparison(comparison(&choices))
         }
+        func inner() -> Expression { segmentExpression(&choices, below: segment, placements: placements, depth: depth + 1) }
         switch choices.below(4) {
-        case 0: return .not(segmentExpression(&choices, below: segment, depth: depth + 1))
-        case 1: return .group(segmentExpression(&choices, below: segment, depth: depth + 1))
-        case 2: return .and(segmentExpression(&choices, below: segment, depth: depth + 1), segmentExpression(&choices, below: segment, depth: depth + 1))
-        default: return .or(segmentExpression(&choices, below: segment, depth: depth + 1), segmentExpression(&choices, below: segment, depth: depth + 1))
+        case 0: return .not(inner())
+        case 1: return .group(inner())
+        case 2: return .and(inner(), inner())
+        default: return .or(inner(), inner())
         }
     }
 
@@ -315,6 +355,7 @@ package struct World {
 
     package static func comparison(_ choices: inout FuzzChoices) -> Comparison {
         let index = choices.below(attributes.count)
+        let subject = Subject.attribute(index)
         let kind = attributes[index].kind
         var allowed: [Comparison.Operator]
         switch kind {
@@ -334,7 +375,7 @@ package struct World {
             // The pattern is written for its `ignoring case` (which lowercases its literals).
             let fold = choices.chance(35)
             let (text, meaning) = PatternGrammar(ignoringCase: fold).generate(&choices)
-            return Comparison(attribute: index, op: op, literals: [.pattern(text, meaning)], foldCase: fold)
+            return Comparison(subject: subject, op: op, literals: [.pattern(text, meaning)], foldCase: fold)
         }
         let literals: [Literal]
         switch op {
@@ -344,7 +385,36 @@ package struct World {
         default: literals = [literal(kind, &choices)]
         }
         let foldable = (kind == .string || kind == .set) && op != .isSet && op != .isNotSet
-        return Comparison(attribute: index, op: op, literals: literals, foldCase: foldable && choices.chance(30))
+        return Comparison(subject: subject, op: op, literals: literals, foldCase: foldable && choices.chance(30))
+    }
+
+    /// A comparison over the history of one of `placements` placements: a count of showings
+    /// (with or without a window, any of the six operators, 0 to 100) or the last showing
+    /// (any date operator).
+    package static func cap(_ choices: inout FuzzChoices, placements: Int) -> Comparison {
+        let placement = choices.below(placements)
+        if choices.chance(60) {
+            let window = choices.chance(75) ? choices.pick(windows) : nil
+            let op = choices.pick([Comparison.Operator.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual])
+            let count = choices.pick([0, 1, 2, 3, 5, 99, 100])
+            return Comparison(subject: .shownCount(placement: placement, window: window), op: op,
+                              literals: [.number(Double(count), text: "\(count)")], foldCase: false)
+        }
+        let op = choices.pick([Comparison.Operator.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .between, .isSet, .isNotSet])
+        let literals: [Literal]
+        switch op {
+        case .isSet, .isNotSet: literals = []
+        case .between: literals = bounds(.date, &choices)
+        default: literals = [historyDate(&choices)]
+        }
+        return Comparison(subject: .lastShown(placement: placement), op: op, literals: literals, foldCase: false)
+    }
+
+    /// A date literal for `last shown`: mostly `now - D` for a window D, else any date literal.
+    package static func historyDate(_ choices: inout FuzzChoices) -> Literal {
+        guard choices.chance(60) else { return literal(.date, &choices) }
+        let window = choices.pick(windows)
+        return .relative(-window.milliseconds, text: "now - " + window.text)
     }
 
     // MARK: - Text
@@ -353,11 +423,13 @@ package struct World {
         var lines = [
             "attribute s: string", "attribute n: number", "attribute b: bool",
             "attribute d: date", "attribute v: version", "attribute t: set",
+            "attribute shown: string", "attribute last: date",
         ]
         for (index, expression) in segments.enumerated() { lines.append("segment s\(index) = " + World.text(expression)) }
         for (index, expression) in audiences.enumerated() { lines.append("audience a\(index) = " + World.text(expression, audience: true)) }
         for experiment in experiments {
-            lines.append("experiment \(experiment.name)\(experiment.key.text) {")
+            let sticky = experiment.sticky.map { " sticky " + $0.text } ?? ""
+            lines.append("experiment \(experiment.name)\(experiment.key.text)\(sticky) {")
             for variant in experiment.variants { lines.append("  \(variant.weight)% \(variant.name)") }
             lines.append("}")
         }
@@ -410,7 +482,7 @@ package struct World {
     }
 
     package static func text(_ comparison: Comparison) -> String {
-        let lhs = attributes[comparison.attribute].reference
+        let lhs = comparison.subject.text
         let items = comparison.literals.map(\.text)
         let list = "[" + items.joined(separator: ", ") + "]"
         let fold = comparison.foldCase ? " ignoring case" : ""
@@ -461,7 +533,9 @@ package struct World {
             if let value, value != .null { values[index] = value }
         }
         if !custom.isEmpty { fields.append(JSONMember(key: "custom_attributes", value: .object(custom))) }
-        return Sample(json: JSONWriter.write(.object(fields)), now: now, id: id, values: values)
+        let drawn = history(now: now, &choices)
+        if let json = drawn.json { fields.append(JSONMember(key: "history", value: json)) }
+        return Sample(json: JSONWriter.write(.object(fields)), now: now, id: id, values: values, history: drawn.meaning)
     }
 
     /// A stored custom value (string or number), or nil for none.

@@ -6,8 +6,8 @@ import TargetingFuzzSupport
 
 /// Differential check of the compiled engine: random valid rule sets and random profiles built
 /// from the fuzzer's choices, decided by `Program` (the flat code, `Program.decide`) and by the
-/// tree `Evaluator`, and by a deliberately simple reference written from the README's rules (two-valued comparisons, splits, the edge cases)
-/// (`Reference`). Segments, audiences and placement decisions must all agree.
+/// tree `Evaluator`, and by a deliberately simple reference written from the README's rules (two-valued comparisons, splits, the edge cases,
+/// caps over the profile's history, sticky experiments) (`Reference`). Segments, audiences and placement decisions must all agree.
 @main
 enum FuzzEngine {
     static func main() {
@@ -65,7 +65,7 @@ enum FuzzEngine {
         case .failure: return "error"
         case .success(let decision):
             let variant = decision.experiment.map { "\($0).\(decision.variant ?? "?")" } ?? "-"
-            return "\(decision.audience ?? "-") \(decision.outcome?.description ?? "no match") \(decision.split ?? "-") \(variant) -" + (decision.heldOut ? " held-out" : "")
+            return "\(decision.audience ?? "-") \(decision.outcome?.description ?? "no match") \(decision.split ?? "-") \(variant) -" + (decision.isSticky ? " sticky" : "") + (decision.heldOut ? " held-out" : "")
         }
     }
 }

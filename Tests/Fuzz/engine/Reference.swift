@@ -14,10 +14,28 @@ import TargetingEngine
 /// - placements: the first matching row decides; splits draw by Adapty's MD5 algorithm;
 /// - Experiments and splits draw on their key (a profile without a string value for
 ///   a key other than `profile.id` skips the row); a held-out profile takes only `always` rows
-///   and `everyone`.
+///   and `everyone`;
+/// - history (§13): `shown P in D` counts the distinct kept instants in `(now − D, now]`,
+///   `shown P` all of them, 0 without history; `last shown P` is the latest kept instant, not
+///   set without one; a row of a sticky experiment takes a profile that is not held out and
+///   whose assignment is live (`at > now − D`) and names one of its variants, whatever its
+///   audience and key, with the assigned variant; rows above it still decide first.
 struct Reference {
     let world: World
     let sample: Sample
+
+    /// What `subject` reads for this profile. History as the README defines it: a count of
+    /// showings in `(now − D, now]` (or of all kept ones), 0 without history, never missing;
+    /// the last showing is the latest kept instant, missing without one.
+    func read(_ subject: Subject) -> Reading {
+        switch subject {
+        case .attribute(let index): return read(index)
+        case .shownCount(let placement, let window):
+            return .number(Double(sample.history.count("p\(placement)", window: window?.milliseconds, now: sample.now)))
+        case .lastShown(let placement):
+            return sample.history.last("p\(placement)").map(Reading.date) ?? .missing
+        }
+    }
 
     func read(_ index: Int) -> Reading {
         let attribute = World.attributes[index]
@@ -92,7 +110,7 @@ struct Reference {
     func fold(_ text: String, _ on: Bool) -> String { on ? text.lowercased() : text }
 
     func evaluate(_ comparison: Comparison) -> Bool {
-        let value = read(comparison.attribute)
+        let value = read(comparison.subject)
         switch comparison.op {
         case .isSet: return value.isPresent
         case .isNotSet: return !value.isPresent
@@ -180,19 +198,33 @@ struct Reference {
         return Reference.bucket("h", value) < holdout.weight
     }
 
+    /// For a row of experiment `index` in a placement where the profile is not held out: the
+    /// variant (its index) that the profile's recorded assignment gives while it sticks: the
+    /// experiment is sticky, the assignment is younger than the duration at now
+    /// (`at > now − D`, future ones too), and it names a variant the experiment has.
+    func stickyVariant(_ index: Int) -> Int? {
+        let experiment = world.experiments[index]
+        guard let sticky = experiment.sticky, let assignment = sample.history.assigned[experiment.name],
+              assignment.at > sample.now - sticky.milliseconds else { return nil }
+        return experiment.variants.firstIndex { $0.name == assignment.variant }
+    }
+
     /// The decision, in the form `FuzzEngine.describe` prints.
     func decide(_ index: Int) -> String {
         let placement = world.placements[index]
         let isHeldOut = heldOut(index)
         for row in placement.rows {
-            let name: String
+            func flow(_ id: String?) -> String { id.map { "flow \"\($0)\"" } ?? "nothing" }
+            let name = row.audience.map { "a\($0)" } ?? "everyone"
+            // A sticky assignment takes the row whatever its audience (held-out profiles and
+            // `always` rows follow the holdout's rules alone).
+            if !isHeldOut, case .experiment(let experimentIndex, let arms) = row.destination, let variant = stickyVariant(experimentIndex) {
+                let experiment = world.experiments[experimentIndex]
+                return "\(name) " + flow(arms[variant]) + " - \(experiment.name).\(experiment.variants[variant].name) - sticky"
+            }
             if let audience = row.audience {
                 guard !isHeldOut || row.always, self.audience(audience) else { continue }
-                name = "a\(audience)"
-            } else {
-                name = "everyone"
             }
-            func flow(_ id: String?) -> String { id.map { "flow \"\($0)\"" } ?? "nothing" }
             switch row.destination {
             case .nothing: return "\(name) nothing - - -"
             case .flow(let id): return "\(name) flow \"\(id)\" - - -"

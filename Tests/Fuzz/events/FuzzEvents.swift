@@ -9,7 +9,12 @@ import TargetingProfiles
 /// - `FlowInputHandler.handle` (the SDK path, params as Swift values) and the interpreter on the
 ///   parsed line come to the same outcome;
 /// - whatever is applied, the profile keeps the storage rules: valid keys, at most 30
-///   attributes, and written as JSON it reads again to the same custom attributes.
+///   attributes, and written as JSON it reads again to the same custom attributes and history;
+/// - a `placement_shown` line reads the same through the parsed line and through the byte
+///   scan `ingest` uses (`EventScan`), is accepted exactly when the README's rules for its
+///   members hold, reads back the same from the params it builds for an app, and recorded in
+///   order keeps the history the README describes (distinct instants, ascending, the latest
+///   100; the first assignment of each experiment); `EventFile` reads the same shown events.
 @main
 enum FuzzEvents {
     static let mapping = InputMapping(
@@ -56,6 +61,8 @@ enum FuzzEvents {
         let interpreter = FlowEventInterpreter(mapping: mapping, timeZone: zone)
         let handler = FlowInputHandler(mapping: mapping, timeZone: zone)
         var streamed = Profile()
+        var model = RecordedHistory()
+        var shownEvents: [ShownEvent] = []
         for line in EventLine.lines(of: bytes) {
             let event: EventLine
             switch EventLine.parse(line.bytes, file: "fuzz.jsonl", line: line.number) {
@@ -63,6 +70,12 @@ enum FuzzEvents {
                 if diagnostic.message.isEmpty { fuzzFailure("a rejected line without a message") }
                 continue
             case .success(let value): event = value
+            }
+            if event.name == ShownEvent.eventName, let shown = checkShown(event, line: Array(line.bytes)) {
+                shownEvents.append(shown)
+                streamed.record(shown)
+                model.record(shown)
+                model.check(streamed.history)
             }
             let outcome = interpreter.interpret(name: event.name, params: event.params)
             if case .rejected(let reason) = outcome, reason.isEmpty { fuzzFailure("a rejected event without a reason") }
@@ -87,6 +100,8 @@ enum FuzzEvents {
         var session = Profile()
         _ = session.apply(handler.flowDidDisappear())
         checkStorage(session)
+        let file = EventFile(bytes: bytes).events.compactMap(\.shown)
+        if file != shownEvents { fuzzFailure("`EventFile` reads other shown events:\n\(file)\n---\n\(shownEvents)") }
     }
 
     static func checkStorage(_ profile: Profile) {
@@ -96,8 +111,8 @@ enum FuzzEvents {
         case .failure(let error):
             fuzzFailure("a profile built from events does not read back: \(error.message)\n\(String(decoding: profile.jsonData, as: UTF8.self))")
         case .success(let again):
-            if again.customAttributes != profile.customAttributes {
-                fuzzFailure("a profile built from events reads back differently:\n\(profile.customAttributes)\n---\n\(again.customAttributes)")
+            if again.customAttributes != profile.customAttributes || again.history != profile.history {
+                fuzzFailure("a profile built from events reads back differently:\n\(profile.customAttributes) \(String(describing: profile.history))\n---\n\(again.customAttributes) \(String(describing: again.history))")
             }
         }
     }
