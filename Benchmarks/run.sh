@@ -24,7 +24,8 @@ trap 'rm -rf "$work"' EXIT
 # `measure CMD…`: runs CMD with stdout to $work/out; sets $seconds and $rss_mb.
 measure() {
   /usr/bin/time -f "%e %M" -o "$work/time" "$@" > "$work/out" 2> "$work/err" || true
-  read -r seconds rss_kb < "$work/time"
+  # A command that exits non-zero (reconcile with mismatches) gets a first line saying so.
+  read -r seconds rss_kb < <(tail -n 1 "$work/time")
   rss_mb=$(awk -v k="$rss_kb" 'BEGIN { printf "%.0f", k / 1024 }')
 }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s <= 0) s = 0.001; printf "%.0f k/s", n / s / 1000 }'; }
@@ -114,8 +115,8 @@ ours=$seconds; ours_rss=$rss_mb
 measure python3 Benchmarks/peers/stdlib_ingest.py "$work/events.jsonl" "$work/store-python.jsonl"
 echo "| ingest: $events events into a store of $store_profiles profiles | $(rate "$events" "$ours") events, $ours_rss MiB peak RSS | stdlib Python: $(rate "$events" "$seconds") | $(ratio "$ours" "$seconds") |"
 # Shown lines (each touched profile gains a history) against the answer lines above.
-"$bench" shown-events "$events" "$store_profiles" "$work/shown.jsonl"
-measure "$bin" ingest "$work/shown.jsonl" --store "$work/store-shown.jsonl" --rules Rules
+"$bench" shown-events "$events" "$store_profiles" "$work/shown-events.jsonl"
+measure "$bin" ingest "$work/shown-events.jsonl" --store "$work/store-shown.jsonl" --rules Rules
 echo "| ingest: $events \`placement_shown\` lines into the same store | $(rate "$events" "$seconds") lines, $rss_mb MiB peak RSS | answer lines above: $(rate "$events" "$ours") | $(ratio "$seconds" "$ours") |"
 
 # (h) Reconcile: 1 M shown lines (after 3 set-up lines for each of 50,000 users) replayed against

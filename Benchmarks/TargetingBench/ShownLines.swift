@@ -1,11 +1,12 @@
 import Foundation
 import Targeting
 import TargetingBase
+import TargetingProfiles
 
 /// The event file of the `reconcile` row: for each of `profiles` users a `profile_updated` line
 /// and two quiz answers, then `count` `placement_shown` lines over them at rising instants,
-/// each what the shipped rules decide for the user then (one in a hundred is made to show
-/// another destination, so the report has mismatches to list).
+/// each what the shipped rules decide for the user then, history included (one in a hundred is
+/// made to show another destination, so the report has mismatches to list).
 enum ShownLines {
     static let start: Int64 = 1_795_824_000_000  // 2026-11-28T00:00:00Z
     static let placements = ["onboarding_followup", "main_paywall"]
@@ -38,9 +39,12 @@ enum ShownLines {
             let decision = try! rules.resolve(placement, for: users[user], at: Date(timeIntervalSince1970: Double(at) / 1000))
             guard let outcome = decision.outcome, let kind = outcome.kind, var id = outcome.id else { continue }
             if lines.count % 100 == 0 { id += "_other" }
+            // What reconcile replays: the line goes to the user's history, as shown.
+            users[user].recordShown(placement, at: at)
             var line = #"{"profile_id":"u\#(user)","name":"placement_shown","placement":"\#(placement)","kind":"\#(kind)","id":"\#(id)""#
             if let experiment = decision.experiment, let variant = decision.variant {
                 line += #","experiment":"\#(experiment)","variant":"\#(variant)""#
+                users[user].recordAssignment(experiment, variant: variant, at: at)
             }
             line += #","held_out":\#(decision.heldOut),"at":"\#(Timestamp.format(at))"}"#
             lines.append(line)

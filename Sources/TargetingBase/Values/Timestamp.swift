@@ -185,11 +185,37 @@ package enum Timestamp {
         let msOfDay = floorMod(ms, msPerDay)
         let seconds = Int(msOfDay / 1_000)
         let millis = Int(msOfDay % 1_000)
-        var text = "\(date)T\(pad(seconds / 3_600, width: 2)):\(pad(seconds / 60 % 60, width: 2)):\(pad(seconds % 60, width: 2))"
-        if millis != 0 {
-            text += "." + pad(millis, width: 3)
+        guard (0...9_999).contains(date.year) else {
+            var text = "\(date)T\(pad(seconds / 3_600, width: 2)):\(pad(seconds / 60 % 60, width: 2)):\(pad(seconds % 60, width: 2))"
+            if millis != 0 {
+                text += "." + pad(millis, width: 3)
+            }
+            return text + "Z"
         }
-        return text + "Z"
+        // Four-digit years, the common case: written digit by digit into one buffer.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var count = 0
+            func put(_ byte: UInt8) {
+                buffer[count] = byte
+                count += 1
+            }
+            func digits(_ value: Int, _ width: Int) {
+                var divisor = 1
+                for _ in 1..<width { divisor *= 10 }
+                while divisor > 0 {
+                    put(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                    divisor /= 10
+                }
+            }
+            digits(date.year, 4); put(UInt8(ascii: "-")); digits(date.month, 2); put(UInt8(ascii: "-")); digits(date.day, 2)
+            put(UInt8(ascii: "T")); digits(seconds / 3_600, 2); put(UInt8(ascii: ":")); digits(seconds / 60 % 60, 2)
+            put(UInt8(ascii: ":")); digits(seconds % 60, 2)
+            if millis != 0 {
+                put(UInt8(ascii: ".")); digits(millis, 3)
+            }
+            put(UInt8(ascii: "Z"))
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+        }
     }
 
     /// Formats the UTC calendar date of Unix ms as "YYYY-MM-DD".
