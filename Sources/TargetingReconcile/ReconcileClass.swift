@@ -25,7 +25,7 @@ package enum ReconcileClass: Int, CaseIterable, Hashable, Sendable {
     case differentDestination
     case match
 
-    /// The class's name in every output, as §13 spells it.
+    /// The class's name in every output, as the README spells it.
     package var name: String {
         switch self {
         case .unknownPlacement: "unknown placement"

@@ -116,7 +116,7 @@ BUILTIN = {
 }
 SPACES = ["", "", "", " ", "\t", "\u00a0", "\u2003"]
 
-# Histories (§13): instants around the edges of the windows and sticky durations of
+# Histories: instants around the edges of the windows and sticky durations of
 # Tests/SQL/history.rules (now, now - 30m, 12h, 1d, 3d, 7d and 30d, each exactly and one millisecond
 # either side), written in every form an instant may take (fractions longer than milliseconds,
 # offsets, lowercase `t` and `z`), repeated, out of order, and up to the 100 a placement keeps.

@@ -15,7 +15,7 @@ import TargetingEngine
 /// - Experiments and splits draw on their key (a profile without a string value for
 ///   a key other than `profile.id` skips the row); a held-out profile takes only `always` rows
 ///   and `everyone`;
-/// - history (§13): `shown P in D` counts the distinct kept instants in `(now − D, now]`,
+/// - history: `shown P in D` counts the distinct kept instants in `(now − D, now]`,
 ///   `shown P` all of them, 0 without history; `last shown P` is the latest kept instant, not
 ///   set without one; a row of a sticky experiment takes a profile that is not held out and
 ///   whose assignment is live (`at > now − D`) and names one of its variants, whatever its
