@@ -287,15 +287,7 @@ struct ConditionGraph {
     private mutating func stickyAtom(_ plan: SplitPlan, step: Int, duration: Int64) -> Int {
         let key = StickyKey(experiment: plan.id, duration: duration, variant: plan.steps[step].variant ?? "")
         if let known = stickyIndex[key] { return atoms[known].node }
-        let field = FieldKey.assignment(plan.id)
-        let variable: Int
-        if let known = variableIndex[field] {
-            variable = known
-        } else {
-            variable = variables.count
-            variableIndex[field] = variable
-            variables.append(SearchVariable(field: field))
-        }
+        let variable = variable(for: .assignment(plan.id)) { SearchVariable(field: $0) }
         let position = SourcePosition(offset: 0, line: 1, column: 1)
         let range = SourceRange(file: "", start: position, end: position)
         let reference = AttributeReference(target: .custom("history.assigned." + plan.id), spelling: .bare, range: range)
@@ -333,20 +325,14 @@ struct ConditionGraph {
         if known != id { return atoms[known].node }
         let node = add(.atom(id))
         if let slot {
-            let field = FieldKey(slot.target)
-            let variable: Int
-            if let known = variableIndex[field] {
-                variable = known
-            } else {
-                variable = variables.count
-                variableIndex[field] = variable
+            let variable = variable(for: FieldKey(slot.target)) { field in
                 let allowed: [String]?
                 switch slot.target {
                 case .custom: allowed = program.ruleSet.attributeTypes[slot.target]?.allowed
                 case .builtin(let name): allowed = BuiltinField.all[name]?.allowed
                 case .shownCount, .lastShown: allowed = nil
                 }
-                variables.append(SearchVariable(field: field, allowed: allowed ?? []))
+                return SearchVariable(field: field, allowed: allowed ?? [])
             }
             atoms.append(Atom(slot: slot, test: test, node: node, variable: variable, local: variables[variable].atoms.count))
             variables[variable].atoms.append(id)
@@ -356,5 +342,14 @@ struct ConditionGraph {
             clockAtoms.append(id)
         }
         return node
+    }
+
+    /// The index of the search variable of `field`, made by `make` the first time it is asked for.
+    private mutating func variable(for field: FieldKey, make: (FieldKey) -> SearchVariable) -> Int {
+        if let known = variableIndex[field] { return known }
+        let variable = variables.count
+        variableIndex[field] = variable
+        variables.append(make(field))
+        return variable
     }
 }
