@@ -258,19 +258,27 @@ package struct ProfileEdit {
     /// the same experiment, which stays the first). Compared by bytes: replaying keeps the
     /// history right either way, this only keeps the edit short.
     private mutating func noteHistory(_ change: Change) {
-        var added: [UInt8] = []
-        ProfileEdit.encode(change, to: &added)
-        let tag = added[0]
-        let key = added[5..<(5 + ProfileEdit.integer(in: added, at: 1, bytes: 4))]
-        var index = 0
-        while index < encoded.count {
-            let next = entry(at: index)
-            if next.tag == tag {
-                if tag == ProfileEdit.assignedTag ? encoded[next.key].elementsEqual(key) : encoded[next.range].elementsEqual(added) { return }
+        // Encoded in place at the end, then taken back off if an earlier entry holds it.
+        let start = encoded.count
+        ProfileEdit.encode(change, to: &encoded)
+        let added = entry(at: start)
+        let held = encoded.withUnsafeBufferPointer { bytes -> Bool in
+            func same(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
+                guard lhs.count == rhs.count else { return false }
+                for offset in 0..<lhs.count where bytes[lhs.lowerBound + offset] != bytes[rhs.lowerBound + offset] { return false }
+                return true
             }
-            index = next.range.upperBound
+            var index = 0
+            while index < start {
+                let next = entry(at: index)
+                if next.tag == added.tag, added.tag == ProfileEdit.assignedTag ? same(next.key, added.key) : same(next.range, added.range) {
+                    return true
+                }
+                index = next.range.upperBound
+            }
+            return false
         }
-        encoded.append(contentsOf: added)
+        if held { encoded.removeSubrange(start...) }
     }
 
     /// The latest change of a key, if any.

@@ -71,7 +71,7 @@ package struct EventScan: Sendable {
 
     /// The member `key` (compared by bytes), if present.
     func member(_ key: String, in bytes: UnsafeBufferPointer<UInt8>) -> ProfileScan.Member? {
-        members.first { ProfileScan.matches(bytes, $0.key, key) }
+        ProfileScan.first(of: members, named: key, in: bytes)
     }
 
     /// The scanned line's members as an event's params, for `FlowEventInterpreter`; valid while `bytes` is.

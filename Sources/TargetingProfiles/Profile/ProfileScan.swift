@@ -204,13 +204,6 @@ package struct ProfileScan: Sendable {
     static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
-
-    /// Whether the bytes at `range` spell `text`.
-    static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: String) -> Bool {
-        guard text.utf8.count == range.count else { return false }
-        var text = text
-        return text.withUTF8 { ScanCursor.same(bytes, range, $0) }
-    }
 }
 
 /// A position in the scanned bytes, skipping JSON white space between tokens (shared by
