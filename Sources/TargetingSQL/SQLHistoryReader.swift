@@ -71,9 +71,11 @@ struct SQLHistoryReader {
             let parts = SQLInstantParts.positional("e.t", dialect: dialect).named(prefix: "x_")
                 .map { "\($0.expression) AS \($0.name)" }.joined(separator: ", ")
             let ms = SQLInstantParts.columns(prefix: "x_").milliseconds(dialect)
-            let elements = "jsonb_array_elements_text(CASE WHEN jsonb_typeof(\(list)) = 'array' THEN \(list) END) AS e(t)"
-            return "ARRAY(SELECT DISTINCT i.ms FROM (SELECT \(ms) AS ms FROM (SELECT \(parts) FROM \(elements) WHERE e.t ~ \(pattern)) AS p) AS i "
-                + "WHERE i.ms IS NOT NULL)"
+            let elements = "jsonb_array_elements_text(\(list)) AS e(t)"
+            // A profile without the list (most of them) skips the subquery: CASE evaluates one branch.
+            return "CASE WHEN jsonb_typeof(\(list)) = 'array' THEN "
+                + "ARRAY(SELECT DISTINCT i.ms FROM (SELECT \(ms) AS ms FROM (SELECT \(parts) FROM \(elements) WHERE e.t ~ \(pattern)) AS p) AS i "
+                + "WHERE i.ms IS NOT NULL) ELSE CAST(ARRAY[] AS BIGINT[]) END"
         case .spark:
             // Each string unmarked, then taken apart when it has an instant's shape, then its milliseconds.
             let texts = "transform(from_json(\(list), 'ARRAY<STRING>'), t -> CASE WHEN \(SparkParse.isString("t")) THEN \(SparkParse.unmarked("t")) END)"
@@ -93,7 +95,8 @@ struct SQLHistoryReader {
         let start = now &- window
         switch dialect {
         case .postgres:
-            return dialect.doubleCast("(SELECT count(*) FROM unnest(\(instants)) AS u(ms) WHERE u.ms > \(start) AND u.ms <= \(now))")
+            return dialect.doubleCast("CASE WHEN cardinality(\(instants)) = 0 THEN 0 ELSE "
+                + "(SELECT count(*) FROM unnest(\(instants)) AS u(ms) WHERE u.ms > \(start) AND u.ms <= \(now)) END")
         case .spark:
             return dialect.doubleCast("size(filter(\(instants), m -> m > \(start) AND m <= \(now)))")
         }
@@ -102,7 +105,7 @@ struct SQLHistoryReader {
     /// `last shown PLACEMENT` from the array `instants`: the latest, NULL when there is none.
     func last(_ instants: String) -> String {
         switch dialect {
-        case .postgres: return "(SELECT max(u.ms) FROM unnest(\(instants)) AS u(ms))"
+        case .postgres: return "CASE WHEN cardinality(\(instants)) > 0 THEN (SELECT max(u.ms) FROM unnest(\(instants)) AS u(ms)) END"
         case .spark: return "array_max(\(instants))"
         }
     }
