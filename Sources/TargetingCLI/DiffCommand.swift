@@ -55,7 +55,7 @@ enum DiffCommand: Command {
     """
     static let options = [
         CommonOptions.now,
-        OptionSpec(names: ["--format"], takesValue: true, valueName: "FORMAT", help: "Output format: text, json or markdown (default: text)"),
+        ReportFormat.option,
         CommonOptions.jobs,
         OptionSpec(names: ["--profiles"], takesValue: true, valueName: "FILE", help: "The profile corpus (JSON Lines)"),
         OptionSpec(names: ["--prove"], takesValue: false, valueName: "", help: "Decide over every profile the rules can tell apart, with witnesses, instead of a corpus"),
@@ -71,7 +71,7 @@ enum DiffCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let format = try Format.from(arguments)
+        let format = try ReportFormat.from(arguments)
         let now = try CommandSupport.nowNoted(arguments, io: io)
         guard arguments.positionals.count == 2 else { throw UsageError(message: "expected OLD and NEW rule paths") }
         var view = ImpactReport.View.row
@@ -211,18 +211,8 @@ enum DiffCommand: Command {
         return .object(members)
     }
 
-    /// `--format`: text, json, or markdown for a pull request.
-    enum Format: String {
-        case text, json, markdown
 
-        static func from(_ arguments: ParsedArguments) throws -> Format {
-            guard let raw = arguments.value("--format") else { return .text }
-            guard let format = Format(rawValue: raw) else { throw UsageError(message: "invalid format `\(raw)`; use `text`, `json` or `markdown`") }
-            return format
-        }
-    }
-
-    static func printReport(_ report: ImpactReport, now: Int64, absentAttributes: [String], format: Format, io: CommandIO) {
+    static func printReport(_ report: ImpactReport, now: Int64, absentAttributes: [String], format: ReportFormat, io: CommandIO) {
         let instant = Timestamp.format(now)
         switch format {
         case .markdown:

@@ -32,14 +32,11 @@ enum ReconcileCommand: Command {
     static let options = [
         CommonOptions.rules,
         OptionSpec(names: ["--time-zone"], takesValue: true, valueName: "NAME", help: "Time zone for pickers that feed profile.birthday when neither the event line nor the profile has a \"time_zone\" (default: UTC)"),
-        OptionSpec(names: ["--format"], takesValue: true, valueName: "FORMAT", help: "Output format: text, json or markdown (default: text)"),
+        ReportFormat.option,
     ]
 
-    enum Format: String { case text, json, markdown }
-
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let raw = arguments.value("--format") ?? "text"
-        guard let format = Format(rawValue: raw) else { throw UsageError(message: "invalid format `\(raw)`; use `text`, `json` or `markdown`") }
+        let format = try ReportFormat.from(arguments)
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing event file (EVENTS.jsonl)") }
         let zoneName = arguments.value("--time-zone") ?? "UTC"
         guard let timeZone = TimeZone(identifier: zoneName) else { throw UsageError(message: "unknown time zone `\(zoneName)`") }

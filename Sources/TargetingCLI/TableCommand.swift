@@ -29,15 +29,12 @@ enum TableCommand: Command {
     """
     static let options = [
         CommonOptions.rules, CommonOptions.now,
-        OptionSpec(names: ["--format"], takesValue: true, valueName: "FORMAT", help: "Output format: text, json or markdown (default: text)"),
+        ReportFormat.option,
         OptionSpec(names: ["--by"], takesValue: true, valueName: "ATTR,...", help: "The attributes to tabulate (default: declared `one of` strings and bools the placement reads)"),
     ]
 
-    enum Format: String { case text, json, markdown }
-
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let raw = arguments.value("--format") ?? "text"
-        guard let format = Format(rawValue: raw) else { throw UsageError(message: "invalid format `\(raw)`; use `text`, `json` or `markdown`") }
+        let format = try ReportFormat.from(arguments)
         guard arguments.positionals.count == 1 else { throw UsageError(message: "give exactly one placement") }
         var names: [String]?
         if let list = arguments.value("--by") {
