@@ -211,7 +211,8 @@ package struct FlatRun<Source: SlotSource> {
             return Source.withCustomPlain(profile, key, text)
         case .builtin(let field) where pointer.pointee.derived == nil && pointer.pointee.builtinType == .string:
             return Source.withFieldPlain(profile, field, text)
-        default:
+        case .custom, .builtin, .shownCount, .lastShown:
+            // Typed otherwise, derived (an age), or read from the history: read in full.
             guard case .string(let value) = pointer.pointee.read(from: profile.pointee, now: now) else { return nil }
             return PlainStored.withText(value, text)
         }

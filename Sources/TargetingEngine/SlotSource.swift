@@ -54,7 +54,7 @@ extension Profile: SlotSource {
         case nil: body(.missing)
         case .number(let number)?: body(.number(number))
         case .string(let text)?: PlainStored.withText(text, body)
-        default: body(.other)
+        case .bool?, .array?, .object?, .null?: body(.other)
         }
     }
 }
