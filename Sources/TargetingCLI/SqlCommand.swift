@@ -78,16 +78,14 @@ enum SqlCommand: Command {
         let program = loaded.program
         let names = all ? program.placements.map(\.name) : arguments.positionals
         let schema = layout == .columns ? SQLTableSchema(programs: [program]) : nil
-        var query: String
+        let query: String
         do {
-            query = try SQLCompiler.compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column, schema: schema)
+            query = arguments.has("--summary")
+                ? try SQLCompiler.summary(placements: names, program: program, now: now, dialect: dialect, table: table, column: column, schema: schema)
+                : try SQLCompiler.compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column, schema: schema)
         } catch {
             io.report(diagnostic(error, noPlacement: "the rules declare no placement"))
             return ExitStatus.inputError
-        }
-        if arguments.has("--summary") {
-            let entries = names.flatMap { program.possibleDecisions(placement: program.placementIndex(named: $0)!) }
-            query = SQLCompiler.summary(of: query, entries: entries, dialect: dialect)
         }
         // The instant is inlined into the query; the header says which it was, and from what.
         let header = SQLCompiler.header(now: now, dialect: dialect, rules: loaded.sources.map(\.path).joined(separator: ", "))

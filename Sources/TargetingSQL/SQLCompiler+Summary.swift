@@ -13,47 +13,89 @@ extension SQLCompiler {
     /// size takes longer than running it.
     package static let jitOff = "SET jit = off;\n"
 
-    /// The per-profile rows of `query` counted inside the engine, as `resolve --summary` counts
-    /// them: one row per entry of `entries` (every decision the placements can make, see
+    /// `sql --summary`: the placements named `placements` sized inside the engine, as `resolve
+    /// --summary` sizes them: one row per entry (every decision the placements can make, see
     /// `Program.possibleDecisions`), `placement, audience, kind, id, split, profiles, share` —
     /// with `experiment, variant, held_out` after `split` when the entries report them (the rule
     /// set has experiments or a holdout) — with 0 profiles where none takes it. `share` is the
     /// percent of the placement's profiles rounded down to one decimal, as a decimal of scale 1
-    /// (`51.3`, `0.0`), as the CLI prints it. A decision is counted in the entry equal to it
-    /// in every column, NULLs equal (the engines group them so). Rows come in the entries'
-    /// order, which is rule order, as `resolve --summary` prints them.
-    package static func summary(of query: String, entries: [Decision], dialect: SQLDialect) -> String {
+    /// (`51.3`, `0.0`), as the CLI prints it. Rows come in the entries' order, which is rule
+    /// order, as `resolve --summary` prints them. `table`, `column` and `schema` are those of
+    /// `compile(placements:…)`.
+    ///
+    /// Each profile is decided as `compile` decides it, but into the number of its entry per
+    /// placement (`p<N>_e`) rather than into text: the profiles are counted by those numbers
+    /// (a few groups), the counts spread over the placements, and only then joined to the
+    /// entries' text.
+    ///
+    /// - Throws: as `compile(placements:…)`.
+    package static func summary(placements: [String], program: Program, now: Int64, dialect: SQLDialect,
+                                table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile,
+                                schema: SQLTableSchema? = nil) throws(SQLCompileError) -> String {
+        let indices = try placementIndices(placements, in: program)
+        var compiler = SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column)
+        compiler.schema = schema
+        let entries = indices.map { program.possibleDecisions(placement: $0) }
+        return compiler.summary(indices.map { program.placements[$0] }, entries: entries, indices: indices)
+    }
+
+    /// The summary query of `placements` (the program's placements `indices`), whose entries are
+    /// `entries`, one list per placement.
+    func summary(_ placements: [Program.Placement], entries: [[Decision]], indices: [Int]) -> String {
+        var chain = chain(for: placements)
+        addConditions(needs(placements), into: &chain.chain)
+        var decisions = SQLStages()
+        var numbered: [(name: String, expression: String)] = []
+        var first = 1
+        for (number, placement) in placements.enumerated() {
+            let deciding = addDecision(placement, prefix: "p\(number)_", shared: chain.shared, into: &decisions)
+            let listed = entries[number], offset = first
+            numbered.append((name: "p\(number)_e", expression: deciding.perChoice { choice in
+                let decision = program.flat.decision(placement: indices[number], choice: choice, profileID: nil)
+                return listed.firstIndex { $0.sameEntry(as: decision) }.map { String(offset + $0) } ?? "CAST(NULL AS INT)"
+            }))
+            first += listed.count
+        }
+        for stage in decisions.ordered { chain.chain.add(stage) }
+        chain.chain.add(numbered)
+
         let null = "CAST(NULL AS \(dialect.textType))"
         func text(_ value: String?) -> String { value.map(dialect.string) ?? null }
-        let experiments = entries.contains { $0.reportsExperiments }
-        let values = entries.enumerated().map { number, entry in
+        let all = entries.flatMap { $0 }
+        let experiments = all.contains { $0.reportsExperiments }
+        let values = all.enumerated().map { number, entry in
             var items = [String(number + 1), text(entry.placement), text(entry.audience), text(entry.outcome?.kind), text(entry.outcome?.id), text(entry.split)]
             if experiments { items += [text(entry.experiment), text(entry.variant), entry.heldOut ? "TRUE" : "FALSE"] }
             return "  (" + items.joined(separator: ", ") + ")"
         }.joined(separator: ",\n")
         let parts = ["audience", "kind", "id", "split"] + (experiments ? ["experiment", "variant", "held_out"] : [])
         let list = parts.joined(separator: ", ")
-        // The entries (each counting 0) and the decisions (each 1) in one list, grouped: no
-        // join, so no engine traces the decision columns back through the query to filter it.
-        return """
+        let columns = numbered.map(\.name)
+        let spread = columns.enumerated().map { "WHEN \($0.offset) THEN g.\($0.element)" }.joined(separator: " ")
+        let select = """
         SELECT placement, \(list), profiles,
           ROUND(COALESCE(FLOOR(profiles * 1000.0 / NULLIF(SUM(profiles) OVER (PARTITION BY placement), 0)), 0) / 10, 1) AS share
         FROM (
-        SELECT MIN(entry) AS entry, placement, \(list), SUM(taken) AS profiles
-        FROM (
-        SELECT entry, placement, \(list), 0 AS taken
+        SELECT e.entry, e.placement, \(parts.map { "e." + $0 }.joined(separator: ", ")), COALESCE(c.profiles, 0) AS profiles
         FROM (VALUES
         \(values)
         ) AS e(entry, placement, \(list))
-        UNION ALL
-        SELECT CAST(NULL AS INT) AS entry, placement, \(list), 1 AS taken
+        LEFT JOIN (
+        SELECT entry, SUM(profiles) AS profiles
         FROM (
-        \(query)
-        ) AS decisions
-        ) AS listed
-        GROUP BY placement, \(list)
+        SELECT CASE u.placement_number \(spread) END AS entry, g.profiles
+        FROM (SELECT \(columns.joined(separator: ", ")), COUNT(*) AS profiles FROM \(chain.chain.previous) GROUP BY \(columns.joined(separator: ", "))) AS g
+        CROSS JOIN (VALUES \(columns.indices.map { "(\($0))" }.joined(separator: ", "))) AS u(placement_number)
+        ) AS taken
+        GROUP BY entry
+        ) AS c ON c.entry = e.entry
         ) AS counted
-        ORDER BY entry NULLS LAST, placement
+        ORDER BY entry
+
         """
+        switch dialect {
+        case .postgres: return chain.chain.postgresCommonTableExpressions(using: [select]) + select
+        case .spark: return chain.chain.commonTableExpressions + select
+        }
     }
 }

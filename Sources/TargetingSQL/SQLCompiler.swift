@@ -56,21 +56,29 @@ package struct SQLCompiler {
     package static func compile(placements: [String], program: Program, now: Int64, dialect: SQLDialect,
                                 table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile, schema: SQLTableSchema? = nil,
                                 includeProfile: Bool = false, experimentColumns: Bool? = nil) throws(SQLCompileError) -> String {
-        guard !placements.isEmpty else { throw .noPlacement }
+        let indices = try placementIndices(placements, in: program)
+        var compiler = SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column,
+                                   includeProfile: includeProfile)
+        compiler.experimentColumns = experimentColumns ?? program.reportsExperiments
+        compiler.stickyColumn = compiler.experimentColumns && program.ruleSet.experiments.contains { $0.sticky != nil }
+        compiler.schema = schema
+        return compiler.compile(indices.map { program.placements[$0] })
+    }
+
+    /// The indices of the placements named `names`, in that order.
+    ///
+    /// - Throws: `SQLCompileError.unknownPlacement` for the first name that is not a placement
+    ///   of the program, `.noPlacement` when `names` is empty.
+    static func placementIndices(_ names: [String], in program: Program) throws(SQLCompileError) -> [Int] {
+        guard !names.isEmpty else { throw .noPlacement }
         var indices: [Int] = []
-        for name in placements {
+        for name in names {
             guard let index = program.placementIndex(named: name) else {
                 throw .unknownPlacement(name, suggestion: Suggestion.nearest(to: name, in: program.placements.map(\.name)))
             }
             indices.append(index)
         }
-        var compiler = SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column,
-                                   includeProfile: includeProfile)
-        compiler.experimentColumns = experimentColumns ?? program.reportsExperiments
-        compiler.stickyColumn = compiler.experimentColumns && program.ruleSet.experiments.contains { $0.sticky != nil }
-        compiler.placementNumbers = Dictionary(program.placements.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        compiler.schema = schema
-        return compiler.compile(indices.map { program.placements[$0] })
+        return indices
     }
 
     let program: Program
@@ -86,7 +94,9 @@ package struct SQLCompiler {
     /// The typed table read instead of JSON profiles (`--layout columns`), if any.
     var schema: SQLTableSchema? = nil
     /// The program's placements by name, numbering the columns of their shown instants.
-    var placementNumbers: [String: Int] = [:]
+    var placementNumbers: [String: Int] {
+        Dictionary(program.placements.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
 
     /// Reads the slots from the layout compiled for.
     var reader: SQLSlotReader { SQLSlotReader(dialect: dialect, now: now, schema: schema, placements: placementNumbers) }
@@ -168,6 +178,13 @@ package struct SQLCompiler {
     /// chain (each slot, segment and audience once) and each profile given one row per
     /// placement by a cross join with the placements' numbers.
     func compile(_ placements: [Program.Placement]) -> String {
+        var started = chain(for: placements)
+        return compileInOnePass(placements, shared: started.shared, into: &started.chain)
+    }
+
+    /// The chain every query of `placements` starts with: its source, reading the slots the
+    /// placements and their draws need, and the shared draws.
+    func chain(for placements: [Program.Placement]) -> (chain: SQLChain, shared: SQLSharedDraws) {
         let shared = SQLSharedDraws(program: program, placements: placements)
         var read: [Int] = []
         for slot in needs(placements).slots.keys.sorted() + shared.keySlots where !read.contains(slot) { read.append(slot) }
@@ -175,7 +192,7 @@ package struct SQLCompiler {
         let history = shared.readsHistory || read.contains { program.slots[$0].target.historyPlacement != nil }
         var chain = SQLChain(source: source(reading: read, history: history), sourceColumns: sourceColumns(reading: read, history: history))
         shared.addColumns(to: &chain, reader: reader)
-        return compileInOnePass(placements, shared: shared, into: &chain)
+        return (chain, shared)
     }
 
     /// `t0`'s query: the profile and its id (in Spark SQL also the parsed profile with the
@@ -269,7 +286,7 @@ package struct SQLCompiler {
         // twenty placements as for one.
         var decisions = SQLStages()
         if placements.count == 1 {
-            let values = [dialect.string(placements[0].name)] + addDecision(placements[0], prefix: "", shared: shared, into: &decisions)
+            let values = [dialect.string(placements[0].name)] + outputValues(addDecision(placements[0], prefix: "", shared: shared, into: &decisions))
             for stage in decisions.ordered { chain.add(stage) }
             columns += zip(values, names).map { "\($0) AS \($1)" }
         } else {
@@ -277,7 +294,7 @@ package struct SQLCompiler {
             // picked by the placement's number, so a row computes only its placement's values.
             var values: [[String]] = []
             for (number, placement) in placements.enumerated() {
-                values.append([dialect.string(placement.name)] + addDecision(placement, prefix: "p\(number)_", shared: shared, into: &decisions))
+                values.append([dialect.string(placement.name)] + outputValues(addDecision(placement, prefix: "p\(number)_", shared: shared, into: &decisions)))
             }
             for stage in decisions.ordered { chain.add(stage) }
             columns += names.enumerated().map { index, name in
@@ -331,21 +348,15 @@ package struct SQLCompiler {
     }
 
     /// Adds `placement`'s deciding row (`<prefix>r`, stage 0) and its split buckets
-    /// (`<prefix>b<row>`, stage 1) to `stages`; returns the values of `outputColumns` but
-    /// `placement`.
-    func addDecision(_ placement: Program.Placement, prefix: String, shared: SQLSharedDraws, into stages: inout SQLStages) -> [String] {
+    /// (`<prefix>b<row>`, stage 1) to `stages`; returns those columns.
+    func addDecision(_ placement: Program.Placement, prefix: String, shared: SQLSharedDraws, into stages: inout SQLStages) -> SQLDecidingColumns {
         let audienceColumns = SQLCompiler.columnNames(prefix: "aud_", program.ruleSet.audiences.map(\.name.text))
-        let r = prefix + "r"
+        let deciding = SQLDecidingColumns(placement: placement, prefix: prefix, shared: shared)
         // The deciding row: its audience matches, the holdout does not hold the profile out of
         // it, and the profile has a value for its draw's key. Then the bucket of each split row;
         // an experiment row's bucket is the shared one.
         // A sticky experiment's row decides, whatever its audience and key, for a profile whose
         // assignment sticks and that the holdout does not hold out (`SplitPlan.stickyStep`).
-        func stuck(_ row: Program.Row) -> String? {
-            guard let plan = row.split, plan.sticky != nil else { return nil }
-            let live = "(\(shared.stickyColumn(plan.id)) IS NOT NULL)"
-            return placement.isCoveredByHoldout ? "(\(live) AND NOT \(SQLCompiler.holdoutColumn))" : live
-        }
         var rowCases: [String] = []
         for (number, row) in placement.rows.enumerated() {
             var terms: [String] = []
@@ -355,7 +366,7 @@ package struct SQLCompiler {
                 if placement.isCoveredByHoldout, !row.source.appliesWhenHeldOut { gate = "NOT \(SQLCompiler.holdoutColumn)" }
             }
             if let key = row.split?.key, key.slot != nil { terms.append("\(key.sqlValue) IS NOT NULL") }
-            if let stuck = stuck(row) {
+            if let stuck = deciding.stuck(row) {
                 let matched = terms.isEmpty ? "TRUE" : terms.joined(separator: " AND ")
                 terms = (gate.map { [$0] } ?? []) + ["(\(stuck) OR (\(matched)))"]
             } else if let gate {
@@ -364,23 +375,19 @@ package struct SQLCompiler {
             rowCases.append("WHEN \(terms.isEmpty ? "TRUE" : terms.joined(separator: " AND ")) THEN \(number)")
         }
         let decided = rowCases.isEmpty ? "CAST(NULL AS INT)" : "CASE " + rowCases.joined(separator: " ") + " END"
-        stages.add(0, r, decided)
+        stages.add(0, deciding.rowColumn, decided)
         for (number, row) in placement.rows.enumerated() {
             if let split = row.split, !split.isExperiment {
-                stages.add(1, "\(prefix)b\(number)", "CASE WHEN \(r) = \(number) THEN \(split.sqlBucket(keyValue: split.key.sqlValue, dialect: dialect)) END")
+                stages.add(1, deciding.splitBucket(number),
+                           "CASE WHEN \(deciding.rowColumn) = \(number) THEN \(split.sqlBucket(keyValue: split.key.sqlValue, dialect: dialect)) END")
             }
         }
-        func bucket(_ number: Int, _ plan: SplitPlan) -> String {
-            guard plan.isExperiment else { return "\(prefix)b\(number)" }
-            guard let stuck = stuck(placement.rows[number]) else { return shared.bucketColumn(plan.id) }
-            return "(CASE WHEN \(stuck) THEN \(shared.stickyColumn(plan.id)) ELSE \(shared.bucketColumn(plan.id)) END)"
-        }
+        return deciding
+    }
 
+    /// The values of `outputColumns` but `placement` for the placement `deciding` decides.
+    func outputValues(_ deciding: SQLDecidingColumns) -> [String] {
         let null = "CAST(NULL AS \(dialect.textType))"
-        func column(_ value: (Int, Program.Row) -> String) -> String {
-            let cases = placement.rows.enumerated().map { "WHEN \(r) = \($0.offset) THEN \(value($0.offset, $0.element))" }
-            return cases.isEmpty ? null : "CASE " + cases.joined(separator: " ") + " END"
-        }
         func kind(_ destination: Destination) -> String {
             switch destination {
             case .flow: "'flow'"
@@ -396,25 +403,27 @@ package struct SQLCompiler {
         }
         func pick(_ number: Int, _ row: Program.Row, _ value: (Destination) -> String) -> String {
             guard let plan = row.split else { return value(row.source.destination) }
-            return plan.sqlChoose(bucket: bucket(number, plan)) { value($0.destination) }
+            return plan.sqlChoose(bucket: deciding.bucket(number, plan)) { value(plan.steps[$0].destination) }
         }
         var values = [
-            column { dialect.string($1.source.audience.name) },
-            column { pick($0, $1, kind) },
-            column { pick($0, $1, id) },
-            column { _, row in row.split.flatMap { $0.isExperiment ? nil : dialect.string($0.id) } ?? null },
+            deciding.perRow(null: null) { dialect.string($1.source.audience.name) },
+            deciding.perRow(null: null) { pick($0, $1, kind) },
+            deciding.perRow(null: null) { pick($0, $1, id) },
+            deciding.perRow(null: null) { _, row in row.split.flatMap { $0.isExperiment ? nil : dialect.string($0.id) } ?? null },
         ]
         if experimentColumns {
-            let experiment = column { _, row in row.split.flatMap { $0.isExperiment ? dialect.string($0.id) : nil } ?? null }
-            let variant = column { number, row in
+            let experiment = deciding.perRow(null: null) { _, row in row.split.flatMap { $0.isExperiment ? dialect.string($0.id) : nil } ?? null }
+            let variant = deciding.perRow(null: null) { number, row in
                 guard let plan = row.split, plan.isExperiment else { return null }
-                return plan.sqlChoose(bucket: bucket(number, plan)) { $0.variant.map(dialect.string) ?? null }
+                return plan.sqlChoose(bucket: deciding.bucket(number, plan)) { plan.steps[$0].variant.map(dialect.string) ?? null }
             }
-            values += [experiment, variant, placement.isCoveredByHoldout && shared.holdout != nil ? SQLCompiler.holdoutColumn : "FALSE"]
+            values += [experiment, variant, deciding.heldOutIsDrawn ? SQLCompiler.holdoutColumn : "FALSE"]
         }
         if stickyColumn {
             // Whether the deciding row is a sticky experiment's whose assignment sticks.
-            let cases = placement.rows.enumerated().compactMap { number, row in stuck(row).map { "WHEN \(r) = \(number) THEN \($0)" } }
+            let cases = deciding.placement.rows.enumerated().compactMap { number, row in
+                deciding.stuck(row).map { "WHEN \(deciding.rowColumn) = \(number) THEN \($0)" }
+            }
             values.append(cases.isEmpty ? "FALSE" : "CASE " + cases.joined(separator: " ") + " ELSE FALSE END")
         }
         return values

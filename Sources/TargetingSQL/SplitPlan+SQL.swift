@@ -10,13 +10,13 @@ extension SplitPlan {
         dialect.bucket(dialect.concat([dialect.string(id + "-"), keyValue]))
     }
 
-    /// A SQL value that picks, by `bucket`, the value `value(step)` of the variant drawn.
-    /// The weights' walk (subtract each weight from r; the first that takes r below 0
-    /// wins) chooses the first variant whose running total of weights exceeds r.
-    func sqlChoose(bucket: String, _ value: (Step) -> String) -> String {
-        guard let last = steps.last else { return "NULL" }
-        let cases = steps.dropLast().map { "WHEN \(bucket) < \($0.bound) THEN \(value($0))" }
-        return "CASE " + (cases + ["ELSE \(value(last))"]).joined(separator: " ") + " END"
+    /// A SQL value that picks, by `bucket`, the value `value(index)` of the variant drawn
+    /// (`index` in `steps`). The weights' walk (subtract each weight from r; the first that
+    /// takes r below 0 wins) chooses the first variant whose running total of weights exceeds r.
+    func sqlChoose(bucket: String, _ value: (Int) -> String) -> String {
+        guard !steps.isEmpty else { return "NULL" }
+        let cases = steps.indices.dropLast().map { "WHEN \(bucket) < \(steps[$0].bound) THEN \(value($0))" }
+        return "CASE " + (cases + ["ELSE \(value(steps.count - 1))"]).joined(separator: " ") + " END"
     }
 }
 

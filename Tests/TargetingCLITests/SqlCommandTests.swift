@@ -21,7 +21,8 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(summary.out.hasPrefix("-- now: 2026-11-29T12:00:00Z\n-- dialect: spark\n-- rules: "), summary.out)
         // The shipped rules have an experiment and a holdout, so the experiment columns follow `split`.
         XCTAssertTrue(summary.out.contains("\nSELECT placement, audience, kind, id, split, experiment, variant, held_out, profiles,\n"), summary.out)
-        XCTAssertTrue(summary.out.contains("GROUP BY placement, audience, kind, id, split, experiment, variant, held_out"), summary.out)
+        XCTAssertTrue(summary.out.contains("COUNT(*) AS profiles FROM t"), summary.out)
+        XCTAssertTrue(summary.out.contains(" GROUP BY p0_e, p1_e) AS g\n"), "both placements' entries counted in one grouping: " + summary.out)
         XCTAssertFalse(summary.out.contains(";"), "one statement without a terminator, as the plain query")
         XCTAssertEqual(sql(["main_paywall", "--all", "--dialect", "postgres"]).status, 64)
         let none = CLIHarness.run(["sql", "--all", "--dialect", "postgres", "--now", "2026-11-29",
@@ -47,9 +48,11 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         // `resolve --summary` lists them.
         let entries = postgres.out.split(separator: "\n").filter { $0.range(of: #"^  \([0-9]+, "#, options: .regularExpression) != nil }
         XCTAssertEqual(entries.count, 23, "12 entries of onboarding_followup, 11 of main_paywall")
-        // Each entry counts 0 and each decision 1, summed per entry.
-        XCTAssertTrue(postgres.out.contains("SELECT entry, placement, audience, kind, id, split, experiment, variant, held_out, 0 AS taken\n"), postgres.out)
-        XCTAssertTrue(postgres.out.contains("SELECT MIN(entry) AS entry, placement, audience, kind, id, split, experiment, variant, held_out, SUM(taken) AS profiles\n"), postgres.out)
+        // Each profile is counted under its entry's number in each placement; every entry is
+        // listed, 0 where no profile takes it.
+        XCTAssertTrue(postgres.out.contains("SELECT e.entry, e.placement, e.audience, e.kind, e.id, e.split, e.experiment, e.variant, e.held_out, COALESCE(c.profiles, 0) AS profiles\n"), postgres.out)
+        XCTAssertTrue(postgres.out.contains("SELECT CASE u.placement_number WHEN 0 THEN g.p0_e WHEN 1 THEN g.p1_e END AS entry, g.profiles\n"), postgres.out)
+        XCTAssertTrue(postgres.out.contains(") AS c ON c.entry = e.entry\n"), postgres.out)
         XCTAssertTrue(postgres.out.contains("ROUND(COALESCE(FLOOR(profiles * 1000.0 / NULLIF(SUM(profiles) OVER (PARTITION BY placement), 0)), 0) / 10, 1) AS share"), postgres.out)
         let rules = directory.write("q.rules", "segment f = fan == 1\naudience fans = f\nplacement q {\n  fans -> flow \"a\"\n}\n")
         let miss = CLIHarness.run(["sql", "q", "--summary", "--dialect", "spark", "--rules", rules, "--now", "2026-11-29"])

@@ -189,21 +189,24 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertTrue(query.contains("FALSE AS held_out"), "an experiment alone reports held_out, always false")
     }
 
-    func testSummaryEntriesCarryExperimentVariantAndHoldout() {
+    func testSummaryEntriesCarryExperimentVariantAndHoldout() throws {
         let program = program(rules)
         let entries = program.placements.indices.flatMap { program.possibleDecisions(placement: $0) }
-        let query = SQLCompiler.summary(of: "SELECT 1", entries: entries, dialect: .postgres)
-        XCTAssertTrue(query.hasPrefix("SELECT placement, audience, kind, id, split, experiment, variant, held_out, profiles,\n"), query)
+        let query = try SQLCompiler.summary(placements: program.placements.map(\.name), program: program, now: now, dialect: .postgres)
+        XCTAssertTrue(query.contains("\nSELECT placement, audience, kind, id, split, experiment, variant, held_out, profiles,\n"), query)
         XCTAssertTrue(query.contains(") AS e(entry, placement, audience, kind, id, split, experiment, variant, held_out)"), query)
-        XCTAssertTrue(query.contains("GROUP BY placement, audience, kind, id, split, experiment, variant, held_out\n"), query)
-        XCTAssertTrue(query.contains("SELECT CAST(NULL AS INT) AS entry, placement, audience, kind, id, split, experiment, variant, held_out, 1 AS taken\n"), query)
-        XCTAssertFalse(query.contains("JOIN"), "entries and decisions are grouped together, not joined")
         XCTAssertTrue(query.contains("(1, 'first', 'new_users', 'flow', 'f_control', CAST(NULL AS TEXT), 'pricing', 'control', FALSE)"), query)
         // A held-out profile sees the `everyone` row's draw, or no match when it lacks the key.
         XCTAssertTrue(query.contains("'first', 'everyone', CAST(NULL AS TEXT), CAST(NULL AS TEXT), 'by_account', CAST(NULL AS TEXT), CAST(NULL AS TEXT), TRUE)"), query)
         XCTAssertTrue(query.contains("'first', CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), TRUE)"), query)
         XCTAssertEqual(count("\n  (", in: query), entries.count, query)
         XCTAssertEqual(entries.filter(\.heldOut).count, 3, "first's everyone variants and no match; second is excepted")
+        // Profiles are counted by entry number, grouped once over both placements' numbers.
+        XCTAssertTrue(query.contains("GROUP BY p0_e, p1_e) AS g\nCROSS JOIN (VALUES (0), (1)) AS u(placement_number)"), query)
+        // Every entry a profile can reach is numbered: no decision is left uncounted.
+        let numbering = query.components(separatedBy: " AS p0_e").first?.components(separatedBy: "\n").last ?? ""
+        XCTAssertFalse(numbering.contains("CAST(NULL AS INT)"), numbering)
+        XCTAssertTrue(numbering.contains("CASE WHEN in_holdout THEN"), "held out and kept profiles of a row count apart: " + numbering)
     }
 
     func testDiffByRowComparesExperimentColumnsWhenEitherSideHasThem() throws {
