@@ -210,8 +210,11 @@ package struct SQLCompiler {
             // The custom attributes with their keys trimmed, once per profile: the object itself
             // when no key needs trimming (the common case), so each attribute is one lookup.
             // Two keys equal once trimmed make a profile `resolve` rejects; either is kept.
+            // Whether a key may need trimming is told from the object's text first, one match
+            // per profile (`SQLDialect.postgresUntrimmedKey`); only then are the keys read.
             let trimmed = SQLDialect.postgres.trim("e.key")
-            let custom = "CASE WHEN jsonb_typeof(o) = 'object' THEN CASE WHEN NOT EXISTS (SELECT 1 FROM jsonb_each(o) AS e WHERE \(trimmed) <> e.key) "
+            let custom = "CASE WHEN jsonb_typeof(o) = 'object' THEN CASE WHEN CAST(o AS TEXT) !~ \(SQLDialect.postgresUntrimmedKey) "
+                + "OR NOT EXISTS (SELECT 1 FROM jsonb_each(o) AS e WHERE \(trimmed) <> e.key) "
                 + "THEN o ELSE (SELECT jsonb_object_agg(\(trimmed), e.value) FROM jsonb_each(o) AS e) END END"
             return "  SELECT profile, \(profileID) AS profile_id,\n    \(custom) AS \(SQLSlotReader.postgresCustomAttributes)\(historyColumn)\n"
                 + "  FROM (SELECT profile, profile -> 'custom_attributes' AS o FROM \(source)) AS unread"

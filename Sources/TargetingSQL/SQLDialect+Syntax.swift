@@ -130,6 +130,27 @@ extension SQLDialect {
     /// (`E'\u0009…'`).
     static let postgresWhiteSpace = "E'" + AdaptyLimits.whiteSpace.map { "\\u" + hex4($0) }.joined() + "'"
 
+    /// A PostgreSQL pattern that matches the text of every `jsonb` object having a key that
+    /// starts or ends with white space `AdaptyLimits.trimmed` trims, and few others. The text
+    /// writes each key as `"KEY": `, the white space below U+0020 escaped (`\t`, `\n`, `\f`,
+    /// `\r`, `\u000b`) and the rest as it is; the pattern looks for either right inside a
+    /// key's quotes. It also matches some objects without such a key (a string value starting
+    /// with white space, an escaped quote before it), which are then read key by key.
+    static let postgresUntrimmedKey: String = {
+        let raw = AdaptyLimits.whiteSpace.filter { $0 >= 0x20 }.map { "\\u" + hex4($0) }.joined()
+        let escaped = AdaptyLimits.whiteSpace.filter { $0 < 0x20 }.map { value -> String in
+            switch value {
+            case 0x09: "\\\\\\\\t"
+            case 0x0A: "\\\\\\\\n"
+            case 0x0C: "\\\\\\\\f"
+            case 0x0D: "\\\\\\\\r"
+            default: "\\\\\\\\u" + hex4(value).lowercased()
+            }
+        }
+        let space = "([" + raw + "]|" + escaped.joined(separator: "|") + ")"
+        return "E'\"" + space + "|" + space + "\": '"
+    }()
+
     /// Four upper-case hex digits of a code point below 0x10000.
     static func hex4(_ value: UInt32) -> String {
         let digits = String(value, radix: 16).uppercased()
@@ -148,20 +169,23 @@ extension SQLDialect {
     }
 
     /// A regular-expression match: an array of the groups (NULL for a group that did not take
-    /// part), or NULL when `text` does not match. Groups must never match empty text.
+    /// part), or NULL when `text` does not match. Groups must never match empty text, nor text
+    /// with a `|`. Spark SQL matches twice (`RLIKE`, then one `regexp_replace` that writes
+    /// every group, `|` between them), not once per group.
     func match(_ text: String, _ pattern: String, groups: Int) -> String {
         switch self {
         case .postgres:
             return "regexp_match(\(text), \(string(pattern)))"
         case .spark:
-            let items = (1...groups).map { "nullif(regexp_extract(\(text), \(string(pattern)), \($0)), '')" }.joined(separator: ", ")
-            return "CASE WHEN \(text) RLIKE \(string(pattern)) THEN array(\(items)) END"
+            let written = (1...groups).map { "$\($0)" }.joined(separator: "|")
+            return "CASE WHEN \(text) RLIKE \(string(pattern)) "
+                + "THEN transform(split(regexp_replace(\(text), \(string(pattern)), '\(written)'), '[|]', -1), g -> nullif(g, '')) END"
         }
     }
 
-    /// Group `index` (one-based) of a `match` result.
-    func group(_ match: String, _ index: Int) -> String {
-        self == .postgres ? "(\(match))[\(index)]" : "element_at(\(match), \(index))"
+    /// An array of text (`element` reads NULL past its end).
+    func textArray(_ items: [String]) -> String {
+        self == .postgres ? "ARRAY[\(items.joined(separator: ", "))]" : "array(\(items.joined(separator: ", ")))"
     }
 
     /// A text number cast to a double without ever raising an error.

@@ -9,54 +9,63 @@ extension SQLSlotReader {
         let pattern = "^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[.]([0-9]+))?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2})))?" + dialect.endAnchor
         let m = "\(c)dm"
         stages.add(SQLStage.view, m, dateMatch(text, pattern: pattern))
-        func number(_ index: Int) -> String { "coalesce(\(dialect.bigint(dialect.group(m, index))), 0)" }
+        func number(_ index: Int) -> String { "coalesce(\(dialect.bigint(dialect.element(m, index))), 0)" }
         let names = ["y", "mo", "d", "h", "mi", "se"]
         for (offset, name) in names.enumerated() {
             stages.add(SQLStage.parts, "\(c)d\(name)", number(offset + 1))
         }
-        let fraction = dialect.group(m, 7)
+        let fraction = dialect.element(m, 7)
         stages.add(SQLStage.parts, "\(c)dfr", "CASE WHEN \(fraction) IS NULL THEN 0 ELSE \(dialect.bigint("rpad(substr(\(fraction), 1, 3), 3, '0')")) END")
         stages.add(SQLStage.parts, "\(c)doh", number(9))
         stages.add(SQLStage.parts, "\(c)dom", number(10))
-        stages.add(SQLStage.parts, "\(c)dsg", "CASE WHEN \(dialect.group(m, 8)) = '-' THEN -1 ELSE 1 END")
+        stages.add(SQLStage.parts, "\(c)dsg", "CASE WHEN \(dialect.element(m, 8)) = '-' THEN -1 ELSE 1 END")
         stages.add(SQLStage.parts, "\(c)dok", "(\(m) IS NOT NULL)")
 
         stages.add(SQLStage.value, column, SQLInstantParts.columns(prefix: "\(c)d").milliseconds(dialect))
     }
 
-    /// The groups of a date's `pattern` in `text`. In PostgreSQL, whose regular expressions
-    /// cost far more than a string function, the common forms are taken apart by position
-    /// first: `YYYY-MM-DD`, and `YYYY-MM-DDTHH:MM:SS[.fff]Z`, told by the text with every ASCII
-    /// digit made `0`; anything else is matched.
+    /// The groups of a date's `pattern` in `text`. Regular expressions cost far more than a
+    /// string function in both engines, so the common forms are taken apart by position first:
+    /// `YYYY-MM-DD`, and `YYYY-MM-DDTHH:MM:SS[.fff]Z`, told by the text with every ASCII digit
+    /// made `0`; anything else is matched.
     func dateMatch(_ text: String, pattern: String) -> String {
-        let matched = dialect.match(text, pattern, groups: 10)
-        guard dialect == .postgres else { return matched }
         func parts(_ ranges: [(Int, Int)]) -> String {
-            "ARRAY[" + ranges.map { "substr(\(text), \($0.0), \($0.1))" }.joined(separator: ", ") + "]"
+            dialect.textArray(ranges.map { "substr(\(text), \($0.0), \($0.1))" })
         }
         let date = [(1, 4), (6, 2), (9, 2)], time = [(12, 2), (15, 2), (18, 2)]
         return "CASE translate(\(text), '0123456789', '0000000000') "
             + "WHEN '0000-00-00' THEN \(parts(date)) "
             + "WHEN '0000-00-00T00:00:00Z' THEN \(parts(date + time)) "
             + "WHEN '0000-00-00T00:00:00.000Z' THEN \(parts(date + time + [(21, 3)])) "
-            + "ELSE \(matched) END"
+            + "ELSE \(dialect.match(text, pattern, groups: 10)) END"
     }
 
-    /// `profile.age` from the birthday in `_ms`: whole years from its UTC calendar date to the
-    /// UTC calendar date of now; a 29 February birthday counts from 1 March in other years.
+    /// `profile.age` from the birthday parsed into the parts `_dy`, `_dmo`, … and `_ms`: whole
+    /// years from its UTC calendar date to the UTC calendar date of now; a 29 February birthday
+    /// counts from 1 March in other years.
+    ///
+    /// The UTC calendar date is the written date moved by at most one day: `_sh`, the whole
+    /// days the offset moves the written time of day across (−1, 0 or 1; 0 for a date alone or
+    /// `Z`). The day before the first of a month is the last of the month before; the day after
+    /// the last of a month is the first of the next.
     func readAge(prefix c: String, into stages: inout SQLStages) {
-        stages.add(SQLStage.dayNumber, "\(c)z", "(\(dialect.floorDivide("\(c)ms", Timestamp.msPerDay)) + 719468 + 146097)")
-        stages.add(SQLStage.era, "\(c)era", dialect.divide("\(c)z", "146097"))
-        stages.add(SQLStage.era, "\(c)doe", "(\(c)z - \(dialect.divide("\(c)z", "146097")) * 146097)")
-        let doe = "\(c)doe"
-        stages.add(SQLStage.civil, "\(c)yoe", dialect.divide("\(doe) - \(dialect.divide(doe, "1460")) + \(dialect.divide(doe, "36524")) - \(dialect.divide(doe, "146096"))", "365"))
-        let yoe = "\(c)yoe"
-        stages.add(SQLStage.dayOfYear, "\(c)doy", "(\(doe) - (365 * \(yoe) + \(dialect.divide(yoe, "4")) - \(dialect.divide(yoe, "100"))))")
-        stages.add(SQLStage.civilMonth, "\(c)mp", dialect.divide("5 * \(c)doy + 2", "153"))
-        let mp = "\(c)mp"
-        stages.add(SQLStage.civilDate, "\(c)bd", "(\(c)doy - \(dialect.divide("153 * \(mp) + 2", "5")) + 1)")
-        stages.add(SQLStage.civilDate, "\(c)bm", "(CASE WHEN \(mp) < 10 THEN \(mp) + 3 ELSE \(mp) - 9 END)")
-        stages.add(SQLStage.civilDate, "\(c)by", "(\(yoe) + \(c)era * 400 - 400 + CASE WHEN \(mp) >= 10 THEN 1 ELSE 0 END)")
+        let y = "\(c)dy", m = "\(c)dmo", d = "\(c)dd", shift = "\(c)sh"
+        let minutes = "\(c)dh * 60 + \(c)dmi - \(c)dsg * (\(c)doh * 60 + \(c)dom)"
+        stages.add(SQLStage.value, shift, dialect.floorDivide(minutes, 1440))
+        func length(_ year: String, _ month: String) -> String {
+            "CASE WHEN \(month) IN (1, 3, 5, 7, 8, 10, 12) THEN 31 WHEN \(month) IN (4, 6, 9, 11) THEN 30 "
+                + "WHEN (\(year) % 4 = 0 AND (\(year) % 100 <> 0 OR \(year) % 400 = 0)) THEN 29 ELSE 28 END"
+        }
+        let monthEnds = "\(d) = \(length(y, m))"
+        let previousLength = "CASE WHEN \(m) = 1 THEN 31 ELSE \(length(y, "\(m) - 1")) END"
+        stages.add(SQLStage.civilDate, "\(c)bd", "(CASE WHEN \(shift) = 0 THEN \(d) "
+            + "WHEN \(shift) > 0 THEN CASE WHEN \(monthEnds) THEN 1 ELSE \(d) + 1 END "
+            + "ELSE CASE WHEN \(d) = 1 THEN \(previousLength) ELSE \(d) - 1 END END)")
+        stages.add(SQLStage.civilDate, "\(c)bm", "(CASE WHEN \(shift) = 0 THEN \(m) "
+            + "WHEN \(shift) > 0 THEN CASE WHEN \(monthEnds) THEN CASE WHEN \(m) = 12 THEN 1 ELSE \(m) + 1 END ELSE \(m) END "
+            + "ELSE CASE WHEN \(d) = 1 THEN CASE WHEN \(m) = 1 THEN 12 ELSE \(m) - 1 END ELSE \(m) END END)")
+        stages.add(SQLStage.civilDate, "\(c)by", "(CASE WHEN \(shift) > 0 AND \(m) = 12 AND \(d) = 31 THEN \(y) + 1 "
+            + "WHEN \(shift) < 0 AND \(m) = 1 AND \(d) = 1 THEN \(y) - 1 ELSE \(y) END)")
 
         let today = Timestamp.civilDate(ms: now)
         func before(_ month: String, _ day: String) -> String {
@@ -80,16 +89,17 @@ extension SQLSlotReader {
         let m = "\(c)vm"
         stages.add(SQLStage.view, m, versionMatch(text, pattern: pattern))
         stages.add(SQLStage.parts, "\(c)ok", "(\(m) IS NOT NULL)")
-        stages.add(SQLStage.parts, "\(c)maj", dialect.group(m, 1))
-        stages.add(SQLStage.parts, "\(c)min", "coalesce(\(dialect.group(m, 2)), '0')")
-        stages.add(SQLStage.parts, "\(c)pat", "coalesce(\(dialect.group(m, 3)), '0')")
-        stages.add(SQLStage.parts, "\(c)pre", "CASE WHEN \(dialect.group(m, 4)) IS NULL THEN \(dialect.emptyTextArray) ELSE \(dialect.splitOnDot(dialect.group(m, 4))) END")
+        stages.add(SQLStage.parts, "\(c)maj", dialect.element(m, 1))
+        stages.add(SQLStage.parts, "\(c)min", "coalesce(\(dialect.element(m, 2)), '0')")
+        stages.add(SQLStage.parts, "\(c)pat", "coalesce(\(dialect.element(m, 3)), '0')")
+        stages.add(SQLStage.parts, "\(c)pre", "CASE WHEN \(dialect.element(m, 4)) IS NULL THEN \(dialect.emptyTextArray) ELSE \(dialect.splitOnDot(dialect.element(m, 4))) END")
     }
 
     /// The groups of a version's `pattern` in `text`. In PostgreSQL a release version of
     /// digits and up to two dots (`4.1.0`, the common form) is taken apart with `split_part`
     /// first, each part a number without a leading zero as the pattern requires; anything else
-    /// is matched.
+    /// is matched. (In Spark SQL that test would make the generated code of a rule set with
+    /// many versions too large to compile; its match is two passes of the pattern.)
     func versionMatch(_ text: String, pattern: String) -> String {
         let matched = dialect.match(text, pattern, groups: 4)
         guard dialect == .postgres else { return matched }
@@ -97,7 +107,7 @@ extension SQLSlotReader {
         func number(_ part: String) -> String { "(\(part) <> '' AND (\(part) = '0' OR left(\(part), 1) <> '0'))" }
         func release(_ count: Int) -> String {
             let used = Array(parts.prefix(count))
-            return "CASE WHEN \(used.map(number).joined(separator: " AND ")) THEN ARRAY[\((used + Array(repeating: "NULL", count: 4 - count)).joined(separator: ", "))] END"
+            return "CASE WHEN \(used.map(number).joined(separator: " AND ")) THEN \(dialect.textArray(used)) END"
         }
         return "CASE translate(\(text), '0123456789', '') "
             + "WHEN '' THEN \(release(1)) WHEN '.' THEN \(release(2)) WHEN '..' THEN \(release(3)) "

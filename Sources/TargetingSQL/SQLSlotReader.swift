@@ -145,9 +145,11 @@ struct SQLSlotReader {
         let name = dialect.string(field)
         switch dialect {
         case .postgres:
-            let value = "profile -> \(name)"
-            stages.add(SQLStage.raw, "\(c)t", "CASE WHEN jsonb_typeof(\(value)) <> 'null' THEN jsonb_typeof(\(value)) END")
-            stages.add(SQLStage.raw, "\(c)x", "CASE WHEN jsonb_typeof(\(value)) IN ('string', 'number') THEN profile ->> \(name) END")
+            // The member is looked up once, then read as it is typed.
+            stages.add(SQLStage.locate, "\(c)j", "profile -> \(name)")
+            let value = "\(c)j"
+            stages.add(SQLStage.raw, "\(c)t", "nullif(jsonb_typeof(\(value)), 'null')")
+            stages.add(SQLStage.raw, "\(c)x", "CASE WHEN jsonb_typeof(\(value)) IN ('string', 'number') THEN \(value) #>> '{}' END")
             if set {
                 stages.add(SQLStage.raw, "\(c)a", "CASE WHEN jsonb_typeof(\(value)) = 'array' AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(\(value)) AS e(v) WHERE jsonb_typeof(e.v) <> 'string') THEN ARRAY(SELECT jsonb_array_elements_text(\(value))) END")
             }
@@ -176,7 +178,7 @@ struct SQLSlotReader {
         case .postgres:
             stages.add(SQLStage.locate, "\(c)j", "\(SQLSlotReader.postgresCustomAttributes) -> \(dialect.string(key))")
             let j = "\(c)j"
-            stages.add(SQLStage.raw, "\(c)t", "CASE WHEN jsonb_typeof(\(j)) <> 'null' THEN jsonb_typeof(\(j)) END")
+            stages.add(SQLStage.raw, "\(c)t", "nullif(jsonb_typeof(\(j)), 'null')")
             stages.add(SQLStage.raw, "\(c)x", "CASE WHEN jsonb_typeof(\(j)) IN ('string', 'number', 'boolean') THEN \(j) #>> '{}' "
                 + "WHEN jsonb_typeof(\(j)) = 'array' THEN (SELECT string_agg(u.e, ',' ORDER BY u.i) FROM jsonb_array_elements_text(\(j)) WITH ORDINALITY AS u(e, i)) END")
         case .spark:

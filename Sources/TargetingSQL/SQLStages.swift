@@ -25,12 +25,7 @@ enum SQLStage {
     static let view = 6
     static let parts = 7
     static let value = 8
-    static let dayNumber = 9
-    static let era = 10
-    static let civil = 11
-    static let dayOfYear = 12
-    static let civilMonth = 13
-    static let civilDate = 14
-    static let derived = 15
-    static let folded = 16
+    static let civilDate = 9
+    static let derived = 10
+    static let folded = 11
 }
