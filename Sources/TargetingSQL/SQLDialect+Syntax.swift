@@ -204,18 +204,18 @@ extension SQLDialect {
     /// The split bucket: MD5 of `key`, last 8 bytes as an unsigned big-endian integer, modulo 100.
     func bucket(_ key: String) -> String { bucket(ofHash: "md5(\(key))") }
 
-    /// The split bucket of `hash`, an MD5 in hex (`md5(key)`, or a column holding it: in
-    /// PostgreSQL the bucket reads the hash twice).
+    /// The split bucket of `hash`, an MD5 in hex (`md5(key)`, or a column holding it: the
+    /// bucket reads the hash twice): the last 16 hex digits as an unsigned number, mod 100,
+    /// worked out from their two halves so that no engine needs a decimal.
     func bucket(ofHash hash: String) -> String {
-        switch self {
-        case .postgres:
-            let high = "CAST(CAST(('x' || substr(\(hash), 17, 8)) AS BIT(32)) AS BIGINT)"
-            let low = "CAST(CAST(('x' || substr(\(hash), 25, 8)) AS BIT(32)) AS BIGINT)"
-            // (high * 2^32 + low) mod 100, with 2^32 mod 100 = 96.
-            return "((((\(high)) % 100) * 96 + ((\(low)) % 100)) % 100)"
-        case .spark:
-            return "CAST(pmod(CAST(conv(substr(\(hash), 17, 16), 16, 10) AS DECIMAL(20, 0)), 100) AS INT)"
+        func half(_ start: Int) -> String {
+            switch self {
+            case .postgres: "CAST(CAST(('x' || substr(\(hash), \(start), 8)) AS BIT(32)) AS BIGINT)"
+            case .spark: "CAST(conv(substr(\(hash), \(start), 8), 16, 10) AS BIGINT)"
+            }
         }
+        // (high * 2^32 + low) mod 100, with 2^32 mod 100 = 96.
+        return "((((\(half(17))) % 100) * 96 + ((\(half(25))) % 100)) % 100)"
     }
 
     /// Text concatenation.

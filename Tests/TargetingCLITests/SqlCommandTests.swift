@@ -128,7 +128,7 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
     func testSparkDialect() {
         let result = sql(["onboarding_followup", "--dialect", "spark"])
         XCTAssertEqual(result.status, 0, result.err)
-        XCTAssertTrue(result.out.contains("conv(substr(md5(concat('sporty_beginners_v1-', profile_id)), 17, 16), 16, 10)"), result.out)
+        XCTAssertTrue(result.out.contains("conv(substr(md5(concat('sporty_beginners_v1-', profile_id)), 17, 8), 16, 10)"), result.out)
     }
 
     func testUnknownPlacementSuggestsAName() {
