@@ -2,19 +2,23 @@
 /// of the stages before.
 ///
 /// Spark SQL: each stage is a common table expression, `SELECT *` of the one it follows plus its
-/// columns; a `UNION ALL` may branch the chain (`previous` set back to an earlier stage).
+/// columns.
 ///
 /// PostgreSQL: each stage is `SELECT <what later stages use>, <its columns> FROM <the stage
 /// before> OFFSET 0`. `OFFSET 0` keeps the planner from inlining a stage's expressions into
 /// every use, so each column is computed once per profile; nothing is materialised, and a
 /// stage passes on only the columns a later stage or the final `SELECT` names.
+///
+/// A column goes into the first stage after every column it uses, so a query has as many
+/// stages as its longest chain of columns using columns, however its columns were grouped
+/// when added: every stage costs each engine a pass over the row.
 struct SQLChain {
     /// A stage: its name, the stage it follows, and its columns with their comments.
     struct Stage {
         let name: String
         let after: String
-        let columns: [(name: String, expression: String)]
-        let comments: [String?]
+        var columns: [(name: String, expression: String)] = []
+        var comments: [String?] = []
 
         /// The column list, each column under its comment.
         var list: String {
@@ -29,18 +33,30 @@ struct SQLChain {
     let source: String
     let sourceColumns: [String]
     private(set) var stages: [Stage] = []
-    var previous = "t0"
+    /// Each column's stage number (0 for `t0`'s).
+    private var depths: [String: Int]
+
+    /// The last stage, which has every column.
+    var previous: String { stages.last?.name ?? "t0" }
 
     init(source: String, sourceColumns: [String]) {
         self.source = source
         self.sourceColumns = sourceColumns
+        depths = Dictionary(sourceColumns.map { ($0, 0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Adds `t<N>` after `previous`: `columns`, each under its comment.
+    /// Adds `columns`, each under its comment, each to the first stage after the columns it
+    /// uses (a new stage after the last when that is the last).
     mutating func add(_ columns: [(name: String, expression: String)], comments: [String?] = []) {
-        let name = "t\(stages.count + 1)"
-        stages.append(Stage(name: name, after: previous, columns: columns, comments: comments))
-        previous = name
+        for (index, column) in columns.enumerated() {
+            let depth = (SQLChain.names(in: [column.expression]).compactMap { depths[$0] }.max() ?? 0) + 1
+            while stages.count < depth {
+                stages.append(Stage(name: "t\(stages.count + 1)", after: previous))
+            }
+            stages[depth - 1].columns.append(column)
+            stages[depth - 1].comments.append(index < comments.count ? comments[index] : nil)
+            depths[column.name] = depth
+        }
     }
 
     /// Spark SQL: the `WITH` list of `t0` and every stage.
@@ -48,8 +64,7 @@ struct SQLChain {
         "WITH\nt0 AS (\n\(source)\n),\n" + stages.map { "\($0.name) AS (\n  SELECT *,\n\($0.list)\n  FROM \($0.after)\n)" }.joined(separator: ",\n") + "\n"
     }
 
-    /// PostgreSQL: the `WITH` list of `t0` and the stages up to `previous`, in order (the chain
-    /// must not branch), each ending in `OFFSET 0`; `uses` is the text after the list (the final
+    /// PostgreSQL: the `WITH` list of `t0` and the stages, in order, each ending in `OFFSET 0`; `uses` is the text after the list (the final
     /// `SELECT` and what follows), whose names each stage passes on. Each is referenced once, so
     /// PostgreSQL (12 and later) plans it as a subquery of the next, not a materialised table.
     func postgresCommonTableExpressions(using uses: [String]) -> String {

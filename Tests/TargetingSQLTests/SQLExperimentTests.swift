@@ -92,11 +92,12 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertTrue(query.contains("    CASE WHEN \(key) IS NOT NULL THEN md5(('pricing-' || \(key))) END AS exp_pricing_h"), query)
         XCTAssertEqual(count("substr(exp_pricing_h, ", in: query), 2, "high and low halves of one bucket: \(query)")
         XCTAssertTrue(query.contains("    -- experiment pricing by profile.customer_user_id\n    CASE WHEN \(key) IS NOT NULL THEN "), query)
-        XCTAssertEqual(count("END AS exp_pricing\n", in: query), 1, query)
+        let definitions = query.ranges(of: #"END AS exp_pricing[,\n]"#)
+        XCTAssertEqual(definitions.count, 1, query)
         // Both placements read the bucket from the one shared column, and come after it.
         XCTAssertEqual(count("CASE WHEN exp_pricing < 50 THEN 'control' ELSE 'discount' END", in: query), 2, query)
-        let shared = query.range(of: "AS exp_pricing\n")!.lowerBound
-        XCTAssertLessThan(shared, query.range(of: "AS seg_recent")!.lowerBound, "the draw comes before either placement's chain")
+        let shared = try XCTUnwrap(definitions.first).lowerBound
+        XCTAssertLessThan(shared, try XCTUnwrap(query.range(of: "AS p0_r")).lowerBound, "the draw comes before either placement's deciding row")
         XCTAssertEqual(count("AS seg_recent", in: query), 1, "one chain evaluates each segment once for both placements")
         XCTAssertEqual(count("AS aud_new_users", in: query), 1, query)
         XCTAssertFalse(query.contains("UNION ALL"), "one statement: each profile gives one row per placement")
@@ -249,5 +250,18 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertThrowsError(try SQLCompiler.diff(old: program, new: program, placements: [], now: now, dialect: .postgres)) { error in
             XCTAssertEqual(error as? SQLCompileError, .noPlacement)
         }
+    }
+}
+
+private extension String {
+    /// The ranges of the matches of the regular expression `pattern`, in order.
+    func ranges(of pattern: String) -> [Range<String.Index>] {
+        var found: [Range<String.Index>] = []
+        var start = startIndex
+        while let range = range(of: pattern, options: .regularExpression, range: start..<endIndex) {
+            found.append(range)
+            start = range.upperBound
+        }
+        return found
     }
 }
