@@ -228,6 +228,16 @@ EDGE_LINES = [
     r'{"id":"e33","customer_user_id":null,"custom_attributes":{"account":"\u3000","score":5,"nick":["x"]}}',
     r'{"customer_user_id":"c1","installed_at":"2026-11-28T00:00:00Z","custom_attributes":{"account":"a1","level":"low","nick":"n"}}',
     r'{"id":"e34","customer_user_id":"c1 ","custom_attributes":{"account":"a\"1","score":9,"nick":"o\u0027b"}}',
+    # Keys that need trimming, each form of white space at either end (a key's text in PostgreSQL
+    # escapes some of them), beside keys and values that only look like it.
+    r'{"id":"e35","custom_attributes":{"\tlevel":"pro","nick":" n"}}',
+    r'{"id":"e36","custom_attributes":{"level\u3000":"mid","score":1}}',
+    r'{"id":"e37","custom_attributes":{"\u0085nick":"x","level":"low"}}',
+    r'{"id":"e38","custom_attributes":{"level\u000b":"pro"}}',
+    r'{"id":"e39","custom_attributes":{"\fnick":"y","level\r":"mid"}}',
+    r'{"id":"e40","custom_attributes":{"\nlevel":"low","nick":"a\\t"}}',
+    r'{"id":"e41","custom_attributes":{"\u00a0level":"pro","nick\u2028":"w"}}',
+    r'{"id":"e42","custom_attributes":{"level":"\\r","nick":"\t"}}',
 ]
 # Values that the string literals of Tests/SQL/injection.rules match (and near misses that a
 # literal read as a LIKE pattern or regular expression would match), under ids holding the
