@@ -31,6 +31,8 @@ enum SqlCommand: Command {
     --schema prints the CREATE TABLE statement of that table for the rules, and nothing else.
     --no-jit (PostgreSQL) puts `SET jit = off;` before the query: JIT-compiling a query this
       size takes PostgreSQL longer than running it
+    In Spark, set spark.sql.codegen.hugeMethodLimit=8000 for the session: the code Spark
+      generates for these queries is otherwise too large for the JVM to compile and runs interpreted
     """
     static let options = [
         CommonOptions.rules, CommonOptions.now,
