@@ -211,7 +211,6 @@ enum DiffCommand: Command {
         return .object(members)
     }
 
-
     static func printReport(_ report: ImpactReport, now: Int64, absentAttributes: [String], format: ReportFormat, io: CommandIO) {
         let instant = Timestamp.format(now)
         switch format {

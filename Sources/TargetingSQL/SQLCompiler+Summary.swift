@@ -42,22 +42,19 @@ extension SQLCompiler {
     /// The summary query of `placements` (the program's placements `indices`), whose entries are
     /// `entries`, one list per placement.
     func summary(_ placements: [Program.Placement], entries: [[Decision]], indices: [Int]) -> String {
-        var chain = chain(for: placements)
-        addConditions(needs(placements), into: &chain.chain)
-        var decisions = SQLStages()
+        var (chain, shared) = chain(for: placements)
+        let deciding = addDecisions(placements, prefix: { "p\($0)_" }, shared: shared, into: &chain)
         var numbered: [(name: String, expression: String)] = []
         var first = 1
-        for (number, placement) in placements.enumerated() {
-            let deciding = addDecision(placement, prefix: "p\(number)_", shared: chain.shared, into: &decisions)
-            let listed = entries[number], offset = first
-            numbered.append((name: "p\(number)_e", expression: deciding.perChoice { choice in
+        for (number, listed) in entries.enumerated() {
+            let offset = first
+            numbered.append((name: "p\(number)_e", expression: deciding[number].perChoice { choice in
                 let decision = program.flat.decision(placement: indices[number], choice: choice, profileID: nil)
                 return listed.firstIndex { $0.sameEntry(as: decision) }.map { String(offset + $0) } ?? "CAST(NULL AS INT)"
             }))
             first += listed.count
         }
-        for stage in decisions.ordered { chain.chain.add(stage) }
-        chain.chain.add(numbered)
+        chain.add(numbered)
 
         let null = "CAST(NULL AS \(dialect.textType))"
         func text(_ value: String?) -> String { value.map(dialect.string) ?? null }
@@ -84,7 +81,7 @@ extension SQLCompiler {
         SELECT entry, SUM(profiles) AS profiles
         FROM (
         SELECT CASE u.placement_number \(spread) END AS entry, g.profiles
-        FROM (SELECT \(columns.joined(separator: ", ")), COUNT(*) AS profiles FROM \(chain.chain.previous) GROUP BY \(columns.joined(separator: ", "))) AS g
+        FROM (SELECT \(columns.joined(separator: ", ")), COUNT(*) AS profiles FROM \(chain.previous) GROUP BY \(columns.joined(separator: ", "))) AS g
         CROSS JOIN (VALUES \(columns.indices.map { "(\($0))" }.joined(separator: ", "))) AS u(placement_number)
         ) AS taken
         GROUP BY entry
@@ -93,9 +90,6 @@ extension SQLCompiler {
         ORDER BY entry
 
         """
-        switch dialect {
-        case .postgres: return chain.chain.postgresCommonTableExpressions(using: [select]) + select
-        case .spark: return chain.chain.commonTableExpressions + select
-        }
+        return query(chain, select: select)
     }
 }

@@ -280,26 +280,19 @@ package struct SQLCompiler {
     /// a `VALUES` list of the placements' numbers gives each profile one row per placement,
     /// in the order given, when there are several.
     func compileInOnePass(_ placements: [Program.Placement], shared: SQLSharedDraws, into chain: inout SQLChain) -> String {
-        addConditions(needs(placements), into: &chain)
         let names = outputColumns
         var columns = ["profile_id"]
         if includeProfile { columns.insert("profile", at: 0) }
+        let single = placements.count == 1
+        let values = addDecisions(placements, prefix: { single ? "" : "p\($0)_" }, shared: shared, into: &chain).enumerated().map {
+            [dialect.string(placements[$0.offset].name)] + outputValues($0.element)
+        }
         var decided = ""
-        // The placements' deciding rows side by side, then their buckets: as many stages for
-        // twenty placements as for one.
-        var decisions = SQLStages()
-        if placements.count == 1 {
-            let values = [dialect.string(placements[0].name)] + outputValues(addDecision(placements[0], prefix: "", shared: shared, into: &decisions))
-            for stage in decisions.ordered { chain.add(stage) }
-            columns += zip(values, names).map { "\($0) AS \($1)" }
+        if single {
+            columns += zip(values[0], names).map { "\($0) AS \($1)" }
         } else {
             // One row per placement and profile; each value is the placement's own expression,
             // picked by the placement's number, so a row computes only its placement's values.
-            var values: [[String]] = []
-            for (number, placement) in placements.enumerated() {
-                values.append([dialect.string(placement.name)] + outputValues(addDecision(placement, prefix: "p\(number)_", shared: shared, into: &decisions)))
-            }
-            for stage in decisions.ordered { chain.add(stage) }
             columns += names.enumerated().map { index, name in
                 let cases = values.enumerated().map { number, value in "WHEN \(number) THEN \(value[index])" }
                 return "CASE decided.placement_number " + cases.joined(separator: " ") + " END AS \(name)"
@@ -307,10 +300,29 @@ package struct SQLCompiler {
             let numbers = placements.indices.map { "(\($0))" }.joined(separator: ", ")
             decided = "CROSS JOIN (VALUES \(numbers)) AS decided(placement_number)\n"
         }
-        let select = "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \(chain.previous)\n" + decided
+        return query(chain, select: "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \(chain.previous)\n" + decided)
+    }
+
+    /// Adds what the placements need (`addConditions`), then each placement's deciding columns
+    /// (`addDecision`, placement `N` named by `prefix(N)`): the placements' rows side by side,
+    /// then their buckets, as many stages for twenty placements as for one.
+    func addDecisions(_ placements: [Program.Placement], prefix: (Int) -> String, shared: SQLSharedDraws,
+                      into chain: inout SQLChain) -> [SQLDecidingColumns] {
+        addConditions(needs(placements), into: &chain)
+        var stages = SQLStages()
+        var deciding: [SQLDecidingColumns] = []
+        for (number, placement) in placements.enumerated() {
+            deciding.append(addDecision(placement, prefix: prefix(number), shared: shared, into: &stages))
+        }
+        for stage in stages.ordered { chain.add(stage) }
+        return deciding
+    }
+
+    /// The statement: `chain`'s common table expressions, then `select`.
+    func query(_ chain: SQLChain, select: String) -> String {
         switch dialect {
-        case .postgres: return chain.postgresCommonTableExpressions(using: [select]) + select
-        case .spark: return chain.commonTableExpressions + select
+        case .postgres: chain.postgresCommonTableExpressions(using: [select]) + select
+        case .spark: chain.commonTableExpressions + select
         }
     }
 
