@@ -19,25 +19,32 @@ struct SQLInstantParts {
     /// Whether the text had the shape at all.
     var matched: String
 
-    /// Unix milliseconds, NULL unless the text matched and every part is in range (month 1-12,
-    /// a day of that month, hour 0-23, minute and second 0-59, offset hours 0-23 and minutes 0-59).
-    func milliseconds(_ dialect: SQLDialect) -> String {
-        let y = year, mo = month, d = day
-        let leap = "(\(y) % 4 = 0 AND (\(y) % 100 <> 0 OR \(y) % 400 = 0))"
-        let daysInMonth = "CASE WHEN \(mo) IN (1, 3, 5, 7, 8, 10, 12) THEN 31 WHEN \(mo) IN (4, 6, 9, 11) THEN 30 WHEN \(mo) = 2 THEN CASE WHEN \(leap) THEN 29 ELSE 28 END ELSE 0 END"
-        let valid = "\(matched) AND \(mo) BETWEEN 1 AND 12 AND \(d) BETWEEN 1 AND \(daysInMonth) AND \(hour) <= 23 AND \(minute) <= 59 AND \(second) <= 59 AND \(offsetHour) <= 23 AND \(offsetMinute) <= 59"
-        // Days from 1970-01-01, counting years from 1 March, shifted by one 400-year era so
-        // that every division is of a non-negative number.
-        let shiftedYear = "(\(y) - CASE WHEN \(mo) <= 2 THEN 1 ELSE 0 END + 400)"
-        let era = dialect.divide(shiftedYear, "400")
-        let yearOfEra = "(\(shiftedYear) - \(era) * 400)"
-        let shiftedMonth = "(CASE WHEN \(mo) > 2 THEN \(mo) - 3 ELSE \(mo) + 9 END)"
-        let dayOfYear = "(\(dialect.divide("153 * \(shiftedMonth) + 2", "5")) + \(d) - 1)"
-        let dayOfEra = "(\(yearOfEra) * 365 + \(dialect.divide(yearOfEra, "4")) - \(dialect.divide(yearOfEra, "100")) + \(dayOfYear))"
-        let days = "(\(era) * 146097 + \(dayOfEra) - 719468 - 146097)"
-        let seconds = "(\(hour) * 3600 + \(minute) * 60 + \(second) - \(offsetSign) * (\(offsetHour) * 60 + \(offsetMinute)) * 60)"
-        return "CASE WHEN \(valid) THEN \(days) * 86400000 + \(seconds) * 1000 + \(millis) END"
+    /// Whether the text matched and every part is in range: month 1-12, a day of that month,
+    /// hour 0-23, minute and second 0-59, offset hours 0-23 and minutes 0-59.
+    func valid(_ dialect: SQLDialect) -> String {
+        let daysInMonth = "CASE WHEN \(month) IN (1, 3, 5, 7, 8, 10, 12) THEN 31 WHEN \(month) IN (4, 6, 9, 11) THEN 30 WHEN \(month) = 2 THEN CASE WHEN \(leapYear) THEN 29 ELSE 28 END ELSE 0 END"
+        return "\(matched) AND \(month) BETWEEN 1 AND 12 AND \(day) BETWEEN 1 AND \(daysInMonth) AND \(hour) <= 23 AND \(minute) <= 59 AND \(second) <= 59 AND \(offsetHour) <= 23 AND \(offsetMinute) <= 59"
     }
+
+    /// Unix milliseconds, NULL unless `valid`.
+    ///
+    /// Days are counted from 1 January of year 0 of the proleptic Gregorian calendar, with the
+    /// year moved on by 400 (one whole cycle of leap years, so the same years are leap) to keep
+    /// every division of a non-negative number: 365 a year, a leap day for each leap year before
+    /// it, the days before the month (`(367 × month − 362) / 12` counts February as 30 days, so
+    /// months after it give back 2, or 1 in a leap year), and the day. 1970-01-01 is day 865,625.
+    func milliseconds(_ dialect: SQLDialect) -> String {
+        let shifted = "(\(year) + 400)"
+        func quotient(_ add: Int, _ divisor: Int) -> String { dialect.divide("\(shifted) + \(add)", "\(divisor)") }
+        let beforeYear = "365 * \(shifted) + \(quotient(3, 4)) - \(quotient(99, 100)) + \(quotient(399, 400))"
+        let beforeMonth = "\(dialect.divide("367 * \(month) - 362", "12")) + CASE WHEN \(month) <= 2 THEN 0 WHEN \(leapYear) THEN -1 ELSE -2 END"
+        let days = "(\(beforeYear) + \(beforeMonth) + \(day) - 1 - 865625)"
+        let seconds = "(\(hour) * 3600 + \(minute) * 60 + \(second) - \(offsetSign) * (\(offsetHour) * 60 + \(offsetMinute)) * 60)"
+        return "CASE WHEN \(valid(dialect)) THEN \(days) * 86400000 + \(seconds) * 1000 + \(millis) END"
+    }
+
+    /// Whether `year` is a leap year.
+    private var leapYear: String { "(\(year) % 4 = 0 AND (\(year) % 100 <> 0 OR \(year) % 400 = 0))" }
 }
 
 extension SQLInstantParts {

@@ -21,26 +21,56 @@ extension SQLSlotReader {
         stages.add(SQLStage.parts, "\(c)dsg", "CASE WHEN \(dialect.element(m, 8)) = '-' THEN -1 ELSE 1 END")
         stages.add(SQLStage.parts, "\(c)dok", "(\(m) IS NOT NULL)")
 
-        stages.add(SQLStage.value, column, SQLInstantParts.columns(prefix: "\(c)d").milliseconds(dialect))
+        let parts = SQLInstantParts.columns(prefix: "\(c)d")
+        stages.add(SQLStage.value, column, parts.milliseconds(dialect))
+        // Whether it parsed, without the arithmetic of its instant: what `profile.age` needs.
+        stages.add(SQLStage.value, "\(c)dv", parts.valid(dialect))
     }
 
     /// The groups of a date's `pattern` in `text`. Regular expressions cost far more than a
     /// string function in both engines, so the common forms are taken apart by position first:
-    /// `YYYY-MM-DD`, and `YYYY-MM-DDTHH:MM:SS[.fff]Z`, told by the text with every ASCII digit
-    /// made `0`; anything else is matched.
+    /// `YYYY-MM-DD`, and `YYYY-MM-DDTHH:MM:SS[.fff]Z`; anything else is matched.
     func dateMatch(_ text: String, pattern: String) -> String {
         func parts(_ ranges: [(Int, Int)]) -> String {
             dialect.textArray(ranges.map { "substr(\(text), \($0.0), \($0.1))" })
         }
         let date = [(1, 4), (6, 2), (9, 2)], time = [(12, 2), (15, 2), (18, 2)]
-        return "CASE translate(\(text), '0123456789', '0000000000') "
-            + "WHEN '0000-00-00' THEN \(parts(date)) "
-            + "WHEN '0000-00-00T00:00:00Z' THEN \(parts(date + time)) "
-            + "WHEN '0000-00-00T00:00:00.000Z' THEN \(parts(date + time + [(21, 3)])) "
-            + "ELSE \(dialect.match(text, pattern, groups: 10)) END"
+        let forms = [("0000-00-00", parts(date)), ("0000-00-00T00:00:00Z", parts(date + time)),
+                     ("0000-00-00T00:00:00.000Z", parts(date + time + [(21, 3)]))]
+        let matched = dialect.match(text, pattern, groups: 10)
+        guard dialect == .postgres else {
+            // Spark SQL: the text with every ASCII digit made `0` names its form.
+            return "CASE translate(\(text), '0123456789', '0000000000') "
+                + forms.map { "WHEN '\($0.0)' THEN \($0.1) " }.joined() + "ELSE \(matched) END"
+        }
+        return "CASE " + forms.map { "WHEN \(SQLSlotReader.hasPostgresForm(text, $0.0)) THEN \($0.1) " }.joined() + "ELSE \(matched) END"
     }
 
-    /// `profile.age` from the birthday parsed into the parts `_dy`, `_dmo`, … and `_ms`: whole
+    /// PostgreSQL: whether `text` has the form `template`, `0` standing for an ASCII digit and
+    /// every other character for itself, without `translate` (which measures each character of
+    /// the text against each of its ten digits as multibyte text, the costliest step of reading a
+    /// date). `LIKE` places the template's other characters and fixes the length; trimming the
+    /// UTF-8 bytes of the digits and those characters (a final `Z` aside) from both ends must
+    /// leave only that `Z`; and no such character occurs more often than in the template, so
+    /// each of them is where `LIKE` put it and every other position holds a digit.
+    static func hasPostgresForm(_ text: String, _ template: String) -> String {
+        let final = template.hasSuffix("Z") ? "Z" : ""
+        let body = template.dropLast(final.count)
+        let separators = body.filter { $0 != "0" }
+        var distinct: [Character] = []
+        for character in separators where !distinct.contains(character) { distinct.append(character) }
+        func hex(_ characters: String) -> String { characters.utf8.map { String($0, radix: 16) }.joined() }
+        let like = String(template.map { $0 == "0" ? "_" : $0 })
+        let bytes = "(\(text) COLLATE \"C\")"
+        let trimmed = "btrim(convert_to(\(text), 'UTF8'), decode('\(hex(String(distinct) + "0123456789"))', 'hex')) = decode('\(hex(final))', 'hex')"
+        let counts = distinct.map { character in
+            let once = separators.filter { $0 == character }.count
+            return "\(bytes) NOT LIKE '%\(String(repeating: "\(character)%", count: once + 1))'"
+        }
+        return "(" + (["\(bytes) LIKE '\(like)'", trimmed] + counts).joined(separator: " AND ") + ")"
+    }
+
+    /// `profile.age` from the birthday parsed into the parts `_dy`, `_dmo`, … and `_dv`: whole
     /// years from its UTC calendar date to the UTC calendar date of now; a 29 February birthday
     /// counts from 1 March in other years.
     ///
@@ -77,7 +107,7 @@ extension SQLSlotReader {
             beforeAnniversary = "(CASE WHEN \(c)bm = 2 AND \(c)bd = 29 THEN \(marchFirst) ELSE \(beforeAnniversary) END)"
         }
         let age = "\(today.year) - \(c)by - CASE WHEN \(beforeAnniversary) THEN 1 ELSE 0 END"
-        stages.add(SQLStage.derived, "\(c)v", "CASE WHEN \(c)ms IS NOT NULL THEN \(dialect.doubleCast(age)) END")
+        stages.add(SQLStage.derived, "\(c)v", "CASE WHEN \(c)dv THEN \(dialect.doubleCast(age)) END")
     }
 
     /// Parses the text column `text` as a version: `_ok`, and the parts `_maj`, `_min`, `_pat`

@@ -43,7 +43,7 @@ struct SQLSlotReader {
                 readStored(derived.source, prefix: c, set: false, presence: false, into: &stages)
                 readDate(text: "\(c)s", prefix: c, column: "\(c)ms", into: &stages)
                 // Set exactly when computable: the source is a date that parses.
-                stages.add(SQLStage.derived, "\(c)p", "(\(c)ms IS NOT NULL)")
+                stages.add(SQLStage.derived, "\(c)p", "\(c)dv")
                 switch derived.rule {
                 case .wholeYears:
                     readAge(prefix: c, into: &stages)
