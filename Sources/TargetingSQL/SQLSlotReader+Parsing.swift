@@ -5,21 +5,44 @@ import TargetingBase
 /// no input ever raises an error.
 extension SQLSlotReader {
     /// Parses the text column `text` as a date into `column` (Unix ms, NULL when unparsable).
+    ///
+    /// The common forms, `YYYY-MM-DD` and `YYYY-MM-DDTHH:MM:SS[.fff]Z`, are taken apart by
+    /// position (regular expressions cost far more than a string function in both engines);
+    /// anything else is matched. Spark SQL tells the form by the text with every ASCII digit made
+    /// `0` and takes each part with `substr`. PostgreSQL tells it by `hasPostgresForm` and reads
+    /// all its digits as one number, `<prefix>dn` (`YYYYMMDDHHMMSSfff`), whose parts are
+    /// integer arithmetic: its `translate` and `substr` measure multibyte text character by
+    /// character, which was most of the cost of reading a date.
     func readDate(text: String, prefix c: String, column: String, into stages: inout SQLStages) {
         let pattern = "^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[.]([0-9]+))?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2})))?" + dialect.endAnchor
-        let m = "\(c)dm"
-        stages.add(SQLStage.view, m, dateMatch(text, pattern: pattern))
+        let m = "\(c)dm", digits = "\(c)dn"
+        let matched = dialect.match(text, pattern, groups: 10)
+        if dialect == .postgres {
+            stages.add(SQLStage.view, digits, SQLSlotReader.postgresDateDigits(text))
+            stages.add(SQLStage.view, m, "CASE WHEN \(digits) IS NULL THEN \(matched) END")
+        } else {
+            stages.add(SQLStage.view, m, sparkDateMatch(text, matched: matched))
+        }
+        /// A part: `fromDigits` of the number where there is one, else `fromMatch`.
+        func part(_ fromDigits: String, _ fromMatch: String) -> String {
+            dialect == .postgres ? "CASE WHEN \(digits) IS NOT NULL THEN \(fromDigits) ELSE \(fromMatch) END" : fromMatch
+        }
         func number(_ index: Int) -> String { "coalesce(\(dialect.bigint(dialect.element(m, index))), 0)" }
         let names = ["y", "mo", "d", "h", "mi", "se"]
         for (offset, name) in names.enumerated() {
-            stages.add(SQLStage.parts, "\(c)d\(name)", number(offset + 1))
+            // The number's digits from the left: 4 of the year, then 2 of each part, then 3 of milliseconds.
+            let below = 3 + 2 * (names.count - 1 - offset)
+            let fromDigits = offset == 0 ? "\(digits) / 1\(String(repeating: "0", count: below))"
+                : "\(digits) / 1\(String(repeating: "0", count: below)) % 100"
+            stages.add(SQLStage.parts, "\(c)d\(name)", part(fromDigits, number(offset + 1)))
         }
         let fraction = dialect.element(m, 7)
-        stages.add(SQLStage.parts, "\(c)dfr", "CASE WHEN \(fraction) IS NULL THEN 0 ELSE \(dialect.bigint("rpad(substr(\(fraction), 1, 3), 3, '0')")) END")
-        stages.add(SQLStage.parts, "\(c)doh", number(9))
-        stages.add(SQLStage.parts, "\(c)dom", number(10))
-        stages.add(SQLStage.parts, "\(c)dsg", "CASE WHEN \(dialect.element(m, 8)) = '-' THEN -1 ELSE 1 END")
-        stages.add(SQLStage.parts, "\(c)dok", "(\(m) IS NOT NULL)")
+        stages.add(SQLStage.parts, "\(c)dfr", part("\(digits) % 1000",
+                                                     "CASE WHEN \(fraction) IS NULL THEN 0 ELSE \(dialect.bigint("rpad(substr(\(fraction), 1, 3), 3, '0')")) END"))
+        stages.add(SQLStage.parts, "\(c)doh", part("0", number(9)))
+        stages.add(SQLStage.parts, "\(c)dom", part("0", number(10)))
+        stages.add(SQLStage.parts, "\(c)dsg", part("1", "CASE WHEN \(dialect.element(m, 8)) = '-' THEN -1 ELSE 1 END"))
+        stages.add(SQLStage.parts, "\(c)dok", dialect == .postgres ? "(\(digits) IS NOT NULL OR \(m) IS NOT NULL)" : "(\(m) IS NOT NULL)")
 
         let parts = SQLInstantParts.columns(prefix: "\(c)d")
         stages.add(SQLStage.value, column, parts.milliseconds(dialect))
@@ -27,23 +50,38 @@ extension SQLSlotReader {
         stages.add(SQLStage.value, "\(c)dv", parts.valid(dialect))
     }
 
-    /// The groups of a date's `pattern` in `text`. Regular expressions cost far more than a
-    /// string function in both engines, so the common forms are taken apart by position first:
-    /// `YYYY-MM-DD`, and `YYYY-MM-DDTHH:MM:SS[.fff]Z`; anything else is matched.
-    func dateMatch(_ text: String, pattern: String) -> String {
+    /// The common forms of a date, `0` standing for an ASCII digit, with the power of ten that
+    /// makes their digits `YYYYMMDDHHMMSSfff`.
+    static let commonDateForms: [(template: String, scale: String)] = [
+        ("0000-00-00", "1000000000"), ("0000-00-00T00:00:00Z", "1000"), ("0000-00-00T00:00:00.000Z", "1"),
+    ]
+
+    /// Spark SQL: the groups of a date's pattern in `text`, the common forms by position.
+    private func sparkDateMatch(_ text: String, matched: String) -> String {
         func parts(_ ranges: [(Int, Int)]) -> String {
             dialect.textArray(ranges.map { "substr(\(text), \($0.0), \($0.1))" })
         }
         let date = [(1, 4), (6, 2), (9, 2)], time = [(12, 2), (15, 2), (18, 2)]
-        let forms = [("0000-00-00", parts(date)), ("0000-00-00T00:00:00Z", parts(date + time)),
-                     ("0000-00-00T00:00:00.000Z", parts(date + time + [(21, 3)]))]
-        let matched = dialect.match(text, pattern, groups: 10)
-        guard dialect == .postgres else {
-            // Spark SQL: the text with every ASCII digit made `0` names its form.
-            return "CASE translate(\(text), '0123456789', '0000000000') "
-                + forms.map { "WHEN '\($0.0)' THEN \($0.1) " }.joined() + "ELSE \(matched) END"
+        let groups = [parts(date), parts(date + time), parts(date + time + [(21, 3)])]
+        return "CASE translate(\(text), '0123456789', '0000000000') "
+            + zip(SQLSlotReader.commonDateForms, groups).map { "WHEN '\($0.template)' THEN \($1) " }.joined() + "ELSE \(matched) END"
+    }
+
+    /// PostgreSQL: the digits of `text` as one number `YYYYMMDDHHMMSSfff` when it has one of
+    /// the common forms, else NULL. The form guarantees that removing its other characters
+    /// leaves only ASCII digits, at most 17 of them, so the cast cannot fail.
+    static func postgresDateDigits(_ text: String) -> String {
+        let forms = commonDateForms.map { form in
+            var digits = text
+            var removed: [Character] = []
+            for character in form.template where character != "0" && !removed.contains(character) {
+                removed.append(character)
+                digits = "replace(\(digits), '\(character)', '')"
+            }
+            let number = "CAST(\(digits) AS BIGINT)"
+            return "WHEN \(hasPostgresForm(text, form.template)) THEN \(form.scale == "1" ? number : "\(number) * \(form.scale)") "
         }
-        return "CASE " + forms.map { "WHEN \(SQLSlotReader.hasPostgresForm(text, $0.0)) THEN \($0.1) " }.joined() + "ELSE \(matched) END"
+        return "CASE " + forms.joined() + "END"
     }
 
     /// PostgreSQL: whether `text` has the form `template`, `0` standing for an ASCII digit and
