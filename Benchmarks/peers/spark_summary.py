@@ -3,9 +3,11 @@
 JSON Lines file loaded as a string column (`json`), or over the typed table of `--layout
 columns` written as Parquet (`columns`). Prints the query's seconds (planning and running, the
 session start and the load excluded), the planning's seconds alone (the session's first query)
-and when planned again, and whether the counts equal `resolve --all --summary`.
+and when planned again, and whether the counts equal `resolve --all --summary`. With LARGE, a
+larger file of profiles, the query also runs over it in the warm session: where a query's fixed
+costs (planning, compiling the generated code) no longer dominate, as on a warehouse's tables.
 
-    spark_summary.py TARGETING RULES NOW PROFILES.jsonl [json|columns]
+    spark_summary.py TARGETING RULES NOW PROFILES.jsonl [json|columns] [LARGE.jsonl]
 
 The session sets `spark.sql.codegen.hugeMethodLimit` to 8000, as the README's tuning advises
 (above that size the JVM runs generated code interpreted), and runs the query twice: the first
@@ -29,6 +31,7 @@ import typed_layout  # noqa: E402
 def main():
     binary, rules, now, path = sys.argv[1:5]
     layout = sys.argv[5] if len(sys.argv) > 5 else "json"
+    large = sys.argv[6] if len(sys.argv) > 6 else None
     query = subprocess.run([binary, "sql", "--all", "--summary", "--dialect", "spark", "--rules", rules, "--now", now, "--layout", layout],
                            capture_output=True, text=True, check=True).stdout
     spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
@@ -36,16 +39,21 @@ def main():
              .config("spark.sql.codegen.hugeMethodLimit", "8000").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     with tempfile.TemporaryDirectory() as work:
-        if layout == "columns":
-            columns = typed_layout.schema(binary, [rules], "spark", now)
-            types = {"text": "string", "number": "double", "bool": "boolean"}
-            schema = ", ".join("%s %s" % (typed_layout.quoted(name, "spark"), types[kind]) for name, kind in columns)
-            with open(path, encoding="utf-8") as handle:
-                rows = [tuple(typed_layout.row(json.loads(line), columns)) for line in handle if line.strip()]
-            spark.createDataFrame(rows, schema).write.parquet(os.path.join(work, "profiles.parquet"))
-            spark.read.parquet(os.path.join(work, "profiles.parquet")).createOrReplaceTempView("profiles")
-        else:
-            spark.read.text(path).withColumnRenamed("value", "profile").createOrReplaceTempView("profiles")
+        def load(source, name):
+            """`source` as the table `profiles`: its lines, or their typed table written as Parquet."""
+            if layout == "columns":
+                columns = typed_layout.schema(binary, [rules], "spark", now)
+                types = {"text": "string", "number": "double", "bool": "boolean"}
+                schema = ", ".join("%s %s" % (typed_layout.quoted(name, "spark"), types[kind]) for name, kind in columns)
+                with open(source, encoding="utf-8") as handle:
+                    rows = [tuple(typed_layout.row(json.loads(line), columns)) for line in handle if line.strip()]
+                spark.createDataFrame(rows, schema).write.parquet(os.path.join(work, name))
+                spark.read.parquet(os.path.join(work, name)).createOrReplaceTempView("profiles")
+            else:
+                spark.read.text(source).withColumnRenamed("value", "profile").createOrReplaceTempView("profiles")
+
+        load(path, "profiles.parquet")
+
         def run():
             start = time.monotonic()
             frame = spark.sql(query)
@@ -59,19 +67,34 @@ def main():
         # And with Spark's default limit, to show what the setting is worth.
         spark.conf.set("spark.sql.codegen.hugeMethodLimit", "65535")
         default, seconds_default, _ = run()
+        spark.conf.set("spark.sql.codegen.hugeMethodLimit", "8000")
+        seconds_large, same_large = 0.0, True
+        if large:
+            load(large, "large.parquet")
+            rows_large, seconds_large, _ = run()
+            same_large = counted(rows_large) == expected(large)
     spark.stop()
+    same = counted(rows) == expected(path) and again == rows and default == rows and same_large
+    print("%.2f %.2f %.2f %.2f %.2f %.2f %s" % (seconds, plan_cold, seconds_warm, plan_warm, seconds_default, seconds_large,
+                                               "same counts" if same else "COUNTS DIFFER"))
+
+
+# An entry is told apart by its experiment, variant and held_out too, where the rules have them.
+ENTRY = ["placement", "audience", "kind", "id", "split", "experiment", "variant", "held_out"]
+
+
+def counted(rows):
+    """The query's profiles by entry."""
+    return {tuple(row.asDict().get(column) for column in ENTRY): row["profiles"] for row in rows}
+
+
+def expected(path):
+    """`resolve --all --summary`'s profiles by entry, for the profiles in `path`."""
+    binary, rules, now = sys.argv[1:4]
     listed = subprocess.run([binary, "resolve", "--all", "--summary", "--format", "json", "--rules", rules, "--now", now,
                              "--profiles", path], capture_output=True, text=True).stdout
-    # An entry is told apart by its experiment, variant and held_out too, where the rules have them.
-    columns = ["placement", "audience", "kind", "id", "split", "experiment", "variant", "held_out"]
-    expected = {}
-    for line in listed.splitlines():
-        row = json.loads(line)  # every entry, 0 where no profile takes it, as the query lists them
-        expected[tuple(row.get(column) for column in columns)] = row["profiles"]
-    actual = {tuple(row.asDict().get(column) for column in columns): row["profiles"] for row in rows}
-    same = actual == expected and again == rows and default == rows
-    print("%.2f %.2f %.2f %.2f %.2f %s" % (seconds, plan_cold, seconds_warm, plan_warm, seconds_default,
-                                          "same counts" if same else "COUNTS DIFFER"))
+    # Every entry, 0 where no profile takes it, as the query lists them.
+    return {tuple(json.loads(line).get(column) for column in ENTRY): json.loads(line)["profiles"] for line in listed.splitlines()}
 
 
 if __name__ == "__main__":
