@@ -97,7 +97,7 @@ extension SQLSlotReader {
         let separators = body.filter { $0 != "0" }
         var distinct: [Character] = []
         for character in separators where !distinct.contains(character) { distinct.append(character) }
-        func hex(_ characters: String) -> String { characters.utf8.map { String($0, radix: 16) }.joined() }
+        func hex(_ characters: String) -> String { characters.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
         let like = String(template.map { $0 == "0" ? "_" : $0 })
         let bytes = "(\(text) COLLATE \"C\")"
         let trimmed = "btrim(convert_to(\(text), 'UTF8'), decode('\(hex(String(distinct) + "0123456789"))', 'hex')) = decode('\(hex(final))', 'hex')"
