@@ -202,20 +202,31 @@ extension SQLDialect {
     }
 
     /// The split bucket: MD5 of `key`, last 8 bytes as an unsigned big-endian integer, modulo 100.
-    func bucket(_ key: String) -> String { bucket(ofHash: "md5(\(key))") }
+    func bucket(_ key: String) -> String { bucket(ofHash: hash(key)) }
 
-    /// The split bucket of `hash`, an MD5 in hex (`md5(key)`, or a column holding it: the
-    /// bucket reads the hash twice): the last 16 hex digits as an unsigned number, mod 100,
-    /// worked out from their two halves so that no engine needs a decimal.
-    func bucket(ofHash hash: String) -> String {
-        func half(_ start: Int) -> String {
-            switch self {
-            case .postgres: "CAST(CAST(('x' || substr(\(hash), \(start), 8)) AS BIT(32)) AS BIGINT)"
-            case .spark: "CAST(conv(substr(\(hash), \(start), 8), 16, 10) AS BIGINT)"
-            }
+    /// What a split bucket is worked out from, once per draw: in PostgreSQL the last 8 bytes
+    /// of the MD5 of `key` as a `BIGINT` (two's complement: negative when the first bit is set),
+    /// in Spark SQL the MD5 in hex.
+    func hash(_ key: String) -> String {
+        switch self {
+        case .postgres: "CAST(CAST(('x' || right(md5(\(key)), 16)) AS BIT(64)) AS BIGINT)"
+        case .spark: "md5(\(key))"
         }
-        // (high * 2^32 + low) mod 100, with 2^32 mod 100 = 96.
-        return "((((\(half(17))) % 100) * 96 + ((\(half(25))) % 100)) % 100)"
+    }
+
+    /// The split bucket of `hash` (`hash(key)`, or a column holding it: the bucket reads it
+    /// twice): the last 8 bytes of the MD5 as an unsigned number, mod 100. PostgreSQL's signed
+    /// number is the unsigned one less 2^64 when negative, and 2^64 mod 100 = 16. Spark SQL works
+    /// it out from the two halves of the last 16 hex digits, so that it needs no decimal.
+    func bucket(ofHash hash: String) -> String {
+        switch self {
+        case .postgres:
+            return "((((\(hash)) % 100) + CASE WHEN \(hash) < 0 THEN 116 ELSE 100 END) % 100)"
+        case .spark:
+            func half(_ start: Int) -> String { "CAST(conv(substr(\(hash), \(start), 8), 16, 10) AS BIGINT)" }
+            // (high * 2^32 + low) mod 100, with 2^32 mod 100 = 96.
+            return "((((\(half(17))) % 100) * 96 + ((\(half(25))) % 100)) % 100)"
+        }
     }
 
     /// Text concatenation.

@@ -85,11 +85,11 @@ struct SQLSharedDraws {
         if !stickies.isEmpty { chain.add(stickies) }
         var draws: [(name: String, expression: String)] = []
         var comments: [String?] = []
-        // A bucket reads its hash twice: each draw's MD5 comes first, once.
+        // A bucket reads its hash twice: each draw's hash comes first, once.
         var hashes: [(name: String, expression: String)] = []
         func bucket(_ name: String, _ seed: String, _ value: String) -> String {
             let key = dialect.concat([dialect.string(seed + "-"), value])
-            hashes.append((name: name + "_h", expression: "CASE WHEN \(value) IS NOT NULL THEN md5(\(key)) END"))
+            hashes.append((name: name + "_h", expression: "CASE WHEN \(value) IS NOT NULL THEN \(dialect.hash(key)) END"))
             return dialect.bucket(ofHash: name + "_h")
         }
         if let holdout {

@@ -90,10 +90,10 @@ final class SQLCompilerTests: XCTestCase {
 
     func testSplitArithmeticPostgres() {
         let query = sql(small, "p", .postgres)
-        let key = "md5(('exp-' || profile_id))"
-        XCTAssertTrue(query.contains("CAST(CAST(('x' || substr(\(key), 17, 8)) AS BIT(32)) AS BIGINT)"), query)
-        XCTAssertTrue(query.contains("CAST(CAST(('x' || substr(\(key), 25, 8)) AS BIT(32)) AS BIGINT)"), query)
-        XCTAssertTrue(query.contains("% 100) * 96 +"), query)
+        // The last 16 hex digits of the MD5 as a signed BIGINT; a negative one is 2^64 less than
+        // the unsigned number, and 2^64 mod 100 = 16.
+        let hash = "CAST(CAST(('x' || right(md5(('exp-' || profile_id)), 16)) AS BIT(64)) AS BIGINT)"
+        XCTAssertTrue(query.contains("((((\(hash)) % 100) + CASE WHEN \(hash) < 0 THEN 116 ELSE 100 END) % 100)"), query)
         // Sorted by weight: `nothing` (40) first, then `b` (60).
         XCTAssertTrue(query.contains("WHEN r = 1 THEN CASE WHEN b1 < 40 THEN CAST(NULL AS TEXT) ELSE 'flow' END"), query)
         XCTAssertTrue(query.contains("WHEN r = 1 THEN CASE WHEN b1 < 40 THEN CAST(NULL AS TEXT) ELSE 'b' END"), query)

@@ -89,8 +89,8 @@ final class SQLExperimentTests: XCTestCase {
         let key = SQLCompiler.keyPrefix(keySlot(program, .builtin("customer_user_id"))) + "v"
         let query = try SQLCompiler.compile(placements: ["first", "second"], program: program, now: now, dialect: .postgres)
         XCTAssertEqual(count("md5(('pricing-' || \(key)))", in: query), 1, "one hash, once: \(query)")
-        XCTAssertTrue(query.contains("    CASE WHEN \(key) IS NOT NULL THEN md5(('pricing-' || \(key))) END AS exp_pricing_h"), query)
-        XCTAssertEqual(count("substr(exp_pricing_h, ", in: query), 2, "high and low halves of one bucket: \(query)")
+        XCTAssertTrue(query.contains("    CASE WHEN \(key) IS NOT NULL THEN \(SQLDialect.postgres.hash("('pricing-' || \(key))")) END AS exp_pricing_h"), query)
+        XCTAssertEqual(count(SQLDialect.postgres.bucket(ofHash: "exp_pricing_h"), in: query), 1, "one bucket of that hash: \(query)")
         XCTAssertTrue(query.contains("    -- experiment pricing by profile.customer_user_id\n    CASE WHEN \(key) IS NOT NULL THEN "), query)
         let definitions = query.ranges(of: #"END AS exp_pricing[,\n]"#)
         XCTAssertEqual(definitions.count, 1, query)
@@ -129,7 +129,7 @@ final class SQLExperimentTests: XCTestCase {
         let account = SQLCompiler.keyPrefix(keySlot(program, .custom("account"))) + "v"
         let query = try SQLCompiler.compile(placement: "first", program: program, now: now, dialect: .postgres)
         let bucket = SQLDialect.postgres.bucket(ofHash: "in_holdout_h")
-        XCTAssertTrue(query.contains("    CASE WHEN \(account) IS NOT NULL THEN md5(('hold-' || \(account))) END AS in_holdout_h"), query)
+        XCTAssertTrue(query.contains("    CASE WHEN \(account) IS NOT NULL THEN \(SQLDialect.postgres.hash("('hold-' || \(account))")) END AS in_holdout_h"), query)
         XCTAssertTrue(query.contains("    -- holdout hold 5% by account\n    CASE WHEN \(account) IS NOT NULL THEN \(bucket) < 5 ELSE FALSE END AS in_holdout"), query)
         let byID = self.program("""
         segment s = x == 1
@@ -186,7 +186,7 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertTrue(query.contains("CASE WHEN exp_e < 30 THEN 'alpha' WHEN exp_e < 60 THEN 'beta' ELSE 'zeta' END"), query)
         XCTAssertTrue(query.contains("CASE WHEN exp_e < 30 THEN 'a' WHEN exp_e < 60 THEN 'b' ELSE 'z' END"), query)
         // Keyed on profile.id: the draw needs the id only; the row matches whatever the key.
-        XCTAssertTrue(query.contains("CASE WHEN profile_id IS NOT NULL THEN md5(('e-' || profile_id)) END AS exp_e_h"), query)
+        XCTAssertTrue(query.contains("CASE WHEN profile_id IS NOT NULL THEN \(SQLDialect.postgres.hash("('e-' || profile_id)")) END AS exp_e_h"), query)
         XCTAssertTrue(query.contains("CASE WHEN profile_id IS NOT NULL THEN \(SQLDialect.postgres.bucket(ofHash: "exp_e_h")) END AS exp_e"), query)
         XCTAssertTrue(query.contains("CASE WHEN aud_a THEN 0 END AS r"), query)
         XCTAssertTrue(query.contains("FALSE AS held_out"), "an experiment alone reports held_out, always false")
