@@ -3,7 +3,7 @@
 # workloads are generated from a fixed seed into a temporary folder (nothing large is kept).
 # Rates are per core; ratios compare with a reference measured in the same run.
 #
-#   Benchmarks/run.sh            # the whole table (about 5 minutes on 2 cores)
+#   Benchmarks/run.sh            # the whole table (about 10 minutes on 2 cores with PostgreSQL and Spark)
 #   PROFILES=200000 Benchmarks/run.sh   # a quicker, smaller run
 set -euo pipefail
 cd "$(dirname "$0")/.."
