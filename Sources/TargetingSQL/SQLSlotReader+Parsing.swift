@@ -50,36 +50,46 @@ extension SQLSlotReader {
         stages.add(SQLStage.value, "\(c)dv", parts.valid(dialect))
     }
 
-    /// The common forms of a date, `0` standing for an ASCII digit, with the power of ten that
-    /// makes their digits `YYYYMMDDHHMMSSfff`.
-    static let commonDateForms: [(template: String, scale: String)] = [
-        ("0000-00-00", "1000000000"), ("0000-00-00T00:00:00Z", "1000"), ("0000-00-00T00:00:00.000Z", "1"),
-    ]
+    /// The common forms of a date, `0` standing for an ASCII digit.
+    static let commonDateForms = ["0000-00-00", "0000-00-00T00:00:00Z", "0000-00-00T00:00:00.000Z"]
+
+    /// Where a form's numbers are: each run of `0`s in `template`, as (position from 1, length).
+    static func digitRuns(_ template: String) -> [(start: Int, length: Int)] {
+        var runs: [(start: Int, length: Int)] = []
+        for (offset, character) in template.enumerated() where character == "0" {
+            if let last = runs.last, last.start + last.length == offset + 1 {
+                runs[runs.count - 1].length += 1
+            } else {
+                runs.append((offset + 1, 1))
+            }
+        }
+        return runs
+    }
 
     /// Spark SQL: the groups of a date's pattern in `text`, the common forms by position.
     private func sparkDateMatch(_ text: String, matched: String) -> String {
-        func parts(_ ranges: [(Int, Int)]) -> String {
-            dialect.textArray(ranges.map { "substr(\(text), \($0.0), \($0.1))" })
+        let forms = SQLSlotReader.commonDateForms.map { template in
+            "WHEN '\(template)' THEN \(dialect.textArray(SQLSlotReader.digitRuns(template).map { "substr(\(text), \($0.start), \($0.length))" })) "
         }
-        let date = [(1, 4), (6, 2), (9, 2)], time = [(12, 2), (15, 2), (18, 2)]
-        let groups = [parts(date), parts(date + time), parts(date + time + [(21, 3)])]
-        return "CASE translate(\(text), '0123456789', '0000000000') "
-            + zip(SQLSlotReader.commonDateForms, groups).map { "WHEN '\($0.template)' THEN \($1) " }.joined() + "ELSE \(matched) END"
+        return "CASE translate(\(text), '0123456789', '0000000000') " + forms.joined() + "ELSE \(matched) END"
     }
 
     /// PostgreSQL: the digits of `text` as one number `YYYYMMDDHHMMSSfff` when it has one of
-    /// the common forms, else NULL. The form guarantees that removing its other characters
-    /// leaves only ASCII digits, at most 17 of them, so the cast cannot fail.
+    /// the common forms (a form without time or fraction is scaled up to the same places), else
+    /// NULL. The form guarantees that removing its other characters leaves only ASCII digits, at
+    /// most 17 of them, so the cast cannot fail.
     static func postgresDateDigits(_ text: String) -> String {
-        let forms = commonDateForms.map { form in
+        let places = 17
+        let forms = commonDateForms.map { template in
             var digits = text
             var removed: [Character] = []
-            for character in form.template where character != "0" && !removed.contains(character) {
+            for character in template where character != "0" && !removed.contains(character) {
                 removed.append(character)
                 digits = "replace(\(digits), '\(character)', '')"
             }
             let number = "CAST(\(digits) AS BIGINT)"
-            return "WHEN \(hasPostgresForm(text, form.template)) THEN \(form.scale == "1" ? number : "\(number) * \(form.scale)") "
+            let missing = places - template.filter { $0 == "0" }.count
+            return "WHEN \(hasPostgresForm(text, template)) THEN \(missing == 0 ? number : "\(number) * 1\(String(repeating: "0", count: missing))") "
         }
         return "CASE " + forms.joined() + "END"
     }
@@ -88,9 +98,11 @@ extension SQLSlotReader {
     /// every other character for itself, without `translate` (which measures each character of
     /// the text against each of its ten digits as multibyte text, the costliest step of reading a
     /// date). `LIKE` places the template's other characters and fixes the length; trimming the
-    /// UTF-8 bytes of the digits and those characters (a final `Z` aside) from both ends must
-    /// leave only that `Z`; and no such character occurs more often than in the template, so
-    /// each of them is where `LIKE` put it and every other position holds a digit.
+    /// digits and those characters (a final `Z` aside) from both ends of the text's bytes as
+    /// stored (`textsend`: no conversion that could fail; an ASCII character is the same one
+    /// byte in every server encoding, and any other character has a byte that is not one of
+    /// them) must leave only that `Z`; and no such character occurs more often than in the
+    /// template, so each of them is where `LIKE` put it and every other position holds a digit.
     static func hasPostgresForm(_ text: String, _ template: String) -> String {
         let final = template.hasSuffix("Z") ? "Z" : ""
         let body = template.dropLast(final.count)
@@ -99,13 +111,13 @@ extension SQLSlotReader {
         for character in separators where !distinct.contains(character) { distinct.append(character) }
         func hex(_ characters: String) -> String { characters.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
         let like = String(template.map { $0 == "0" ? "_" : $0 })
-        let bytes = "(\(text) COLLATE \"C\")"
-        let trimmed = "btrim(convert_to(\(text), 'UTF8'), decode('\(hex(String(distinct) + "0123456789"))', 'hex')) = decode('\(hex(final))', 'hex')"
+        let collated = "(\(text) COLLATE \"C\")"
+        let trimmed = "btrim(textsend(\(text)), decode('\(hex(String(distinct) + "0123456789"))', 'hex')) = decode('\(hex(final))', 'hex')"
         let counts = distinct.map { character in
             let once = separators.filter { $0 == character }.count
-            return "\(bytes) NOT LIKE '%\(String(repeating: "\(character)%", count: once + 1))'"
+            return "\(collated) NOT LIKE '%\(String(repeating: "\(character)%", count: once + 1))'"
         }
-        return "(" + (["\(bytes) LIKE '\(like)'", trimmed] + counts).joined(separator: " AND ") + ")"
+        return "(" + (["\(collated) LIKE '\(like)'", trimmed] + counts).joined(separator: " AND ") + ")"
     }
 
     /// `profile.age` from the birthday parsed into the parts `_dy`, `_dmo`, … and `_dv`: whole
