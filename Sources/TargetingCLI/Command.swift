@@ -2,6 +2,7 @@ import Foundation
 import Targeting
 import TargetingAnalysis
 import TargetingBase
+import TargetingStore
 
 /// Exit statuses of the command line.
 enum ExitStatus {
@@ -81,9 +82,33 @@ enum CommandSupport {
         return "\(permille / 10).\(permille % 10)%"
     }
 
+    /// A summary entry's size: its count and share, and, for an entry a sticky experiment's
+    /// recorded assignment can decide (`sticky` given), how many of its profiles the assignment
+    /// kept: `2535 (50.7%)`, `2535 (50.7%, 485 sticky)`.
+    static func sizeText(_ count: Int, of total: Int, sticky: Int?) -> String {
+        "\(count) (\(percent(count, of: total))" + (sticky.map { ", \($0) sticky" } ?? "") + ")"
+    }
+
     /// The same share as a JSON number of percent, e.g. 40.
     static func share(_ count: Int, of total: Int) -> Double {
         total > 0 ? Double(count * 1000 / total) / 10 : 0
+    }
+
+    /// How messages name standard input, given as `-`.
+    static let standardInputName = "<stdin>"
+
+    /// A reader of the lines of the input file `path`, or of standard input for `-`, as it
+    /// arrives; nil when the file cannot be read.
+    static func lines(of path: String, io: CommandIO) -> LineChunkReader? {
+        path == "-" ? LineChunkReader(stream: io.readStandardInputChunk, name: standardInputName) : LineChunkReader(path: path)
+    }
+
+    /// How messages name the input file `path`: itself, or `<stdin>` for `-`.
+    static func inputName(_ path: String) -> String { path == "-" ? standardInputName : path }
+
+    /// Checks that standard input (`-`) is named at most once among `paths`: it can be read once.
+    static func readStandardInputOnce(_ paths: [String]) throws {
+        if paths.filter({ $0 == "-" }).count > 1 { throw UsageError(message: "`-` (standard input) is given twice; it can be read once") }
     }
 
     /// Prints rule diagnostics as text on stderr.
@@ -109,10 +134,10 @@ enum CommandSupport {
     }
 
     /// Loads rules for a command that needs them error-free: prints errors (and warnings) and
-    /// returns nil when they have errors. The reachability analysis runs only for a command
-    /// that counts the rules' warnings (`--strict`), whose `warnings` then include its findings
-    /// as `check` reports them; no other command shows warnings of rules without errors.
-    static func loadCheckedRules(_ arguments: ParsedArguments, io: CommandIO) -> (RuleSet?, Int32) {
+    /// returns nil when they have errors. The reachability analysis runs for a command that
+    /// shows the rules' warnings (`analyzed`: `test`) or counts them (`--strict`), whose
+    /// `warnings` then include its findings as `check` reports them.
+    static func loadCheckedRules(_ arguments: ParsedArguments, io: CommandIO, analyzed: Bool = false) -> (RuleSet?, Int32) {
         guard defaultRulesExist(arguments, io: io) else {
             io.report(.defaultRulesUnreadable(.cannotRead("Rules")))
             return (nil, ExitStatus.inputError)
@@ -123,7 +148,7 @@ enum CommandSupport {
             io.report(arguments.value("--rules") == nil ? .defaultRulesUnreadable(error) : error)
             return (nil, ExitStatus.inputError)
         case .success(let read):
-            let loaded = arguments.has("--strict") ? read.analyzed(by: Analyzer.analyze) : read
+            let loaded = analyzed || arguments.has("--strict") ? read.analyzed(by: Analyzer.analyze) : read
             guard let rules = try? RuleSet(loaded) else {
                 printDiagnostics(loaded, io: io)
                 io.err(DiagnosticRenderer.summary(loaded.diagnostics) + "\n")

@@ -13,7 +13,7 @@ enum DiffCommand: Command {
     static let name = "diff"
     static let overview = "Show how a rule change moves profiles between destinations"
     static let usage = "diff OLD NEW (--profiles FILE | --prove | --sql postgres|spark [--table NAME] [--column NAME] [--layout json|columns]) [--placement P] [--by row|destination] [--no-jit] [--fail-on-change] [--now TIME] [--format text|json|markdown]"
-    static let discussion = """
+    static var discussion: String { """
     ARGUMENTS:
       OLD                         The rules before the change (a directory or a .rules file)
       NEW                         The rules after the change
@@ -27,11 +27,9 @@ enum DiffCommand: Command {
     row, variant and holdout that gives one destination and counts only changes of destination.
     With --sql, prints one query instead that evaluates both rule sets over the table where
     the profiles live and returns the from -> to table (a placement added or removed has a
-    row per destination, with NULL for the side that lacks it):
-      placement, from_audience, from_kind, from_id, from_split, from_matched,
-      to_audience, to_kind, to_id, to_split, to_matched, profiles, examples
-    (without the audience and split columns with --by destination). --no-jit (PostgreSQL)
-    puts `SET jit = off;` before the query. --layout columns reads a typed table, as
+    row per destination, with NULL for the side that lacks it), with these columns:
+    \(sqlColumnsHelp)
+    --no-jit (PostgreSQL) puts `SET jit = off;` before the query. --layout columns reads a typed table, as
     `sql --layout columns` does, with the columns of both rule sets.
     With --prove, answers over every profile the two rule sets can tell apart at --now
     instead of a corpus: each placement is `equivalent` (no profile changes destination),
@@ -52,12 +50,12 @@ enum DiffCommand: Command {
     moves, are left out past it, and it says so).
     Exit status: 0, or 1 with --fail-on-change when anything changed; 2 on load errors or
     rejected profile lines; 3 with --prove when some placement is undecided.
-    """
+    """ }
     static let options = [
         CommonOptions.now,
         ReportFormat.option,
         CommonOptions.jobs,
-        OptionSpec(names: ["--profiles"], takesValue: true, valueName: "FILE", help: "The profile corpus (JSON Lines)"),
+        OptionSpec(names: ["--profiles"], takesValue: true, valueName: "FILE", help: "The profile corpus (JSON Lines; `-` = standard input)"),
         OptionSpec(names: ["--prove"], takesValue: false, valueName: "", help: "Decide over every profile the rules can tell apart, with witnesses, instead of a corpus"),
         OptionSpec(names: ["--placement"], takesValue: true, valueName: "P", help: "Only this placement"),
         OptionSpec(names: ["--by"], takesValue: true, valueName: "VIEW", help: "row (audience, destination and variant; default) or destination"),
@@ -69,6 +67,32 @@ enum DiffCommand: Command {
         SqlCommand.noJITOption,
         SqlCommand.layoutOption,
     ]
+
+    /// The columns `--sql` returns in each case, from the compiler's own list: each case's
+    /// label (`  by row:`), then its columns on indented lines.
+    static var sqlColumnsHelp: String {
+        func line(_ label: String, _ columns: [String]) -> String {
+            var lines = ["  \(label):"], current = "   "
+            for (index, column) in columns.enumerated() {
+                let item = " " + column + (index < columns.count - 1 ? "," : "")
+                if current.count + item.count > 90 {
+                    lines.append(current)
+                    current = "   "
+                }
+                current += item
+            }
+            return (lines + [current]).joined(separator: "\n")
+        }
+        return [
+            line("by row", SQLCompiler.diffColumns(byRow: true, experiments: false, sticky: false)),
+            line("by row, with experiments or a holdout in either rule set",
+                 SQLCompiler.diffColumns(byRow: true, experiments: true, sticky: false)),
+            line("by destination", SQLCompiler.diffColumns(byRow: false, experiments: false, sticky: false)),
+            line("with a sticky experiment in either rule set, last",
+                 Array(SQLCompiler.diffColumns(byRow: false, experiments: false, sticky: true)
+                    .dropFirst(SQLCompiler.diffColumns(byRow: false, experiments: false, sticky: false).count))),
+        ].joined(separator: "\n")
+    }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let format = try ReportFormat.from(arguments)
@@ -160,6 +184,7 @@ enum DiffCommand: Command {
         }
         var report = ImpactReport(oldPlacements: oldNames, newPlacements: newNames, examplesPerTransition: examples, view: view)
         report.reportsExperiments = old.reportsExperiments || new.reportsExperiments
+        report.stickyExperiments = old.stickyExperiments.union(new.stickyExperiments)
         let shared = oldNames.filter { newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!, new.placementIndex(named: $0)!) }
         let removed = oldNames.filter { !newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!) }
         let added = newNames.filter { !oldNames.contains($0) }.map { ($0, new.placementIndex(named: $0)!) }
@@ -170,7 +195,7 @@ enum DiffCommand: Command {
             guard let target = slot.target.attribute, !attributes.contains(where: { $0.target == target }) else { continue }
             attributes.append((target, slot, false))
         }
-        guard var reader = LineChunkReader(path: corpus) else {
+        guard var reader = CommandSupport.lines(of: corpus, io: io) else {
             io.report(.cannotRead(corpus))
             return ExitStatus.inputError
         }
@@ -211,6 +236,27 @@ enum DiffCommand: Command {
         return .object(members)
     }
 
+    /// `sticky_before` and `sticky_after`, how many of an entry's or a move's profiles a sticky
+    /// experiment's recorded assignment kept under each rule set: on every entry and move when
+    /// either rule set has a sticky experiment, else none.
+    static func stickyMembers(_ report: ImpactReport, before: Int, after: Int) -> [JSONMember] {
+        guard !report.stickyExperiments.isEmpty else { return [] }
+        return [JSONMember(key: "sticky_before", value: .number(Double(before))), JSONMember(key: "sticky_after", value: .number(Double(after)))]
+    }
+
+    /// An entry's size as `resolve --summary` prints it: `2535 (50.7%, 485 sticky)` for an entry
+    /// of a sticky experiment, `2535 (50.7%)` for any other.
+    static func sizeText(_ report: ImpactReport, _ shown: ImpactReport.Shown, _ count: Int, of total: Int, sticky: Int) -> String {
+        CommandSupport.sizeText(count, of: total, sticky: report.canStick(shown) ? sticky : nil)
+    }
+
+    /// After a move's count, for a move into or out of a sticky experiment's entry: how many of
+    /// its profiles a recorded assignment kept, ` (30 sticky before, 12 after)`.
+    static func stickyNote(_ report: ImpactReport, _ transition: ImpactReport.Transition) -> String {
+        guard report.canStick(transition.from) || report.canStick(transition.to) else { return "" }
+        return " (\(transition.stickyBefore) sticky before, \(transition.stickyAfter) after)"
+    }
+
     static func printReport(_ report: ImpactReport, now: Int64, absentAttributes: [String], format: ReportFormat, io: CommandIO) {
         let instant = Timestamp.format(now)
         switch format {
@@ -229,7 +275,7 @@ enum DiffCommand: Command {
                             JSONMember(key: "to", value: json(transition.to, experiments: report.reportsExperiments)),
                             JSONMember(key: "count", value: .number(Double(transition.count))),
                             JSONMember(key: "examples", value: .array(transition.examples.map(JSONValue.string))),
-                        ])
+                        ] + stickyMembers(report, before: transition.stickyBefore, after: transition.stickyAfter))
                     })),
                     JSONMember(key: "sizes", value: .array(impact.sizes.map { size in
                         .object([
@@ -238,7 +284,7 @@ enum DiffCommand: Command {
                             JSONMember(key: "after", value: .number(Double(size.after))),
                             JSONMember(key: "share_before", value: .number(CommandSupport.share(size.before, of: impact.profiles))),
                             JSONMember(key: "share_after", value: .number(CommandSupport.share(size.after, of: impact.profiles))),
-                        ])
+                        ] + stickyMembers(report, before: size.stickyBefore, after: size.stickyAfter))
                     })),
                 ])
             }
@@ -252,8 +298,8 @@ enum DiffCommand: Command {
             io.out("now: \(instant)\n")
             for impact in report.placements {
                 let sizes = impact.sizes.map { size -> String in
-                    let count = impact.status == "added" ? size.after : size.before
-                    return "\(size.shown.description) \(count) (\(CommandSupport.percent(count, of: impact.profiles)))"
+                    let (count, sticky) = impact.status == "added" ? (size.after, size.stickyAfter) : (size.before, size.stickyBefore)
+                    return "\(size.shown.description) " + sizeText(report, size.shown, count, of: impact.profiles, sticky: sticky)
                 }.joined(separator: ", ")
                 switch impact.status {
                 case "added": io.out("placement \(impact.name): added (\(impact.profiles) profiles: \(sizes))\n")
@@ -267,10 +313,12 @@ enum DiffCommand: Command {
                         let arrow = "\(transition.from.description) -> \(transition.to.description)"
                         let pad = String(repeating: " ", count: max(1, width - arrow.count + 2))
                         let examples = transition.examples.isEmpty ? "" : "  e.g. " + transition.examples.joined(separator: ", ")
-                        io.out("  \(arrow)\(pad)\(transition.count)\(examples)\n")
+                        io.out("  \(arrow)\(pad)\(transition.count)\(stickyNote(report, transition))\(examples)\n")
                     }
                     for size in impact.sizes {
-                        io.out("  \(size.shown.description): \(size.before) (\(CommandSupport.percent(size.before, of: impact.profiles))) before, \(size.after) (\(CommandSupport.percent(size.after, of: impact.profiles))) after\n")
+                        let before = sizeText(report, size.shown, size.before, of: impact.profiles, sticky: size.stickyBefore)
+                        let after = sizeText(report, size.shown, size.after, of: impact.profiles, sticky: size.stickyAfter)
+                        io.out("  \(size.shown.description): \(before) before, \(after) after\n")
                     }
                 }
             }

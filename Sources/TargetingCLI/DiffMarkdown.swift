@@ -59,7 +59,7 @@ enum DiffMarkdown {
                 out += "| from | to | profiles |\n|---|---|---:|\n"
                 let shown = moves.map { Array(impact.transitions.prefix($0)) } ?? impact.transitions
                 for transition in shown {
-                    out += "| \(code(transition.from.description)) | \(code(transition.to.description)) | \(transition.count) |\n"
+                    out += "| \(code(transition.from.description)) | \(code(transition.to.description)) | \(transition.count)\(DiffCommand.stickyNote(report, transition)) |\n"
                 }
                 if shown.count < impact.transitions.count {
                     out += "\n… and \(impact.transitions.count - shown.count) more moves (left out to stay under 1 MiB).\n"
@@ -79,8 +79,8 @@ enum DiffMarkdown {
             if details, !impact.sizes.isEmpty {
                 out += "\n<details><summary>Sizes before and after</summary>\n\n| decision | before | after |\n|---|---:|---:|\n"
                 for size in impact.sizes {
-                    out += "| \(code(size.shown.description)) | \(size.before) (\(CommandSupport.percent(size.before, of: impact.profiles))) "
-                        + "| \(size.after) (\(CommandSupport.percent(size.after, of: impact.profiles))) |\n"
+                    out += "| \(code(size.shown.description)) | \(DiffCommand.sizeText(report, size.shown, size.before, of: impact.profiles, sticky: size.stickyBefore)) "
+                        + "| \(DiffCommand.sizeText(report, size.shown, size.after, of: impact.profiles, sticky: size.stickyAfter)) |\n"
                 }
                 out += "\n</details>\n"
             }

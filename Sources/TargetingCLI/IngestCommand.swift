@@ -11,6 +11,7 @@ enum IngestCommand: Command {
     static let discussion = """
     ARGUMENTS:
       EVENTS.jsonl                JSON Lines: each line is an event's params plus "profile_id"
+                                  (`-` reads standard input; messages name it `<stdin>`)
 
     Values are applied to the stored profile as they arrive; `flow_did_disappear` closes a
     session; a `profile_updated` line sets built-in fields, and a `placement_shown` line adds
@@ -33,6 +34,8 @@ enum IngestCommand: Command {
     static let openSessionsShown = 20
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        if arguments.value("--store") == "-" { throw UsageError(message: "--store names the file ingest writes; it cannot be `-` (standard input)") }
+        try CommandSupport.readStandardInputOnce(arguments.positionals)
         let format = try OutputFormat.from(arguments)
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing event file (EVENTS.jsonl)") }
         let zoneName = arguments.value("--time-zone") ?? "UTC"
@@ -52,7 +55,7 @@ enum IngestCommand: Command {
             mapping = InputMapping(loaded.program.ruleSet)
         }
         let interpreter = FlowEventInterpreter(mapping: mapping, timeZone: timeZone)
-        for path in arguments.positionals where !FileManager.default.isReadableFile(atPath: path) {
+        for path in arguments.positionals where path != "-" && !FileManager.default.isReadableFile(atPath: path) {
             io.report(.cannotRead(path))
             return ExitStatus.inputError
         }
@@ -64,7 +67,7 @@ enum IngestCommand: Command {
         do throws(StoreError) {
             changed = try ProfileStore.change(at: storePath, onWait: { io.err("waiting for another ingest to release `\(storePath)`…\n") }) { store in
                 for path in arguments.positionals {
-                    guard var reader = LineChunkReader(path: path) else {
+                    guard var reader = CommandSupport.lines(of: path, io: io) else {
                         unreadable = path
                         return false
                     }

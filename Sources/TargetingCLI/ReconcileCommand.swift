@@ -11,7 +11,8 @@ enum ReconcileCommand: Command {
     static let usage = "reconcile EVENTS.jsonl… [--rules PATH] [--time-zone NAME] [--format text|json|markdown]"
     static let discussion = """
     ARGUMENTS:
-      EVENTS.jsonl                JSON Lines event files, replayed in order
+      EVENTS.jsonl                JSON Lines event files, replayed in order (`-` reads
+                                  standard input)
 
     Replays the files as `ingest` would into an empty store, in memory (answers,
     `profile_updated` and `placement_shown` lines; a rejected line is reported on stderr with
@@ -42,9 +43,10 @@ enum ReconcileCommand: Command {
         guard let timeZone = TimeZone(identifier: zoneName) else { throw UsageError(message: "unknown time zone `\(zoneName)`") }
         let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
         guard let rules = loadedRules else { return status }
+        try CommandSupport.readStandardInputOnce(arguments.positionals)
         var readers: [LineChunkReader] = []
         for path in arguments.positionals {
-            guard let reader = LineChunkReader(path: path) else {
+            guard let reader = CommandSupport.lines(of: path, io: io) else {
                 io.report(.cannotRead(path))
                 return ExitStatus.inputError
             }

@@ -13,8 +13,8 @@ enum ResolveCommand: Command {
     ARGUMENTS:
       PLACEMENT                   The placement to resolve (or --all for every placement)
 
-    --profile reads one JSON profile (`-` reads standard input); --profiles and --store read
-    one profile per line and stream them. With --format json each result is one line:
+    --profile reads one JSON profile; --profiles and --store read one profile per line and
+    stream them. Each reads standard input when given `-` (messages name it `<stdin>`). With --format json each result is one line:
       {"profile_id":…,"placement":…,"audience":…,"kind":…,"id":…,"split":…}
     (`split` names the split that decided). Rules with an experiment or a holdout add
     "experiment":…,"variant":… (the experiment and variant that decided, or null) and
@@ -27,13 +27,17 @@ enum ResolveCommand: Command {
     audience, destination and split variant takes and their share: every one the placement
     can give, 0 where no profile takes it, and no match where it has no `everyone` row; with
     --format json one line per entry: {"placement","audience","kind","id","split",["experiment","variant","held_out",]"profiles","share"}.
+    An entry is one decision: the profiles a sticky experiment's recorded assignment kept on a
+    variant and those drawn into it are one entry, and with sticky experiments in the rules
+    each entry says how many of its profiles an assignment kept (`2535 (50.7%, 485 sticky)` on
+    the entries of sticky experiments; JSON "sticky" after "share", on every entry).
     """
     static let options = [
         CommonOptions.rules, CommonOptions.now, CommonOptions.format,
         OptionSpec(names: ["--all"], takesValue: false, valueName: "", help: "Resolve every placement"),
         OptionSpec(names: ["--profile"], takesValue: true, valueName: "FILE", help: "One JSON profile (`-` = standard input)"),
-        OptionSpec(names: ["--profiles"], takesValue: true, valueName: "FILE", help: "JSON Lines, one profile per line"),
-        OptionSpec(names: ["--store"], takesValue: true, valueName: "FILE", help: "A profile store (JSON Lines)"),
+        OptionSpec(names: ["--profiles"], takesValue: true, valueName: "FILE", help: "JSON Lines, one profile per line (`-` = standard input)"),
+        OptionSpec(names: ["--store"], takesValue: true, valueName: "FILE", help: "A profile store (JSON Lines), read only (`-` = standard input)"),
         OptionSpec(names: ["--id"], takesValue: true, valueName: "ID", help: "With --store: only this profile"),
         OptionSpec(names: ["--explain"], takesValue: false, valueName: "", help: "List every row with why it matched or not"),
         OptionSpec(names: ["--summary"], takesValue: false, valueName: "", help: "Count profiles per audience, destination and variant instead of listing them"),
@@ -100,8 +104,9 @@ enum ResolveCommand: Command {
                 rejected += output.rejections.count
             }
         } else {
-            let path = arguments.value("--profiles") ?? arguments.value("--store")!
-            guard var reader = LineChunkReader(path: path) else {
+            let given = arguments.value("--profiles") ?? arguments.value("--store")!
+            let path = CommandSupport.inputName(given)
+            guard var reader = CommandSupport.lines(of: given, io: io) else {
                 io.report(.cannotRead(path))
                 return ExitStatus.inputError
             }
@@ -137,22 +142,32 @@ enum ResolveCommand: Command {
     }
 
     /// Prints `--summary`: per placement, every decision it can make (`possibleDecisions`) with
-    /// its profile count and share, 0 where no profile takes it.
+    /// its profile count and share, 0 where no profile takes it. One entry is one decision,
+    /// whether a sticky experiment's recorded assignment or the audience and a draw gave it;
+    /// when the rules have sticky experiments, each entry also says how many of its profiles an
+    /// assignment kept (JSON `sticky` on every entry; text on the entries of sticky experiments).
     static func printSummary(_ counts: [Int], tails: DecisionTails, program: Program, placements: [Int], format: OutputFormat, io: CommandIO) {
+        let stickyExperiments = program.stickyExperiments
         for placement in placements {
             let entries = tails.placementTails[placement]
             let total = entries.reduce(0) { $0 + counts[$1] }
             if format == .text { io.out("\(program.placements[placement].name): \(total) profiles\n") }
             for decision in program.possibleDecisions(placement: placement) {
-                let count = entries.reduce(0) { $0 + (tails.decisions[$1].sameEntry(as: decision) ? counts[$1] : 0) }
+                var count = 0, sticky = 0
+                for tail in entries where tails.decisions[tail].sameEntry(as: decision) {
+                    count += counts[tail]
+                    if tails.decisions[tail].isSticky { sticky += counts[tail] }
+                }
                 switch format {
                 case .text:
-                    io.out("  \(decision.outcomeText): \(count) (\(CommandSupport.percent(count, of: total)))\n")
+                    let canStick = decision.experiment.map(stickyExperiments.contains) ?? false
+                    io.out("  \(decision.outcomeText): \(CommandSupport.sizeText(count, of: total, sticky: canStick ? sticky : nil))\n")
                 case .json:
                     var members = decision.json.objectMembers ?? []
                     members.removeAll { $0.key == "profile_id" }
                     members.append(JSONMember(key: "profiles", value: .number(Double(count))))
                     members.append(JSONMember(key: "share", value: .number(CommandSupport.share(count, of: total))))
+                    if !stickyExperiments.isEmpty { members.append(JSONMember(key: "sticky", value: .number(Double(sticky)))) }
                     io.out(JSONWriter.write(.object(members)) + "\n")
                 }
             }

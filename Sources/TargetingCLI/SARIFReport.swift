@@ -26,6 +26,7 @@ enum SARIFReport {
         }
         let driver = JSONValue.object([
             JSONMember(key: "name", value: .string("targeting")),
+            JSONMember(key: "semanticVersion", value: .string(PackageVersion.text)),
             JSONMember(key: "rules", value: .array(rules)),
         ])
         let run = JSONValue.object([

@@ -19,8 +19,10 @@ enum SqlCommand: Command {
     sticky, when an experiment is sticky: whether a recorded assignment decided).
     The time of evaluation (--now) is written into the query, and named in a leading comment.
     --summary counts inside the engine instead, as `resolve --summary` does: one row per
-      placement, audience, kind, id, split (and experiment, variant, held_out) the placement can give, with profiles (0 where none
-      takes it) and share (percent, rounded down to one decimal)
+      placement, audience, kind, id, split (and experiment, variant, held_out) the placement can
+      give, with profiles (0 where none takes it) and share (percent, rounded down to one
+      decimal); with a sticky experiment in the rules, then sticky: how many of the entry's
+      profiles a recorded assignment kept (one row per decision, however it was made)
     --layout columns reads a typed table instead: `id`, one column per built-in field the rules
       read, named as in the profile JSON (`country`, `birthday` for profile.age, ...), and one
       column `ca_<attribute>` per custom attribute. Numbers (and custom dates, in milliseconds)

@@ -18,6 +18,7 @@ package enum TargetingCLI {
         for command in commands {
             text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.overview + "\n"
         }
+        text += "  " + "version".padding(toLength: 10, withPad: " ", startingAt: 0) + "Print the package version (also --version)\n"
         text += "\n  See `targeting <subcommand> --help` for each subcommand's options.\n"
         return text
     }
@@ -35,8 +36,17 @@ package enum TargetingCLI {
             io.out(help)
             return ExitStatus.success
         }
+        if name == "--version" || name == "version" {
+            guard rest.count == 1 else {
+                io.report(.usage("`\(name)` takes no arguments"))
+                io.err("\nUSAGE: targeting --version\n")
+                return ExitStatus.usage
+            }
+            io.out("targeting \(PackageVersion.text)\n")
+            return ExitStatus.success
+        }
         guard let command = commands.first(where: { $0.name == name }) else {
-            let suggestion = Suggestion.nearest(to: name, in: commands.map { $0.name })
+            let suggestion = Suggestion.nearest(to: name, in: commands.map { $0.name } + ["version"])
             io.report(.usage("unknown subcommand `\(name)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? "")))
             io.err("\nUSAGE: targeting <subcommand> [options]\n")
             return ExitStatus.usage

@@ -31,7 +31,9 @@ enum TestCommand: Command {
     <failure> (its text is what the text report prints under FAIL) and a test that could not
     run an <error>; with coverage, the figures are <property> elements (`coverage`,
     `coverage.rows|segments|variants`, `min-coverage`, `below-min-coverage`) in a
-    <properties> that opens <testsuites>. Warnings and errors go to stderr in every format.
+    <properties> that opens <testsuites>. Warnings and errors go to stderr in every format:
+    the rules' and the tests' warnings come first, worded as `check` words them, then their
+    count (`0 errors, 1 warnings`), then the results.
     A run that finds no tests, or a --run that matches none, fails. With --strict, warnings in
     the rules or the tests are printed and fail the run before any test runs.
     Exit status: 0 all passed, 1 some failed (or no tests, or warnings with --strict, or
@@ -64,7 +66,7 @@ enum TestCommand: Command {
         guard let format = Format(rawValue: raw) else { throw UsageError(message: "invalid format `\(raw)`; use `text`, `json` or `junit`") }
         let now = try CommandSupport.now(arguments)
         let threshold = try minCoverage(arguments)
-        let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
+        let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io, analyzed: true)
         guard let rules = loadedRules else { return status }
         let roots = arguments.positionals.isEmpty
             ? [TestSources.defaultTestRoot(rulesPath: arguments.value("--rules") ?? "Rules")]
@@ -83,17 +85,17 @@ enum TestCommand: Command {
             io.err(DiagnosticRenderer.summary(tests.diagnostics) + "\n")
             return ExitStatus.inputError
         }
-        for diagnostic in tests.diagnostics { io.err(renderer.text(diagnostic)) }
-        if arguments.has("--strict") {
-            let ruleWarnings = rules.warnings.filter { $0.severity == .warning }
-            let rulesRenderer = DiagnosticRenderer(files: rules.sources)
-            for diagnostic in ruleWarnings { io.err(rulesRenderer.text(diagnostic)) }
-            let warnings = ruleWarnings + tests.diagnostics.filter { $0.severity == .warning }
-            if !warnings.isEmpty {
-                io.err(DiagnosticRenderer.summary(warnings) + "\n")
-                io.err("error: --strict: warnings count as errors; no test was run\n")
-                return ExitStatus.no
-            }
+        // The rules' and the tests' warnings, as `check` words them, with their count, before
+        // any result: a warning often explains a failure below it (a misspelt attribute).
+        let warnings = rules.warnings.filter { $0.severity != .error } + tests.diagnostics
+        if !warnings.isEmpty {
+            let rulesRenderer = DiagnosticRenderer(files: rules.sources + tests.sources)
+            for diagnostic in Diagnostic.sorted(warnings) { io.err(rulesRenderer.text(diagnostic)) }
+            io.err(DiagnosticRenderer.summary(warnings) + "\n")
+        }
+        if arguments.has("--strict"), warnings.contains(where: { $0.severity == .warning }) {
+            io.err("error: --strict: warnings count as errors; no test was run\n")
+            return ExitStatus.no
         }
         if tests.files.isEmpty {
             io.report(.noTestsFiles(in: roots))

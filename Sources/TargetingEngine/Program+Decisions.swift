@@ -39,6 +39,15 @@ extension Program {
     }
 }
 
+extension Program {
+    /// The names of the experiments declared `sticky`: their rows can be decided by a profile's
+    /// recorded assignment, so a summary entry of one of them says how many of its profiles the
+    /// assignment kept.
+    package var stickyExperiments: Set<String> {
+        Set(ruleSet.experiments.filter { $0.sticky != nil }.map(\.name.text))
+    }
+}
+
 extension Decision {
     /// Whether two decisions are the same summary entry: the same placement, audience,
     /// destination, split, experiment variant and holdout, whatever the profile and the row

@@ -25,6 +25,9 @@ package struct ImpactReport: Sendable {
             entry = decision
             entry.profileID = nil
             entry.row = nil
+            // An entry is a decision: whether a sticky assignment or a draw gave it is a figure
+            // of the entry (`Size.stickyBefore`), not another entry.
+            entry.isSticky = false
             // Whether the JSON form carries the experiment keys is the report's choice, not a difference.
             entry.reportsExperiments = false
             self.view = view
@@ -79,6 +82,10 @@ package struct ImpactReport: Sendable {
         package var count: Int
         /// Up to `examplesPerTransition` profile ids, in corpus order.
         package var examples: [String]
+        /// How many of them a sticky experiment's recorded assignment kept under the old rules.
+        package var stickyBefore: Int = 0
+        /// How many of them a recorded assignment keeps under the new rules.
+        package var stickyAfter: Int = 0
     }
 
     /// How many profiles one destination takes, before and after.
@@ -86,6 +93,18 @@ package struct ImpactReport: Sendable {
         package var shown: Shown
         package var before: Int
         package var after: Int
+        /// How many of `before` a sticky experiment's recorded assignment kept.
+        package var stickyBefore: Int = 0
+        /// How many of `after` a recorded assignment keeps.
+        package var stickyAfter: Int = 0
+
+        /// Adds `other`'s counts (of the same entry).
+        mutating func add(_ other: Size) {
+            before += other.before
+            after += other.after
+            stickyBefore += other.stickyBefore
+            stickyAfter += other.stickyAfter
+        }
     }
 
     /// Per placement.
@@ -112,6 +131,10 @@ package struct ImpactReport: Sendable {
     /// Whether either rule set has experiments or a holdout, so the JSON form of a decision
     /// carries `experiment`, `variant` and `held_out`.
     package var reportsExperiments = false
+    /// The experiments either rule set declares `sticky`: an entry of one of them says how many
+    /// of its profiles a recorded assignment kept (and with any, the JSON form says it of every
+    /// entry).
+    package var stickyExperiments: Set<String> = []
     var order: [String] = []
     var status: [String: String] = [:]
     var profiles: [String: Int] = [:]
@@ -143,15 +166,28 @@ package struct ImpactReport: Sendable {
         profiles[placement, default: 0] += 1
         let from = old.map { Shown($0, view: view) }
         let to = new.map { Shown($0, view: view) }
-        if let from { sizes[placement, default: [:]][from, default: Size(shown: from, before: 0, after: 0)].before += 1 }
-        if let to { sizes[placement, default: [:]][to, default: Size(shown: to, before: 0, after: 0)].after += 1 }
+        if let from {
+            sizes[placement, default: [:]][from, default: Size(shown: from, before: 0, after: 0)]
+                .add(Size(shown: from, before: 1, after: 0, stickyBefore: old?.isSticky == true ? 1 : 0))
+        }
+        if let to {
+            sizes[placement, default: [:]][to, default: Size(shown: to, before: 0, after: 0)]
+                .add(Size(shown: to, before: 0, after: 1, stickyAfter: new?.isSticky == true ? 1 : 0))
+        }
         guard let from, let to, from != to else { return }
         status[placement] = "changed"
         let key = from.description + "\u{0}" + to.description
         var transition = transitions[placement]?[key] ?? Transition(from: from, to: to, count: 0, examples: [])
         transition.count += 1
+        if old?.isSticky == true { transition.stickyBefore += 1 }
+        if new?.isSticky == true { transition.stickyAfter += 1 }
         if transition.examples.count < examplesPerTransition { transition.examples.append(profileID ?? "(no id)") }
         transitions[placement, default: [:]][key] = transition
+    }
+
+    /// Whether a sticky experiment's recorded assignment can decide `shown`'s entry.
+    package func canStick(_ shown: Shown) -> Bool {
+        shown.experiment.map(stickyExperiments.contains) ?? false
     }
 
     /// Adds `later`, a report of the profiles that follow this report's in the corpus, over the
@@ -164,8 +200,7 @@ package struct ImpactReport: Sendable {
             var merged = self.sizes[placement] ?? [:]
             for (shown, size) in sizes {
                 if var existing = merged[shown] {
-                    existing.before += size.before
-                    existing.after += size.after
+                    existing.add(size)
                     merged[shown] = existing
                 } else {
                     merged[shown] = size
@@ -178,6 +213,8 @@ package struct ImpactReport: Sendable {
             for (key, transition) in transitions {
                 if var existing = merged[key] {
                     existing.count += transition.count
+                    existing.stickyBefore += transition.stickyBefore
+                    existing.stickyAfter += transition.stickyAfter
                     existing.examples += transition.examples.prefix(max(0, examplesPerTransition - existing.examples.count))
                     merged[key] = existing
                 } else {

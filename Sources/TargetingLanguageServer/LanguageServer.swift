@@ -194,7 +194,7 @@ package struct LanguageServer: Sendable {
                 "documentSymbolProvider": .bool(true),
                 "workspaceSymbolProvider": .bool(true),
             ]),
-            "serverInfo": .object(["name": .string("targeting")]),
+            "serverInfo": .object(["name": .string("targeting"), "version": .string(PackageVersion.text)]),
         ])
     }
 

@@ -20,6 +20,12 @@ extension SQLCompiler {
     /// profile was held out tell decisions apart too: `from_experiment, from_variant,
     /// from_held_out` follow `from_split`, and likewise for `to_`.
     ///
+    /// When either rule set has a sticky experiment, two last columns `sticky_before` and
+    /// `sticky_after` say how many of a row's profiles a recorded assignment kept under the old
+    /// and the new rules (NULL for the side a placement lacks): a decision is told apart from
+    /// another by what it shows, not by whether an assignment or a draw made it.
+    /// `diffColumns` lists the columns.
+    ///
     /// With `layout` `.columns`, the table is the typed table of both rule sets' columns
     /// (`SQLTableSchema(programs: [old, new])`).
     ///
@@ -33,31 +39,39 @@ extension SQLCompiler {
                              now: Int64, dialect: SQLDialect, table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile,
                              layout: SQLLayout = .json, byRow: Bool = false) throws(SQLCompileError) -> String {
         let experiments = byRow && (old.reportsExperiments || new.reportsExperiments)
+        let sticky = !old.stickyExperiments.isEmpty || !new.stickyExperiments.isEmpty
         // One typed table for both rule sets: the columns either reads.
         let schema = layout == .columns ? SQLTableSchema(programs: [old, new]) : nil
         func side(_ program: Program, _ names: [String]) throws(SQLCompileError) -> String {
             try compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column,
-                    schema: schema, includeProfile: true, experimentColumns: experiments)
+                    schema: schema, includeProfile: true, experimentColumns: experiments,
+                    stickyColumn: !program.stickyExperiments.isEmpty)
         }
         // What tells two decisions apart, in the order of the columns.
-        let parts = byRow ? ["audience", "kind", "id", "split"] + (experiments ? ["experiment", "variant", "held_out"] : []) : ["kind", "id"]
-        func grouped(_ query: String) -> String {
+        let parts = diffParts(byRow: byRow, experiments: experiments)
+        // Whether a side's decision was kept by a sticky assignment (a side without sticky
+        // experiments has no such column: never).
+        func grouped(_ query: String, _ program: Program) -> String {
             let list = parts.joined(separator: ", ")
+            let stuck = program.stickyExperiments.isEmpty ? "FALSE" : "sticky"
+            let keep = sticky ? ", \(stuck) AS sticky" : ""
             return """
-            SELECT profile, placement, \(list), audience IS NOT NULL AS matched, MIN(profile_id) AS profile_id, COUNT(*) AS copies
+            SELECT profile, placement, \(list), audience IS NOT NULL AS matched\(keep), MIN(profile_id) AS profile_id, COUNT(*) AS copies
               FROM (
             \(query)
             ) AS decided
-              GROUP BY profile, placement, \(list), audience IS NOT NULL
+              GROUP BY profile, placement, \(list), audience IS NOT NULL\(sticky && stuck != "FALSE" ? ", sticky" : "")
             """
         }
+        func stickyCount(_ alias: String) -> String { "SUM(CASE WHEN \(alias).sticky THEN \(alias).copies ELSE 0 END)" }
+        let noCount = "CAST(NULL AS BIGINT)"
         func examples(_ alias: String) -> String {
             dialect == .postgres
                 ? "(array_agg(\(alias).profile_id ORDER BY \(alias).profile_id) FILTER (WHERE \(alias).profile_id IS NOT NULL))[1:3]"
                 : "slice(array_sort(collect_set(\(alias).profile_id)), 1, 3)"
         }
         let none = "CAST(NULL AS \(dialect.textType))", unknown = "CAST(NULL AS BOOLEAN)"
-        let columns = ["placement"] + parts.map { "from_" + $0 } + ["from_matched"] + parts.map { "to_" + $0 } + ["to_matched", "profiles", "examples"]
+        let columns = diffColumns(byRow: byRow, experiments: experiments, sticky: sticky)
         func decision(_ alias: String) -> [String] { parts.map { "\(alias).\($0)" } + ["\(alias).matched"] }
         let absent = parts.map { $0 == "held_out" ? unknown : none } + [unknown]
         func named(_ values: [String]) -> String {
@@ -66,8 +80,8 @@ extension SQLCompiler {
         var sides: [String] = []
         var selects: [String] = []
         if !placements.isEmpty {
-            sides.append("old_decisions AS (\n\(grouped(try side(old, placements)))\n)")
-            sides.append("new_decisions AS (\n\(grouped(try side(new, placements)))\n)")
+            sides.append("old_decisions AS (\n\(grouped(try side(old, placements), old))\n)")
+            sides.append("new_decisions AS (\n\(grouped(try side(new, placements), new))\n)")
             let from = parts.map { "o.\($0) AS from_\($0)" }.joined(separator: ", ")
             let to = parts.map { "n.\($0) AS to_\($0)" }.joined(separator: ", ")
             let same = parts.map { "o.\($0) IS NOT DISTINCT FROM n.\($0)" }.joined(separator: " AND ")
@@ -75,7 +89,7 @@ extension SQLCompiler {
             selects.append("""
             SELECT o.placement, \(from), o.matched AS from_matched,
               \(to), n.matched AS to_matched, SUM(o.copies) AS profiles,
-              \(examples("o")) AS examples
+              \(examples("o")) AS examples\(sticky ? ",\n  \(stickyCount("o")) AS sticky_before, SUM(CASE WHEN n.sticky THEN o.copies ELSE 0 END) AS sticky_after" : "")
             FROM old_decisions AS o
             JOIN new_decisions AS n ON o.profile = n.profile AND o.placement = n.placement
             WHERE NOT (\(same) AND o.matched = n.matched)
@@ -84,18 +98,20 @@ extension SQLCompiler {
             """)
         }
         if !removed.isEmpty {
-            sides.append("removed_decisions AS (\n\(grouped(try side(old, removed)))\n)")
+            sides.append("removed_decisions AS (\n\(grouped(try side(old, removed), old))\n)")
+            let counts = sticky ? [stickyCount("r"), noCount] : []
             selects.append("""
-            SELECT \(named(["r.placement"] + decision("r") + absent + ["SUM(r.copies)", examples("r")]))
+            SELECT \(named(["r.placement"] + decision("r") + absent + ["SUM(r.copies)", examples("r")] + counts))
             FROM removed_decisions AS r
             GROUP BY r.placement, \(decision("r").joined(separator: ", "))
 
             """)
         }
         if !added.isEmpty {
-            sides.append("added_decisions AS (\n\(grouped(try side(new, added)))\n)")
+            sides.append("added_decisions AS (\n\(grouped(try side(new, added), new))\n)")
+            let counts = sticky ? [noCount, stickyCount("a")] : []
             selects.append("""
-            SELECT \(named(["a.placement"] + absent + decision("a") + ["SUM(a.copies)", examples("a")]))
+            SELECT \(named(["a.placement"] + absent + decision("a") + ["SUM(a.copies)", examples("a")] + counts))
             FROM added_decisions AS a
             GROUP BY a.placement, \(decision("a").joined(separator: ", "))
 
@@ -105,5 +121,21 @@ extension SQLCompiler {
         let body = selects.count == 1 ? selects[0] : "SELECT * FROM (\n" + selects.joined(separator: "UNION ALL\n") + ") AS impact\n"
         let order = (parts.map { "from_" + $0 } + parts.map { "to_" + $0 }).joined(separator: ", ")
         return "WITH\n" + sides.joined(separator: ",\n") + "\n" + body + "ORDER BY placement, profiles DESC, \(order)\n"
+    }
+
+    /// What tells two decisions apart in `diff`'s query, in the order of its columns: by row
+    /// the audience, the destination and the split (and with `experiments` the experiment,
+    /// the variant and the holdout); by destination the destination alone.
+    static func diffParts(byRow: Bool, experiments: Bool) -> [String] {
+        byRow ? ["audience", "kind", "id", "split"] + (experiments ? ["experiment", "variant", "held_out"] : []) : ["kind", "id"]
+    }
+
+    /// The columns `diff(old:new:…)` returns, in order: by row or by destination, with the
+    /// experiments' columns when either rule set has experiments or a holdout (by row only), and
+    /// the sticky counts when either has a sticky experiment.
+    package static func diffColumns(byRow: Bool, experiments: Bool, sticky: Bool) -> [String] {
+        let parts = diffParts(byRow: byRow, experiments: byRow && experiments)
+        return ["placement"] + parts.map { "from_" + $0 } + ["from_matched"] + parts.map { "to_" + $0 }
+            + ["to_matched", "profiles", "examples"] + (sticky ? ["sticky_before", "sticky_after"] : [])
     }
 }

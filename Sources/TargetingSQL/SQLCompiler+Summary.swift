@@ -20,13 +20,15 @@ extension SQLCompiler {
     /// set has experiments or a holdout) — with 0 profiles where none takes it. `share` is the
     /// percent of the placement's profiles rounded down to one decimal, as a decimal of scale 1
     /// (`51.3`, `0.0`), as the CLI prints it. Rows come in the entries' order, which is rule
-    /// order, as `resolve --summary` prints them. `table`, `column` and `schema` are those of
-    /// `compile(placements:…)`.
+    /// order, as `resolve --summary` prints them. When the rule set has a sticky experiment, a
+    /// last column `sticky` says how many of each entry's profiles a recorded assignment kept
+    /// (an entry is one decision, however it was made). `table`, `column` and `schema` are
+    /// those of `compile(placements:…)`.
     ///
     /// Each profile is decided as `compile` decides it, but into the number of its entry per
-    /// placement (`p<N>_e`) rather than into text: the profiles are counted by those numbers
-    /// (a few groups), the counts spread over the placements, and only then joined to the
-    /// entries' text.
+    /// placement (`p<N>_e`, with `p<N>_s` 1 when a sticky assignment decided) rather than into
+    /// text: the profiles are counted by those numbers (a few groups), the counts spread over the
+    /// placements, and only then joined to the entries' text.
     ///
     /// - Throws: as `compile(placements:…)`.
     package static func summary(placements: [String], program: Program, now: Int64, dialect: SQLDialect,
@@ -54,8 +56,19 @@ extension SQLCompiler {
             }))
             first += listed.count
         }
-        chain.add(numbered)
-
+        // Per placement that can be decided by a sticky assignment, whether it was (1 or 0).
+        let reportsSticky = !program.stickyExperiments.isEmpty
+        var stuck: [(name: String, expression: String)] = []
+        var stuckColumns: [String?] = []
+        for (number, columns) in deciding.enumerated() {
+            guard let decided = columns.stuckDecision else {
+                stuckColumns.append(nil)
+                continue
+            }
+            stuck.append((name: "p\(number)_s", expression: "CASE WHEN \(decided) THEN 1 ELSE 0 END"))
+            stuckColumns.append("p\(number)_s")
+        }
+        chain.add(numbered + stuck)
         let null = "CAST(NULL AS \(dialect.textType))"
         func text(_ value: String?) -> String { value.map(dialect.string) ?? null }
         let all = entries.flatMap { $0 }
@@ -68,20 +81,23 @@ extension SQLCompiler {
         let parts = ["audience", "kind", "id", "split"] + (experiments ? ["experiment", "variant", "held_out"] : [])
         let list = parts.joined(separator: ", ")
         let columns = numbered.map(\.name)
+        let grouping = columns + stuckColumns.compactMap { $0 }
         let spread = columns.enumerated().map { "WHEN \($0.offset) THEN g.\($0.element)" }.joined(separator: " ")
+        let spreadStuck = stuckColumns.enumerated().map { "WHEN \($0.offset) THEN \($0.element.map { "g." + $0 } ?? "0")" }.joined(separator: " ")
+        let stickyOut = reportsSticky ? ", sticky" : ""
         let select = """
         SELECT placement, \(list), profiles,
-          ROUND(COALESCE(FLOOR(profiles * 1000.0 / NULLIF(SUM(profiles) OVER (PARTITION BY placement), 0)), 0) / 10, 1) AS share
+          ROUND(COALESCE(FLOOR(profiles * 1000.0 / NULLIF(SUM(profiles) OVER (PARTITION BY placement), 0)), 0) / 10, 1) AS share\(stickyOut)
         FROM (
-        SELECT e.entry, e.placement, \(parts.map { "e." + $0 }.joined(separator: ", ")), COALESCE(c.profiles, 0) AS profiles
+        SELECT e.entry, e.placement, \(parts.map { "e." + $0 }.joined(separator: ", ")), COALESCE(c.profiles, 0) AS profiles\(reportsSticky ? ", COALESCE(c.sticky, 0) AS sticky" : "")
         FROM (VALUES
         \(values)
         ) AS e(entry, placement, \(list))
         LEFT JOIN (
-        SELECT entry, SUM(profiles) AS profiles
+        SELECT entry, SUM(profiles) AS profiles\(reportsSticky ? ", SUM(CASE WHEN stuck = 1 THEN profiles ELSE 0 END) AS sticky" : "")
         FROM (
-        SELECT CASE u.placement_number \(spread) END AS entry, g.profiles
-        FROM (SELECT \(columns.joined(separator: ", ")), COUNT(*) AS profiles FROM \(chain.previous) GROUP BY \(columns.joined(separator: ", "))) AS g
+        SELECT CASE u.placement_number \(spread) END AS entry\(reportsSticky ? ", CASE u.placement_number \(spreadStuck) END AS stuck" : ""), g.profiles
+        FROM (SELECT \(grouping.joined(separator: ", ")), COUNT(*) AS profiles FROM \(chain.previous) GROUP BY \(grouping.joined(separator: ", "))) AS g
         CROSS JOIN (VALUES \(columns.indices.map { "(\($0))" }.joined(separator: ", "))) AS u(placement_number)
         ) AS taken
         GROUP BY entry

@@ -49,18 +49,20 @@ package struct SQLCompiler {
     /// The query for the placements named `placements`, in that order, as one statement whose
     /// rows are each placement's rows one after the other (`sql --all`).
     /// `experimentColumns` adds `experiment`, `variant` and `held_out` (default: when the rule
-    /// set reports them, as `resolve --format json` does).
+    /// set reports them, as `resolve --format json` does); `stickyColumn` adds `sticky`
+    /// (default: with those, when the rule set has a sticky experiment).
     ///
     /// - Throws: `SQLCompileError.unknownPlacement` for the first name that is not a placement
     ///   of the program, `.noPlacement` when none is given.
     package static func compile(placements: [String], program: Program, now: Int64, dialect: SQLDialect,
                                 table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile, schema: SQLTableSchema? = nil,
-                                includeProfile: Bool = false, experimentColumns: Bool? = nil) throws(SQLCompileError) -> String {
+                                includeProfile: Bool = false, experimentColumns: Bool? = nil,
+                                stickyColumn: Bool? = nil) throws(SQLCompileError) -> String {
         let indices = try placementIndices(placements, in: program)
         var compiler = SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column,
                                    includeProfile: includeProfile)
         compiler.experimentColumns = experimentColumns ?? program.reportsExperiments
-        compiler.stickyColumn = compiler.experimentColumns && program.ruleSet.experiments.contains { $0.sticky != nil }
+        compiler.stickyColumn = stickyColumn ?? (compiler.experimentColumns && !program.stickyExperiments.isEmpty)
         compiler.schema = schema
         return compiler.compile(indices.map { program.placements[$0] })
     }
@@ -435,11 +437,7 @@ package struct SQLCompiler {
             values += [experiment, variant, deciding.heldOutIsDrawn ? SQLCompiler.holdoutColumn : "FALSE"]
         }
         if stickyColumn {
-            // Whether the deciding row is a sticky experiment's whose assignment sticks.
-            let cases = deciding.placement.rows.enumerated().compactMap { number, row in
-                deciding.stuck(row).map { "WHEN \(deciding.rowColumn) = \(number) THEN \($0)" }
-            }
-            values.append(cases.isEmpty ? "FALSE" : "CASE " + cases.joined(separator: " ") + " ELSE FALSE END")
+            values.append(deciding.stuckDecision ?? "FALSE")
         }
         return values
     }

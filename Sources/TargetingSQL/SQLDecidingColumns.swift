@@ -26,6 +26,16 @@ struct SQLDecidingColumns {
         return placement.isCoveredByHoldout ? "(\(live) AND NOT \(SQLCompiler.holdoutColumn))" : live
     }
 
+    /// Whether a sticky experiment's recorded assignment decided the placement (the deciding
+    /// row is a sticky experiment's, and the assignment sticks); nil when no row of the
+    /// placement is a sticky experiment's, so none can.
+    var stuckDecision: String? {
+        let cases = placement.rows.enumerated().compactMap { number, row in
+            stuck(row).map { "WHEN \(rowColumn) = \(number) THEN \($0)" }
+        }
+        return cases.isEmpty ? nil : "CASE " + cases.joined(separator: " ") + " ELSE FALSE END"
+    }
+
     /// The bucket that picks split or experiment row `number`'s variant.
     func bucket(_ number: Int, _ plan: SplitPlan) -> String {
         guard plan.isExperiment else { return splitBucket(number) }

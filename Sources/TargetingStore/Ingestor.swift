@@ -163,26 +163,29 @@ package struct Ingestor {
                                  record: JSONLinesReader.Record, into store: inout Store, report: (Diagnostic) -> Void) -> Diagnostic? {
         // One lookup of the id serves the session and the answer.
         let index = store.index(of: profileID)
-        if let index, index < store.storedCount {
-            if openStored.isEmpty { openStored = Array(repeating: false, count: store.storedCount) }
-            if name == EventLine.sessionEnd {
-                if openStored[index] { summary.sessionsClosed += 1 }
-                openStored[index] = false
-                return nil
+        let stored = index.flatMap { $0 < store.storedCount ? $0 : nil }
+        if stored != nil, openStored.isEmpty { openStored = Array(repeating: false, count: store.storedCount) }
+        if name == EventLine.sessionEnd {
+            if let stored {
+                if openStored[stored] { summary.sessionsClosed += 1 }
+                openStored[stored] = false
+            } else if summary.openSessions.remove(profileID) != nil {
+                summary.sessionsClosed += 1
             }
-            openStored[index] = true
-        } else {
-            if name == EventLine.sessionEnd {
-                if summary.openSessions.remove(profileID) != nil { summary.sessionsClosed += 1 }
-                return nil
+            return nil
+        }
+        var effect = EventEffect.rejected("")
+        // Any other event the profile's flow sends opens its session, unless it is rejected:
+        // a rejected line changes nothing.
+        defer {
+            if effect.opensSession {
+                if let stored { openStored[stored] = true } else { summary.openSessions.insert(profileID) }
             }
-            summary.openSessions.insert(profileID)
         }
         // Read without the profile first: only an answer reads or changes one, and only a
         // calendar date read from a line without a zone needs the profile's stored zone.
         var reading = known ?? interpreter.read(name: name, params: params, lineTimeZone: lineTimeZone, storedTimeZone: nil)
         known = reading
-        var effect: EventEffect
         if reading.outcome.isAnswer {
             effect = .rejected("")  // always replaced: `update` calls its change once
             let interpreter = self.interpreter

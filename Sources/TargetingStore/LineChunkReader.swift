@@ -6,16 +6,24 @@ import Darwin
 #endif
 
 /// Cuts a file into chunks of whole lines (`LineChunk`), reading it with `pread` a block at a
-/// time, so memory holds only the chunks in flight whatever the file's size.
+/// time, so memory holds only the chunks in flight whatever the file's size; or a stream such
+/// as standard input, a piece at a time as it arrives.
 ///
 /// The line rules are `LineReader`'s: LF, CRLF and lone CR end a line, a UTF-8 BOM at the start
 /// is skipped, and a line longer than `maxLineBytes` is reported as too long. A chunk ends at
 /// the last line end of what was read; the partial line after it starts the next chunk, and a
 /// CR ending one read followed by an LF starting the next is one line end.
 package struct LineChunkReader {
-    /// The file's path, as given.
+    /// The file's path, as given (`<stdin>` for standard input).
     package let path: String
-    private let handle: FileHandle
+    /// Where the bytes come from.
+    private enum Source {
+        /// A file, read with `pread` at `offset`.
+        case file(FileHandle)
+        /// A stream: each call gives the next bytes that arrived, empty at its end.
+        case stream(() -> [UInt8])
+    }
+    private let source: Source
     /// Bytes read per block.
     private let blockBytes: Int
     private let maxLineBytes: Int
@@ -36,8 +44,17 @@ package struct LineChunkReader {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
               let handle = FileHandle(forReadingAtPath: path) else { return nil }
         self.path = path
-        self.handle = handle
+        self.source = .file(handle)
         self.blockBytes = max(1, blockBytes)
+        self.maxLineBytes = maxLineBytes
+    }
+
+    /// Reads a stream, such as standard input, named `name` in messages: `next` gives the bytes
+    /// that arrived since its last call, and empty bytes at the end of the stream.
+    package init(stream next: @escaping () -> [UInt8], name: String = "<stdin>", maxLineBytes: Int = LineReader.defaultMaxLineBytes) {
+        self.path = name
+        self.source = .stream(next)
+        self.blockBytes = 1
         self.maxLineBytes = maxLineBytes
     }
 
@@ -104,8 +121,25 @@ package struct LineChunkReader {
         return chunk.leadingTooLong || !chunk.bytes.isEmpty
     }
 
-    /// Appends up to `blockBytes` bytes of the file to `bytes`; the number read (0 at the end).
+    /// Appends up to `blockBytes` bytes of the file to `bytes` (of a stream, what arrived next);
+    /// the number read (0 at the end).
     private mutating func readBlock(into bytes: inout [UInt8]) -> Int {
+        let handle: FileHandle
+        switch source {
+        case .file(let file):
+            handle = file
+        case .stream(let next):
+            // The first block holds the whole BOM if the stream starts with one.
+            var read = 0
+            repeat {
+                let arrived = next()
+                if arrived.isEmpty { break }
+                bytes.append(contentsOf: arrived)
+                read += arrived.count
+            } while offset == 0 && read < 3
+            offset += Int64(read)
+            return read
+        }
         let start = bytes.count
         // The first block holds the whole BOM if the file starts with one.
         let blockBytes = offset == 0 ? max(3, self.blockBytes) : self.blockBytes

@@ -518,7 +518,8 @@ def share_text(value):
 def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
     """`sql --all --summary` against `resolve --all --summary` over the profiles that no
     placement rejects: the same entries, zeros included, the same profile counts, and shares
-    printed as the CLI prints them (one decimal, `51.3%` in text)."""
+    printed as the CLI prints them (one decimal, `51.3%` in text); with sticky experiments,
+    the same count of profiles a recorded assignment kept in each entry."""
     columns, lines = typed(args, [rules], lines, dialect)
     source, kept, rejected, _ = resolvable(args, [rules], lines, workdir, "summary.jsonl")
     summary = run([args.bin, "resolve", "--all", "--summary", "--rules", rules, "--now", NOW, "--format", "json", "--profiles", source])
@@ -529,9 +530,11 @@ def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
         row = json.loads(line)
         if summary_key(row) in expected:
             sys.exit("error: resolve --summary lists %s twice" % (summary_key(row),))
-        expected[summary_key(row)] = (row["profiles"], "%.1f" % row["share"])
+        expected[summary_key(row)] = (row["profiles"], "%.1f" % row["share"], row.get("sticky"))
     if not lines and not expected:
         sys.exit("error: resolve --summary of `%s` lists nothing over no profiles" % rules)
+    if lines and declares_sticky(rules) and not any(entry[2] for entry in expected.values()):
+        sys.exit("error: no profile of the summary of `%s` is kept by a sticky assignment" % rules)
     query = run([args.bin, "sql", "--all", "--summary", "--dialect", dialect, "--rules", rules, "--now", NOW] + layout_flags(args))
     if query.returncode != 0:
         sys.exit("error: targeting sql --summary failed: " + query.stderr)
@@ -539,7 +542,7 @@ def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
     for row in rows_of(query.stdout, kept, columns):
         if summary_key(row) in actual:
             sys.exit("error: sql --summary returns %s twice" % (summary_key(row),))
-        actual[summary_key(row)] = (int(row["profiles"]), share_text(row["share"]))
+        actual[summary_key(row)] = (int(row["profiles"]), share_text(row["share"]), None if row.get("sticky") is None else int(row["sticky"]))
     failed = 0
     for entry in sorted(set(expected) | set(actual), key=str):
         want, got = expected.get(entry), actual.get(entry)
@@ -652,10 +655,83 @@ def experiments_pair(workdir):
     return tuple(pair)
 
 
+ONLY_OLD_HISTORY = """
+placement only_old {
+  fresh -> pricing {
+    control  -> flow "o_c"
+    discount -> flow "o_d"
+    trial    -> nothing
+  }
+  everyone -> flow "o_default"
+}
+"""
+ONLY_NEW_HISTORY = """
+placement only_new {
+  twice -> layout {
+    compact -> flow "n_c"
+    wide    -> flow "n_w"
+  }
+  lows_seen -> nothing
+}
+"""
+
+
+def history_pair(workdir):
+    """`history.rules` and a copy whose sticky experiment's weights moved, so that drawn
+    profiles change variant while those a recorded assignment keeps stay; each with a placement
+    of its own."""
+    with open(os.path.join(HERE, "history.rules"), encoding="utf-8") as handle:
+        text = handle.read()
+    changed = text.replace("50% control\n  30% discount\n  20% trial", "30% control\n  30% discount\n  40% trial")
+    if changed == text:
+        sys.exit("error: history.rules no longer has the weights the diff test moves")
+    pair = []
+    for name, rules, extra in (("old-history", text, ONLY_OLD_HISTORY), ("new-history", changed, ONLY_NEW_HISTORY)):
+        directory = os.path.join(workdir, name)
+        os.makedirs(directory, exist_ok=True)
+        for file, content in (("history.rules", rules), ("only.rules", extra)):
+            with open(os.path.join(directory, file), "w", encoding="utf-8") as handle:
+                handle.write(content)
+        pair.append(directory)
+    return tuple(pair)
+
+
 DIFF_PARTS = {"row": ("audience", "kind", "id", "split"), "destination": ("kind", "id")}
-# Each pair, and whether its change moves experiment variants and the holdout (else it moves
-# profiles between two `nothing`s); whether decisions carry the experiment keys depends on the rules.
-DIFF_PAIRS = {"Rules -> changed rules": (rules_pair, False), "experiments.rules -> changed": (experiments_pair, True)}
+# Each pair, and what its change must show: moves between two `nothing`s (which only --by row
+# tells apart), moves between experiment variants and into or out of the holdout, or moves and
+# sizes some of whose profiles a sticky assignment kept. Whether decisions carry the experiment
+# keys depends on the rules.
+DIFF_PAIRS = {"Rules -> changed rules": (rules_pair, "nothings"), "experiments.rules -> changed": (experiments_pair, "variants"),
+              "history.rules -> changed": (history_pair, "sticky")}
+
+
+def declares_sticky(path):
+    """Whether some `.rules` file at `path` (a file or a directory) declares a sticky experiment."""
+    files = [path] if os.path.isfile(path) else [os.path.join(root, name) for root, _, names in os.walk(path)
+                                                  for name in names if name.endswith(".rules")]
+    for name in files:
+        with open(name, encoding="utf-8") as handle:
+            if any(line.startswith("experiment ") and " sticky " in line for line in handle):
+                return True
+    return False
+
+
+def help_columns(binary):
+    """The columns `diff --help` says `diff --sql` returns, per case (`by row`, `by destination`, …)."""
+    text = run([binary, "diff", "--help"]).stdout.splitlines()
+    start = next(index for index, line in enumerate(text) if line.endswith("with these columns:"))
+    cases, label = {}, None
+    for line in text[start + 1:]:
+        if line.startswith("    "):
+            cases[label] += [column.strip() for column in line.split(",") if column.strip()]
+        elif line.startswith("  ") and line.endswith(":"):
+            label = line.strip()[:-1]
+            cases[label] = []
+        else:
+            break
+    if not {"by row", "by destination"} <= set(cases):
+        sys.exit("error: diff --help lists no --sql columns: %s" % sorted(cases))
+    return cases
 
 
 def declares_section_11(directory):
@@ -678,9 +754,10 @@ def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row", pai
     With experiments or a holdout, decisions by row also carry `experiment`, `variant` and
     `held_out`; `diff` shows no match as null, so a held-out no match and another are compared
     as one there (their counts added on both sides)."""
-    make, experiments = DIFF_PAIRS[pair]
+    make, shows = DIFF_PAIRS[pair]
     old, new = make(workdir)
     carries = declares_section_11(old) or declares_section_11(new)
+    sticky = declares_sticky(old) or declares_sticky(new)
     columns, lines = typed(args, [old, new], lines, dialect)
     source, kept, rejected, _ = resolvable(args, [old, new], lines, workdir, "diff.jsonl")
     report = run([args.bin, "diff", old, new, "--profiles", source, "--now", NOW, "--format", "json", "--by", view])
@@ -694,22 +771,39 @@ def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row", pai
         return tuple(None for _ in parts) + (False,) if value is None else tuple(value[part] for part in parts) + (True,)
 
     expected = collections.Counter()
+    # With sticky experiments, how many of each entry's profiles a recorded assignment kept,
+    # before and after (None for the side a placement lacks).
+    expected_sticky = {}
+
+    def add_sticky(entry, before, after):
+        if sticky:
+            previous = expected_sticky.get(entry, (None if before is None else 0, None if after is None else 0))
+            expected_sticky[entry] = tuple(None if old is None else old + new for old, new in zip(previous, (before, after)))
     absent = tuple(None for _ in parts) + (None,)
     for placement in json.loads(report.stdout)["placements"]:
         for transition in placement["transitions"]:
-            expected[(placement["placement"],) + shown(transition["from"]) + shown(transition["to"])] += transition["count"]
+            entry = (placement["placement"],) + shown(transition["from"]) + shown(transition["to"])
+            expected[entry] += transition["count"]
+            add_sticky(entry, transition.get("sticky_before"), transition.get("sticky_after"))
         for size in placement["sizes"] if placement["status"] in ("added", "removed") else []:
             if placement["status"] == "removed" and size["before"]:
-                expected[(placement["placement"],) + shown(size["destination"]) + absent] += size["before"]
+                entry = (placement["placement"],) + shown(size["destination"]) + absent
+                expected[entry] += size["before"]
+                add_sticky(entry, size.get("sticky_before"), None)
             elif placement["status"] == "added" and size["after"]:
-                expected[(placement["placement"],) + absent + shown(size["destination"])] += size["after"]
+                entry = (placement["placement"],) + absent + shown(size["destination"])
+                expected[entry] += size["after"]
+                add_sticky(entry, None, size.get("sticky_after"))
     matched_from, matched_to = len(parts) + 1, 2 * len(parts) + 2
     if not any(entry[matched_to] is None for entry in expected) or not any(entry[matched_from] is None for entry in expected):
         sys.exit("error: the diff has no added or no removed placement to compare")
-    if view == "row" and not experiments and not any(entry[2:4] == (None, None) and entry[matched_from + 2:matched_from + 4] == (None, None)
+    if view == "row" and shows == "nothings" and not any(entry[2:4] == (None, None) and entry[matched_from + 2:matched_from + 4] == (None, None)
                                                      for entry in expected if entry[matched_from] and entry[matched_to]):
         sys.exit("error: the diff by row has no move between two `nothing`s to compare")
-    if view == "row" and experiments:
+    if shows == "sticky" and not (any(counts[0] or counts[1] for counts in expected_sticky.values())
+                                  and any(counts[0] == 0 for counts in expected_sticky.values())):
+        sys.exit("error: the diff has no move or size with profiles kept by a sticky assignment and drawn ones to compare")
+    if view == "row" and shows == "variants":
         variant, held_out = parts.index("variant") + 1, parts.index("held_out") + 1
         moves = [entry for entry in expected if entry[matched_from] and entry[matched_to]]
         if not any(entry[2:4] == entry[matched_from + 2:matched_from + 4] and entry[variant] != entry[matched_from + variant] for entry in moves):
@@ -720,19 +814,36 @@ def check_diff(args, lines, workdir, dialect, rows_of, label="", view="row", pai
     if query.returncode != 0:
         sys.exit("error: targeting diff --sql failed: " + query.stderr)
     actual = collections.Counter()
-    for row in rows_of(query.stdout, kept, columns):
+    actual_sticky = {}
+    cases = help_columns(args.bin)
+    documented = cases["by destination" if view == "destination" else
+                       "by row, with experiments or a holdout in either rule set" if carries else "by row"]
+    if sticky:
+        documented = documented + cases["with a sticky experiment in either rule set, last"]
+    rows = rows_of(query.stdout, kept, columns)
+    for row in rows[:1]:
+        if list(row) != documented:
+            print("diff columns %s differ from those diff --help lists: %s" % (list(row), documented))
+            return 1
+    for row in rows:
         def side(prefix):
             matched = row[prefix + "matched"]
             if matched is not None and not matched:
                 return tuple(None for _ in parts) + (False,)
             return tuple(row[prefix + part] for part in parts) + (None if matched is None else bool(matched),)
-        actual[(row["placement"],) + side("from_") + side("to_")] += int(row["profiles"])
+        entry = (row["placement"],) + side("from_") + side("to_")
+        actual[entry] += int(row["profiles"])
+        if sticky:
+            counts = tuple(None if row[name] is None else int(row[name]) for name in ("sticky_before", "sticky_after"))
+            previous = actual_sticky.get(entry, tuple(None if count is None else 0 for count in counts))
+            actual_sticky[entry] = tuple(None if old is None else old + new for old, new in zip(previous, counts))
     failed = 0
     for entry in sorted(set(expected) | set(actual), key=str):
-        if expected.get(entry) != actual.get(entry):
+        if expected.get(entry) != actual.get(entry) or expected_sticky.get(entry) != actual_sticky.get(entry):
             failed += 1
             if failed <= args.show:
-                print("diff mismatch %s: diff %s, sql %s" % (entry, expected.get(entry), actual.get(entry)))
+                print("diff mismatch %s: diff %s %s, sql %s %s" % (entry, expected.get(entry), expected_sticky.get(entry),
+                                                                  actual.get(entry), actual_sticky.get(entry)))
     print("%s diff by %s%s: %d transitions and sizes, %d failed (%d profiles rejected by resolve left out)"
           % (pair, view, label, len(expected), failed, rejected))
     return failed

@@ -1,3 +1,4 @@
+import TargetingBase
 import TargetingTestSupport
 import XCTest
 @testable import TargetingCLI
@@ -5,6 +6,21 @@ import XCTest
 /// What the command line says to a typo or a file in the wrong form: the nearest name, or the
 /// option that reads that form.
 final class CommandLineHelpTests: TemporaryDirectoryTestCase {
+    func testVersionPrintsThePackageVersion() {
+        for arguments in [["--version"], ["version"]] {
+            let result = CLIHarness.run(arguments)
+            XCTAssertEqual(result.status, 0, result.err)
+            XCTAssertEqual(result.out, "targeting \(PackageVersion.text)\n")
+            XCTAssertEqual(result.err, "")
+        }
+        XCTAssertNotNil(SemanticVersion(parsing: PackageVersion.text), "a SemVer 2.0 version")
+        XCTAssertTrue(CLIHarness.run(["--help"]).out.contains("  version   Print the package version"))
+        let extra = CLIHarness.run(["--version", "x"])
+        XCTAssertEqual(extra.status, 64)
+        XCTAssertEqual(extra.errLines.first, "error: `--version` takes no arguments")
+        XCTAssertEqual(CLIHarness.run(["verison"]).errLines.first, "error: unknown subcommand `verison`; did you mean `version`?")
+    }
+
     func testAMisspelledSubcommandGetsTheNearestOne() {
         let result = CLIHarness.run(["reslove"])
         XCTAssertEqual(result.status, 64)

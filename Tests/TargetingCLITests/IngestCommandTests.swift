@@ -482,6 +482,34 @@ final class IngestCommandTests: TemporaryDirectoryTestCase {
         }
         XCTAssertEqual(directory.entries().filter { $0.hasPrefix("store") || $0.hasPrefix(".store") }, ["store.jsonl"])
     }
+
+    func testARejectedLineOpensNoSession() {
+        // Each profile's only line after its flow disappeared is rejected (a mistyped toggle, a
+        // value over 50 characters, a line without `element_id`); a valid line still opens one.
+        let events = directory.write("events.jsonl", [
+            #"{"profile_id":"u1","name":"flow_user_input","element_id":"reminders","element_type":"toggle","value":true}"#,
+            #"{"profile_id":"u1","name":"flow_did_disappear"}"#,
+            #"{"profile_id":"u1","name":"flow_user_input","element_id":"reminders","element_type":"toggle","value":1}"#,
+            #"{"profile_id":"u2","name":"flow_did_disappear"}"#,
+            #"{"profile_id":"u2","name":"flow_user_input","element_id":"nickname","element_type":"text_input","value":"\#(String(repeating: "x", count: 51))"}"#,
+            #"{"profile_id":"u3","name":"flow_user_input","element_type":"text_input","value":"x"}"#,
+            #"{"profile_id":"u4","name":"flow_user_input","element_id":"nickname","element_type":"text_input","value":"ok"}"#,
+        ].joined(separator: "\n") + "\n")
+        let store = directory.file("profiles.jsonl")
+        let first = ingest([events], store: store, ["--format", "json"])
+        XCTAssertEqual(first.status, 2, first.err)
+        XCTAssertEqual(first.errLines.filter { $0.contains("error:") }.count, 3, first.err)
+        let summary = first.outLines.first ?? ""
+        XCTAssertEqual(CLIHarness.member(summary, "rejected"), .number(3))
+        XCTAssertEqual(CLIHarness.member(summary, "sessions_closed"), .number(1))
+        XCTAssertEqual(CLIHarness.member(summary, "sessions_open"), .array([.string("u4")]))
+        // The rejected line made no profile for u3, whose only line it was.
+        XCTAssertEqual(profiles(in: store).keys.sorted(), ["u1", "u4"])
+
+        // The same for profiles already in the store (their sessions are tracked by position).
+        let again = ingest([events], store: store, ["--format", "json"])
+        XCTAssertEqual(CLIHarness.member(again.outLines.first ?? "", "sessions_open"), .array([.string("u4")]))
+    }
 }
 
 /// Exit statuses gathered from several threads.

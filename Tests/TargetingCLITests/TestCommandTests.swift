@@ -71,6 +71,28 @@ final class TestCommandTests: TemporaryDirectoryTestCase {
         ])
     }
 
+    func testTheRulesWarningsComeFirstWordedAsCheckWordsThem() {
+        // A misspelt attribute explains the failure below it.
+        directory.write("Rules/main.rules", rules.replacingOccurrences(of: "segment pros = experience", with: "segment pros = experiance"))
+        directory.write("Rules/a.tests", passing)
+        let rulesDir = directory.file("Rules")
+        let check = CLIHarness.run(["check", rulesDir])
+        XCTAssertEqual(check.status, 0, check.err)
+        XCTAssertTrue(check.err.contains("warning: attribute `experiance` is not declared"), check.err)
+        XCTAssertTrue(check.err.contains("did you mean `experience`?"), check.err)
+
+        for format in ["text", "json", "junit"] {
+            let result = CLIHarness.run(["test", "--rules", rulesDir, "--format", format])
+            XCTAssertEqual(result.status, 1, format)
+            XCTAssertEqual(result.err, check.err + "0 errors, 1 warnings\n", format)
+            XCTAssertFalse(result.out.contains("warning"), "warnings stay off standard output: \(format)")
+        }
+        let strict = CLIHarness.run(["test", "--rules", rulesDir, "--strict"])
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertEqual(strict.err, check.err + "0 errors, 1 warnings\nerror: --strict: warnings count as errors; no test was run\n")
+        XCTAssertEqual(strict.out, "")
+    }
+
     func testPathsAndRunFilter() {
         let rulesDir = project(["a.tests": passing, "b.tests": failing])
         let only = CLIHarness.run(["test", "\(rulesDir)/a.tests", "--rules", rulesDir])
