@@ -31,7 +31,7 @@ extension Diagnostic {
     /// another decides for them by an earlier row. At the experiment row of the latter.
     static func partialExposure(_ exposure: PartialExposure) -> Diagnostic {
         Diagnostic(.warning, "partial-exposure",
-                   "some profiles enter experiment `\(exposure.experiment)` in `\(exposure.entered)` but not here, where the earlier row `\(exposure.earlierRow)` decides for them, e.g. \(JSONWriter.write(exposure.witness))",
+                   "some profiles enter experiment `\(exposure.experiment)` in `\(exposure.entered)` but not in `\(exposure.skipped)`, where the earlier row `\(exposure.earlierRow)` decides for them, e.g. \(JSONWriter.write(exposure.witness))",
                    at: exposure.range,
                    help: "an experiment across placements should show its variants together: give its rows the same audience in every placement, one that no earlier row takes")
     }

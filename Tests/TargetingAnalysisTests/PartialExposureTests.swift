@@ -31,7 +31,7 @@ final class PartialExposureTests: XCTestCase {
         let marked = MarkedSource(rules("exam_takers -> flow \"f_exam\"").replacingOccurrences(of: "  learners -> pricing { a -> flow", with: "  1️⃣learners -> pricing { a -> flow"))
         let found = diagnostics(marked.text, file: "main.rules")
         let warning = try XCTUnwrap(assertDiagnostic(in: found, severity: .warning, code: "partial-exposure",
-                                                     messageContains: "some profiles enter experiment `pricing` in `main_paywall` but not here, where the earlier row `exam_takers` decides for them",
+                                                     messageContains: "some profiles enter experiment `pricing` in `main_paywall` but not in `onboarding_end`, where the earlier row `exam_takers` decides for them",
                                                      at: marked.position()))
         XCTAssertEqual(found.filter { $0.code == "partial-exposure" }.count, 1, describe(found))
         // The witness does what the warning says.
