@@ -30,7 +30,7 @@ enum ReconcileCommand: Command {
     "assigned":{VARIANT:N},"expected":{VARIANT:PERCENT},"p_value","flagged"}]}. "predicted"
     and "shown" are {"kind","id","experiment","variant","held_out"} (kind and id null for
     nothing); "predicted" is null when the placement is unknown, no row matched, or no draw
-    could be made. "expected" is a percentage (50.0), null for an undeclared variant.
+    could be made. "expected" is a percentage (50 for half), null for an undeclared variant.
     --format markdown prints the report for a pull request.
     --explain PROFILE_ID prints instead, for each shown line of that profile in order, its
     file and line, instant, what it showed, its class and the rules' explanation of their

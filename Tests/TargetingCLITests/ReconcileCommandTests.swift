@@ -48,8 +48,8 @@ final class ReconcileCommandTests: TemporaryDirectoryTestCase {
         shown("u_held", "onboarding", "flow", "flow_default", "2026-11-28T11:00:00Z", heldOut: true),
     ]
 
-    private func run(_ lines: [String], _ options: [String] = []) -> CLIResult {
-        let rules = directory.write("r.rules", Self.rules)
+    private func run(_ lines: [String], _ options: [String] = [], rules text: String = ReconcileCommandTests.rules) -> CLIResult {
+        let rules = directory.write("r.rules", text)
         let events = directory.write("events.jsonl", lines.joined(separator: "\n") + "\n")
         return CLIHarness.run(["reconcile", events, "--rules", rules] + options)
     }
@@ -200,6 +200,35 @@ final class ReconcileCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(CLIHarness.run(["reconcile", "--rules", rules]).status, 64)
         XCTAssertEqual(CLIHarness.run(["reconcile", events, "--rules", rules, "--time-zone", "Mars/Olympus"]).status, 64)
         XCTAssertEqual(CLIHarness.run(["reconcile", events, "--rules", rules, "--now", "2026-01-01"]).status, 64)
+    }
+
+    func testTheSampleRatioGivesObservedAndExpectedSharesInEveryFormat() {
+        // Weights 1 : 3 over four profiles, a fifth first assigned a variant the rules do not declare.
+        let rules = """
+        experiment trial {
+          25% short
+          75% long
+        }
+        placement offer {
+          everyone -> trial {
+            short -> paywall "pw_short"
+            long -> paywall "pw_long"
+          }
+        }
+
+        """
+        let lines = ["a", "b", "c", "d", "e"].enumerated().map { index, id in
+            Self.shown(id, "offer", "paywall", "pw_long", "2026-11-28T10:00:00Z", experiment: ("trial", index == 4 ? "extra" : index == 0 ? "short" : "long"))
+        }
+        let text = run(lines, rules: rules)
+        XCTAssertTrue(text.outLines.contains("  trial: short 1 (observed 25.0%, expected 25.0%), long 3 (observed 75.0%, expected 75.0%), extra 1 (not declared); chi-squared 0.00, df 1, p = 1"), text.out)
+        let json = run(lines, ["--format", "json"], rules: rules)
+        guard case .array(let experiments)? = CLIHarness.member(json.out, "experiments"), let trial = experiments.first else { return XCTFail(json.out) }
+        XCTAssertEqual(JSONWriter.write(trial["assigned"]!), #"{"short":1,"long":3,"extra":1}"#)
+        XCTAssertEqual(JSONWriter.write(trial["expected"]!), #"{"short":25,"long":75,"extra":null}"#)
+        XCTAssertEqual(trial["p_value"], .number(1))
+        let markdown = run(lines, ["--format", "markdown"], rules: rules)
+        XCTAssertTrue(markdown.out.contains("| `trial` | `short` 1 (observed 25.0%, expected 25.0%), `long` 3 (observed 75.0%, expected 75.0%), `extra` 1 (not declared) | 1 | ok |\n"), markdown.out)
     }
 
     func testExplainFollowsOneProfileWithTheExplanationResolvePrints() {
