@@ -28,9 +28,7 @@ extension RuleSet {
         ///
         /// - Throws: `ResolveError`, as `resolve` does.
         public func explain(for profile: Profile, at now: Date = Date()) throws -> Explanation {
-            var evaluator = Evaluator(program: program, profile: profile, now: RuleSet.milliseconds(now))
-            let decision = try evaluator.resolve(placement: index, profileID: profile.id).get()
-            return evaluator.explain(decision, profile: profile)
+            try program.explain(placement: index, for: profile, now: RuleSet.milliseconds(now)).get()
         }
     }
 

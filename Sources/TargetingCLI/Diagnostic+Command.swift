@@ -24,6 +24,12 @@ extension Diagnostic {
         Diagnostic(.error, "no-such-profile", "no profile with id `\(id)` in `\(path)`", at: .unknown(path), place: .none)
     }
 
+    /// `reconcile --explain ID` where no line of the events creates the profile.
+    static func noProfileInEvents(id: String) -> Diagnostic {
+        Diagnostic(.error, "no-such-profile", "no profile with id `\(id)` in the events", at: .unknown(""),
+                   help: "`--explain` follows a profile that a line of the event files names", place: .none)
+    }
+
     /// `ingest` with neither `--rules`, a `Rules` directory, nor `--no-rules`.
     static func noRulesForIngest() -> Diagnostic {
         Diagnostic(.error, "no-rules", "no `Rules` directory here and no --rules given, so no `input` declarations would apply",

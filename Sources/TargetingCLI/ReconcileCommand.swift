@@ -8,7 +8,7 @@ import TargetingStore
 enum ReconcileCommand: Command {
     static let name = "reconcile"
     static let overview = "Compare the placements an event stream shows with what the rules decide"
-    static let usage = "reconcile EVENTS.jsonl… [--rules PATH] [--time-zone NAME] [--format text|json|markdown]"
+    static let usage = "reconcile EVENTS.jsonl… [--rules PATH] [--time-zone NAME] [--explain PROFILE_ID] [--format text|json|markdown]"
     static let discussion = """
     ARGUMENTS:
       EVENTS.jsonl                JSON Lines event files, replayed in order (`-` reads
@@ -21,24 +21,40 @@ enum ReconcileCommand: Command {
     line's "at", and the line takes the first class that applies: unknown placement, shown but
     predicted nothing, held out but shown an experiment, variant changed after assignment,
     different variant, different destination, match. Prints, per placement, the count of each
-    class with up to three example lines (profile id and instant), and per experiment a
-    sample-ratio check: the profiles first assigned to each variant against the weights, with
-    Pearson's chi-squared p-value, flagged below 0.001.
+    class with up to three example lines: profile id, instant, what the rules predicted and
+    what was shown (destination, experiment and variant, held out). Then per experiment a
+    sample-ratio check: the profiles first assigned to each variant, their observed share
+    against the share the weights expect, with Pearson's chi-squared p-value, flagged below
+    0.001.
     With --format json: {"placements":[{"placement","shown","classes":{CLASS:N},"examples":
-    {CLASS:[{"profile_id","at"}]}}],"experiments":[{"experiment","assigned":{VARIANT:N},
-    "p_value","flagged"}]}. --format markdown prints the report for a pull request.
+    {CLASS:[{"profile_id","at","predicted","shown"}]}}],"experiments":[{"experiment",
+    "assigned":{VARIANT:N},"expected":{VARIANT:PERCENT},"p_value","flagged"}]}. "predicted"
+    and "shown" are {"kind","id","experiment","variant","held_out"} (kind and id null for
+    nothing); "predicted" is null when the placement is unknown, no row matched, or no draw
+    could be made. "expected" is a percentage (50 for half), null for an undeclared variant.
+    --format markdown prints the report for a pull request.
+    --explain PROFILE_ID prints instead, for each shown line of that profile in order, its
+    file and line, instant, what it showed, its class and the rules' explanation of their
+    decision (the text of `resolve --explain`); with --format json one object:
+    {"profile_id","lines":[{"file","line","at","placement","class","predicted","shown",
+    "decision","error"}]}, "decision" being the object of `resolve --explain --format json`.
+    It takes no --format markdown (usage error, 64), and a profile no line creates is an
+    error (2); its exit status otherwise counts only that profile's shown lines.
     Exit status: 0 when every shown line matches; 1 when some do not; 2 for an unreadable file,
     rules with errors, or rejected event lines.
     """
     static let options = [
         CommonOptions.rules,
         OptionSpec(names: ["--time-zone"], takesValue: true, valueName: "NAME", help: "Time zone for pickers that feed profile.birthday when neither the event line nor the profile has a \"time_zone\" (default: UTC)"),
+        OptionSpec(names: ["--explain"], takesValue: true, valueName: "PROFILE_ID", help: "Follow one profile: each of its shown lines with the rules' explanation"),
         ReportFormat.option,
     ]
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let format = try ReportFormat.from(arguments)
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing event file (EVENTS.jsonl)") }
+        let explaining = arguments.value("--explain")
+        if explaining != nil, format == .markdown { throw UsageError(message: "--explain prints text or json, not markdown") }
         let zoneName = arguments.value("--time-zone") ?? "UTC"
         guard let timeZone = TimeZone(identifier: zoneName) else { throw UsageError(message: "unknown time zone `\(zoneName)`") }
         let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
@@ -52,9 +68,22 @@ enum ReconcileCommand: Command {
             }
             readers.append(reader)
         }
-        var reconciler = Reconciler(program: rules.program, timeZone: timeZone, zoneName: zoneName)
+        var reconciler = Reconciler(program: rules.program, timeZone: timeZone, zoneName: zoneName, explaining: explaining)
         for index in readers.indices {
             reconciler.replay(&readers[index], report: { io.report($0) })
+        }
+        if let trace = reconciler.trace {
+            guard trace.isKnown else {
+                io.report(.noProfileInEvents(id: trace.profileID))
+                return ExitStatus.inputError
+            }
+            switch format {
+            case .text: io.out(trace.text)
+            case .json: io.out(JSONWriter.write(trace.json) + "\n")
+            case .markdown: break
+            }
+            if reconciler.rejected > 0 { return ExitStatus.inputError }
+            return trace.mismatches == 0 ? ExitStatus.success : ExitStatus.no
         }
         let report = reconciler.report
         switch format {

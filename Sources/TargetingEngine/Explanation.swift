@@ -57,6 +57,18 @@ public struct Explanation: Hashable, Sendable {
     public package(set) var holdout: String? = nil
 }
 
+extension Program {
+    /// Resolves placement `index` for `profile` at `now` (Unix ms) and explains the decision:
+    /// what `resolve --explain` prints.
+    package func explain(placement index: Int, for profile: Profile, now: Int64) -> Result<Explanation, ResolveError> {
+        var evaluator = Evaluator(program: self, profile: profile, now: now)
+        switch evaluator.resolve(placement: index, profileID: profile.id) {
+        case .failure(let error): return .failure(error)
+        case .success(let decision): return .success(evaluator.explain(decision, profile: profile))
+        }
+    }
+}
+
 extension Evaluator {
     /// Explains how `decision` (resolved for this profile) came about, row by row.
     package mutating func explain(_ decision: Decision, profile: Profile) -> Explanation {

@@ -1,13 +1,5 @@
-import TargetingProfiles
-
 /// One placement's shown lines, classified: how many of each class, and the first examples.
 package struct PlacementReconciliation: Hashable, Sendable {
-    /// A line given as an example: whose profile, and when it was shown (Unix ms).
-    package struct Example: Hashable, Sendable {
-        package var profileID: String
-        package var at: Int64
-    }
-
     /// Examples kept per class: the first ones in the order replayed.
     package static let examplesKept = 3
 
@@ -17,8 +9,9 @@ package struct PlacementReconciliation: Hashable, Sendable {
     package var isDeclared: Bool
     /// Per class (indexed by `ReconcileClass.rawValue`), the lines of that class.
     package private(set) var counts: [Int] = Array(repeating: 0, count: ReconcileClass.allCases.count)
-    /// Per class, up to `examplesKept` lines; `match` keeps none (matches are the expected case).
-    package private(set) var examples: [[Example]] = Array(repeating: [], count: ReconcileClass.allCases.count)
+    /// Per class, up to `examplesKept` lines, each with what it showed and what the rules
+    /// predicted; `match` keeps none (matches are the expected case).
+    package private(set) var examples: [[ReconcileLine]] = Array(repeating: [], count: ReconcileClass.allCases.count)
 
     package init(placement: String, isDeclared: Bool) {
         self.placement = placement
@@ -34,11 +27,12 @@ package struct PlacementReconciliation: Hashable, Sendable {
     /// The lines that do not match.
     package var mismatches: Int { shown - count(.match) }
 
-    /// Counts a line of `kind`, keeping it as an example while there are fewer than `examplesKept`.
-    mutating func add(_ kind: ReconcileClass, profileID: String, at: Int64) {
+    /// Counts `line` in its class, keeping it as an example while there are fewer than `examplesKept`.
+    mutating func add(_ line: ReconcileLine) {
+        let kind = line.kind
         counts[kind.rawValue] += 1
         if kind != .match, examples[kind.rawValue].count < PlacementReconciliation.examplesKept {
-            examples[kind.rawValue].append(Example(profileID: profileID, at: at))
+            examples[kind.rawValue].append(line)
         }
     }
 }

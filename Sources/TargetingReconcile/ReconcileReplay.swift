@@ -22,10 +22,14 @@ package struct ReconcileReplay: IngestDestination {
     /// Declared experiments in declaration order.
     private var experiments: [SampleRatioCheck]
     private var experimentIndex: [String: Int] = [:]
+    /// The shown lines of the profile followed, if any, with the explanation of each prediction.
+    private var explained: ReconcileTrace?
 
-    /// An empty replay over `program`.
-    package init(program: Program) {
+    /// An empty replay over `program`; with `explaining`, the shown lines of that profile are
+    /// kept in `trace` with the explanation of each prediction.
+    package init(program: Program, explaining: String? = nil) {
         self.program = program
+        explained = explaining.map(ReconcileTrace.init)
         placements = program.placements.map { PlacementReconciliation(placement: $0.name, isDeclared: true) }
         experiments = program.ruleSet.experiments.map { experiment in
             SampleRatioCheck(experiment: experiment.name.text, variants: experiment.variants.map {
@@ -37,6 +41,14 @@ package struct ReconcileReplay: IngestDestination {
 
     /// What the lines so far amount to.
     package var report: ReconcileReport { ReconcileReport(placements: placements, experiments: experiments) }
+
+    /// The shown lines of the profile given as `explaining`, with their explanations; it is known
+    /// when some line created it.
+    package var trace: ReconcileTrace? {
+        guard var trace = explained else { return nil }
+        trace.isKnown = indexByID[trace.profileID] != nil
+        return trace
+    }
 
     package var storedCount: Int { 0 }
 
@@ -57,7 +69,7 @@ package struct ReconcileReplay: IngestDestination {
 
     /// Classifies the line against the rules' decision for the profile before it, counts a first
     /// assignment for the sample-ratio check, then records the line in the history.
-    package mutating func record(_ shown: ShownEvent, profileID id: String) -> Bool {
+    package mutating func record(_ shown: ShownEvent, profileID id: String, file: String, line: Int) -> Bool {
         var created = false
         let index: Int
         if let known = indexByID[id] {
@@ -71,12 +83,25 @@ package struct ReconcileReplay: IngestDestination {
         }
         let placement = program.placementIndex(named: shown.placement)
         let assignedBefore = shown.experiment.flatMap { profiles[index].history?.assignment(of: $0)?.variant }
-        var prediction: Decision?
-        if let placement, case .success(let decision) = program.decide(placement: placement, for: profiles[index], now: shown.at) {
-            prediction = decision
+        let prediction: ReconcilePrediction
+        if let placement {
+            switch program.decide(placement: placement, for: profiles[index], now: shown.at) {
+            case .success(let decision): prediction = .decided(decision)
+            case .failure(let error): prediction = .undecided(error)
+            }
+        } else {
+            prediction = .unknownPlacement
         }
-        let kind = ReconcileClass.of(shown, prediction: prediction, isKnownPlacement: placement != nil, assignedBefore: assignedBefore)
-        placements[placement ?? undeclaredIndex(shown.placement)].add(kind, profileID: id, at: shown.at)
+        let kind = ReconcileClass.of(shown, prediction: prediction.decision, isKnownPlacement: placement != nil, assignedBefore: assignedBefore)
+        let replayed = ReconcileLine(file: file, line: line, profileID: id, shown: shown, prediction: prediction, kind: kind)
+        placements[placement ?? undeclaredIndex(shown.placement)].add(replayed)
+        if id == explained?.profileID {
+            var explanation: Explanation?
+            if let placement, case .success(let explained) = program.explain(placement: placement, for: profiles[index], now: shown.at) {
+                explanation = explained
+            }
+            explained?.entries.append(ReconcileTrace.Entry(line: replayed, explanation: explanation))
+        }
         if assignedBefore == nil, let experiment = shown.experiment, let variant = shown.variant, let slot = experimentIndex[experiment] {
             countFirstAssignment(of: variant, in: slot)
         }

@@ -14,10 +14,12 @@ package struct Reconciler {
 
     /// A replay over `program`, whose `input` declarations read the answers; a picker feeding a
     /// calendar date without a zone of its own is read in `timeZone`, named `zoneName` in messages.
-    package init(program: Program, timeZone: TimeZone, zoneName: String) {
+    /// With `explaining`, the shown lines of that profile are kept with the explanation of each
+    /// prediction (`trace`).
+    package init(program: Program, timeZone: TimeZone, zoneName: String, explaining: String? = nil) {
         let interpreter = FlowEventInterpreter(mapping: InputMapping(program.ruleSet), timeZone: timeZone)
         ingestor = Ingestor(interpreter: interpreter, zoneName: zoneName)
-        replay = ReconcileReplay(program: program)
+        replay = ReconcileReplay(program: program, explaining: explaining)
     }
 
     /// Replays every line of the event file `reader` reads, handing each rejected line and each
@@ -31,4 +33,7 @@ package struct Reconciler {
 
     /// What the shown lines so far amount to.
     package var report: ReconcileReport { replay.report }
+
+    /// The shown lines of the profile given as `explaining`, with their explanations.
+    package var trace: ReconcileTrace? { replay.trace }
 }

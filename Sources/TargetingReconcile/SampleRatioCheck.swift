@@ -35,19 +35,31 @@ package struct SampleRatioCheck: Hashable, Sendable {
     }
 
     /// The variants that take part in the test: declared, with a positive weight.
-    private var tested: [Variant] { variants.filter { $0.isDeclared && $0.weight > 0 } }
+    private var tested: [Variant] { variants.filter(isTested) }
 
     /// The profiles assigned to a tested variant.
     package var testedProfiles: Int { tested.reduce(0) { $0 + $1.assigned } }
 
+    /// The weights of the tested variants together.
+    package var testedWeight: Int { tested.reduce(0) { $0 + $1.weight } }
+
+    /// Whether `variant` takes part in the test.
+    package func isTested(_ variant: Variant) -> Bool { variant.isDeclared && variant.weight > 0 }
+
+    /// The share of the tested profiles the weights expect `variant` to take, from 0 to 1: its
+    /// weight over the tested variants' weights; nil for a variant that takes no part in the test.
+    package func expectedFraction(_ variant: Variant) -> Double? {
+        let weights = testedWeight
+        guard isTested(variant), weights > 0 else { return nil }
+        return Double(variant.weight) / Double(weights)
+    }
+
     /// Pearson's statistic, or nil when no profile was assigned to a tested variant.
     package var statistic: Double? {
-        let variants = tested
-        let total = Double(variants.reduce(0) { $0 + $1.assigned })
-        let weights = Double(variants.reduce(0) { $0 + $1.weight })
-        guard total > 0, weights > 0 else { return nil }
-        return variants.reduce(0.0) { sum, variant in
-            let expected = total * Double(variant.weight) / weights
+        let total = Double(testedProfiles)
+        guard total > 0 else { return nil }
+        return tested.reduce(0.0) { sum, variant in
+            let expected = total * (expectedFraction(variant) ?? 0)
             let difference = Double(variant.assigned) - expected
             return sum + difference * difference / expected
         }

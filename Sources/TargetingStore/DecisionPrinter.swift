@@ -18,17 +18,21 @@ package struct DecisionPrinter: Sendable {
         switch format {
         case .json:
             guard let explanation else { return decision.jsonLine + "\n" }
-            var json = decision.json
-            if case .object(var members) = json {
-                members.append(JSONMember(key: "explanation", value: .array(explanation.rows.map(DecisionPrinter.json))))
-                json = .object(members)
-            }
-            return JSONWriter.write(json) + "\n"
+            return JSONWriter.write(DecisionPrinter.json(decision, explanation: explanation)) + "\n"
         case .text:
             return explanation?.description ?? decision.description + "\n"
         }
     }
 
+    /// The JSON object of `resolve --explain --format json`: the decision's members, then
+    /// `explanation`, one object per row.
+    package static func json(_ decision: Decision, explanation: Explanation) -> JSONValue {
+        var members = decision.json.objectMembers ?? []
+        members.append(JSONMember(key: "explanation", value: .array(explanation.rows.map(DecisionPrinter.json))))
+        return .object(members)
+    }
+
+    /// One row of an explanation in JSON.
     package static func json(_ row: Explanation.Row) -> JSONValue {
         var members: [JSONMember] = [
             JSONMember(key: "audience", value: .string(row.audience)),

@@ -21,13 +21,13 @@ package protocol IngestDestination {
     @discardableResult
     mutating func update(id: String, at known: Int?, _ change: (inout Recipient) -> Bool) -> Bool
 
-    /// Records a valid shown line in the history of the profile with `id` (created when there is
-    /// none). Returns whether a profile was created.
-    mutating func record(_ shown: ShownEvent, profileID id: String) -> Bool
+    /// Records a valid shown line, line `line` of the event file `file`, in the history of the
+    /// profile with `id` (created when there is none). Returns whether a profile was created.
+    mutating func record(_ shown: ShownEvent, profileID id: String, file: String, line: Int) -> Bool
 }
 
 extension IngestDestination {
-    package mutating func record(_ shown: ShownEvent, profileID id: String) -> Bool {
+    package mutating func record(_ shown: ShownEvent, profileID id: String, file: String, line: Int) -> Bool {
         update(id: id, at: index(of: id)) { profile in
             profile.record(shown)
             return true

@@ -150,7 +150,7 @@ package struct Ingestor {
         case .failure(let error):
             return record.rejection("profile `\(profileID)`: " + error.message)
         case .success(let shown):
-            let created = store.record(shown, profileID: profileID)
+            let created = store.record(shown, profileID: profileID, file: record.path, line: record.line)
             if created { summary.created += 1 }
             summary.shown += 1
             return nil

@@ -48,8 +48,8 @@ final class ReconcileCommandTests: TemporaryDirectoryTestCase {
         shown("u_held", "onboarding", "flow", "flow_default", "2026-11-28T11:00:00Z", heldOut: true),
     ]
 
-    private func run(_ lines: [String], _ options: [String] = []) -> CLIResult {
-        let rules = directory.write("r.rules", Self.rules)
+    private func run(_ lines: [String], _ options: [String] = [], rules text: String = ReconcileCommandTests.rules) -> CLIResult {
+        let rules = directory.write("r.rules", text)
         let events = directory.write("events.jsonl", lines.joined(separator: "\n") + "\n")
         return CLIHarness.run(["reconcile", events, "--rules", rules] + options)
     }
@@ -85,16 +85,38 @@ final class ReconcileCommandTests: TemporaryDirectoryTestCase {
             XCTAssertEqual(classes.map(\.key), ["match", "different destination", "different variant", "variant changed after assignment",
                                                 "held out but shown an experiment", "shown but predicted nothing", "unknown placement"])
         }
+        // Each example: what the rules predicted and what was shown, in the same five keys.
         XCTAssertEqual(CLIHarness.canonical(JSONWriter.write(placement(json, "main_paywall")!["examples"]!)), CLIHarness.canonical("""
-        {"different destination":[{"profile_id":"u_dest","at":"2026-11-28T10:00:00Z"}],
-         "different variant":[{"profile_id":"u_var","at":"2026-11-20T10:00:00Z"}],
-         "variant changed after assignment":[{"profile_id":"u_var","at":"2026-11-22T10:00:00Z"}]}
+        {"different destination":[{"profile_id":"u_dest","at":"2026-11-28T10:00:00Z",
+           "predicted":{"kind":"paywall","id":"pw_standard","experiment":null,"variant":null,"held_out":false},
+           "shown":{"kind":"paywall","id":"pw_b","experiment":null,"variant":null,"held_out":false}}],
+         "different variant":[{"profile_id":"u_var","at":"2026-11-20T10:00:00Z",
+           "predicted":{"kind":"paywall","id":"pw_standard","experiment":null,"variant":null,"held_out":false},
+           "shown":{"kind":"paywall","id":"pw_standard","experiment":"pricing","variant":"control","held_out":false}}],
+         "variant changed after assignment":[{"profile_id":"u_var","at":"2026-11-22T10:00:00Z",
+           "predicted":{"kind":"paywall","id":"pw_a","experiment":"pricing","variant":"control","held_out":false},
+           "shown":{"kind":"paywall","id":"pw_b","experiment":"pricing","variant":"discount","held_out":false}}]}
         """))
+        // No row matched, and no placement: `predicted` is null; a held-out prediction says so.
+        XCTAssertEqual(JSONWriter.write(placement(json, "quiet")!["examples"]!), """
+        {"shown but predicted nothing":[{"profile_id":"u_quiet","at":"2026-11-28T10:00:00Z","predicted":null,\
+        "shown":{"kind":"paywall","id":"pw_quiet","experiment":null,"variant":null,"held_out":false}}]}
+        """)
+        XCTAssertEqual(JSONWriter.write(placement(json, "legacy")!["examples"]!["unknown placement"]!), """
+        [{"profile_id":"u_legacy","at":"2026-11-28T10:00:00Z","predicted":null,\
+        "shown":{"kind":"flow","id":"flow_old","experiment":null,"variant":null,"held_out":false}}]
+        """)
+        XCTAssertEqual(JSONWriter.write(placement(json, "onboarding")!["examples"]!["held out but shown an experiment"]!), """
+        [{"profile_id":"u_held","at":"2026-11-28T10:00:00Z",\
+        "predicted":{"kind":"flow","id":"flow_default","experiment":null,"variant":null,"held_out":true},\
+        "shown":{"kind":"flow","id":"flow_default","experiment":"pricing","variant":"control","held_out":false}}]
+        """)
         // Two profiles first assigned control, none discount: chi-squared 2 with 1 degree of freedom.
         guard case .array(let experiments)? = CLIHarness.member(json, "experiments"), experiments.count == 1,
               case .object(let members) = experiments[0], case .number(let p)? = experiments[0]["p_value"] else { return XCTFail(json) }
-        XCTAssertEqual(members.map(\.key), ["experiment", "assigned", "p_value", "flagged"])
+        XCTAssertEqual(members.map(\.key), ["experiment", "assigned", "expected", "p_value", "flagged"])
         XCTAssertEqual(JSONWriter.write(experiments[0]["assigned"]!), #"{"control":2,"discount":0}"#)
+        XCTAssertEqual(JSONWriter.write(experiments[0]["expected"]!), #"{"control":50,"discount":50}"#)
         XCTAssertEqual(p, erfc(1), accuracy: 1e-12)
         XCTAssertEqual(experiments[0]["flagged"], .bool(false))
     }
@@ -103,25 +125,32 @@ final class ReconcileCommandTests: TemporaryDirectoryTestCase {
         let result = run([Self.everyClass[0], Self.everyClass[7]])
         XCTAssertEqual(result.status, 0, result.err)
         XCTAssertTrue(result.out.hasSuffix("\n2 shown lines: 2 match, 0 do not\n"), result.out)
-        XCTAssertTrue(result.out.contains("pricing: control 0 (50%), discount 0 (50%); no profile assigned"), result.out)
+        XCTAssertTrue(result.out.contains("pricing: control 0 (expected 50.0%), discount 0 (expected 50.0%); no profile assigned"), result.out)
         let empty = run([#"{"profile_id":"u1","name":"flow_did_disappear"}"#], ["--format", "json"])
         XCTAssertEqual(empty.status, 0, empty.err)
         XCTAssertEqual(placement(empty.out, "main_paywall")?["shown"], .number(0))
-        XCTAssertEqual(JSONWriter.write(CLIHarness.member(empty.out, "experiments")!), #"[{"experiment":"pricing","assigned":{"control":0,"discount":0},"p_value":null,"flagged":false}]"#)
+        XCTAssertEqual(JSONWriter.write(CLIHarness.member(empty.out, "experiments")!), #"[{"experiment":"pricing","assigned":{"control":0,"discount":0},"expected":{"control":50,"discount":50},"p_value":null,"flagged":false}]"#)
     }
 
     func testTextListsTheClassesAlignedWithExamples() {
         let result = run(Self.everyClass)
         XCTAssertEqual(result.status, 1)
         let lines = result.outLines
-        XCTAssertEqual(Array(lines.prefix(5)), [
+        XCTAssertEqual(Array(lines.prefix(8)), [
             "main_paywall: 4 shown, 1 match, 3 do not",
             "  match                             1",
-            "  different destination             1  e.g. u_dest at 2026-11-28T10:00:00Z",
-            "  different variant                 1  e.g. u_var at 2026-11-20T10:00:00Z",
-            "  variant changed after assignment  1  e.g. u_var at 2026-11-22T10:00:00Z",
+            "  different destination             1",
+            #"    u_dest at 2026-11-28T10:00:00Z: predicted paywall "pw_standard", shown paywall "pw_b""#,
+            "  different variant                 1",
+            #"    u_var at 2026-11-20T10:00:00Z: predicted paywall "pw_standard", shown paywall "pw_standard" (experiment pricing: control)"#,
+            "  variant changed after assignment  1",
+            #"    u_var at 2026-11-22T10:00:00Z: predicted paywall "pw_a" (experiment pricing: control), shown paywall "pw_b" (experiment pricing: discount)"#,
         ])
+        XCTAssertTrue(lines.contains(#"    u_quiet at 2026-11-28T10:00:00Z: predicted no match, shown paywall "pw_quiet""#), result.out)
+        XCTAssertTrue(lines.contains(#"    u_held at 2026-11-28T10:00:00Z: predicted flow "flow_default" (held out), shown flow "flow_default" (experiment pricing: control)"#), result.out)
         XCTAssertTrue(lines.contains("legacy (not in the rules): 1 shown, 0 match, 1 do not"), result.out)
+        XCTAssertTrue(lines.contains(#"    u_legacy at 2026-11-28T10:00:00Z: no prediction (the rules declare no such placement), shown flow "flow_old""#), result.out)
+        XCTAssertTrue(lines.contains("  pricing: control 2 (observed 100.0%, expected 50.0%), discount 0 (observed 0.0%, expected 50.0%); chi-squared 2.00, df 1, p = 0.1573"), result.out)
         XCTAssertEqual(lines.last, "8 shown lines: 2 match, 6 do not")
     }
 
@@ -133,8 +162,12 @@ final class ReconcileCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(out.contains("| placement | shown | match | different destination | different variant | variant changed after assignment | held out but shown an experiment | shown but predicted nothing | unknown placement |\n"), out)
         XCTAssertTrue(out.contains("| `main_paywall` | 4 | 1 | **1** | **1** | **1** | 0 | 0 | 0 |\n"), out)
         XCTAssertTrue(out.contains("| `legacy` (not in the rules) | 1 | 0 | 0 | 0 | 0 | 0 | 0 | **1** |\n"), out)
-        XCTAssertTrue(out.contains("- `onboarding`, held out but shown an experiment: `u_held` at 2026-11-28T10:00:00Z\n"), out)
-        XCTAssertTrue(out.contains("| `pricing` | `control` 2 (50%), `discount` 0 (50%) | 0.1573 | ok |\n"), out)
+        XCTAssertTrue(out.contains("| placement | class | profile | at | predicted | shown |\n|---|---|---|---|---|---|\n"), out)
+        XCTAssertTrue(out.contains(#"| `main_paywall` | variant changed after assignment | `u_var` | 2026-11-22T10:00:00Z | `paywall "pw_a" (experiment pricing: control)` | `paywall "pw_b" (experiment pricing: discount)` |"# + "\n"), out)
+        XCTAssertTrue(out.contains(#"| `onboarding` | held out but shown an experiment | `u_held` | 2026-11-28T10:00:00Z | `flow "flow_default" (held out)` | `flow "flow_default" (experiment pricing: control)` |"# + "\n"), out)
+        XCTAssertTrue(out.contains(#"| `quiet` | shown but predicted nothing | `u_quiet` | 2026-11-28T10:00:00Z | no match | `paywall "pw_quiet"` |"# + "\n"), out)
+        XCTAssertTrue(out.contains(#"| `legacy` | unknown placement | `u_legacy` | 2026-11-28T10:00:00Z | not in the rules | `flow "flow_old"` |"# + "\n"), out)
+        XCTAssertTrue(out.contains("| `pricing` | `control` 2 (observed 100.0%, expected 50.0%), `discount` 0 (observed 0.0%, expected 50.0%) | 0.1573 | ok |\n"), out)
     }
 
     func testBadLinesAreReportedTheRestReplayedAndTheExitIsTwo() {
@@ -169,11 +202,133 @@ final class ReconcileCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(CLIHarness.run(["reconcile", events, "--rules", rules, "--now", "2026-01-01"]).status, 64)
     }
 
+    func testTheSampleRatioGivesObservedAndExpectedSharesInEveryFormat() {
+        // Weights 1 : 3 over four profiles, a fifth first assigned a variant the rules do not declare.
+        let rules = """
+        experiment trial {
+          25% short
+          75% long
+        }
+        placement offer {
+          everyone -> trial {
+            short -> paywall "pw_short"
+            long -> paywall "pw_long"
+          }
+        }
+
+        """
+        let lines = ["a", "b", "c", "d", "e"].enumerated().map { index, id in
+            Self.shown(id, "offer", "paywall", "pw_long", "2026-11-28T10:00:00Z", experiment: ("trial", index == 4 ? "extra" : index == 0 ? "short" : "long"))
+        }
+        let text = run(lines, rules: rules)
+        XCTAssertTrue(text.outLines.contains("  trial: short 1 (observed 25.0%, expected 25.0%), long 3 (observed 75.0%, expected 75.0%), extra 1 (not declared); chi-squared 0.00, df 1, p = 1"), text.out)
+        let json = run(lines, ["--format", "json"], rules: rules)
+        guard case .array(let experiments)? = CLIHarness.member(json.out, "experiments"), let trial = experiments.first else { return XCTFail(json.out) }
+        XCTAssertEqual(JSONWriter.write(trial["assigned"]!), #"{"short":1,"long":3,"extra":1}"#)
+        XCTAssertEqual(JSONWriter.write(trial["expected"]!), #"{"short":25,"long":75,"extra":null}"#)
+        XCTAssertEqual(trial["p_value"], .number(1))
+        let markdown = run(lines, ["--format", "markdown"], rules: rules)
+        XCTAssertTrue(markdown.out.contains("| `trial` | `short` 1 (observed 25.0%, expected 25.0%), `long` 3 (observed 75.0%, expected 75.0%), `extra` 1 (not declared) | 1 | ok |\n"), markdown.out)
+    }
+
+    func testExplainFollowsOneProfileWithTheExplanationResolvePrints() {
+        let result = run(Self.everyClass, ["--explain", "u_var"])
+        XCTAssertEqual(result.status, 1, result.err)
+        XCTAssertEqual(result.err, "")
+        let events = directory.file("events.jsonl")
+        // The first line of u_var is decided for the profile holding only its id, at the line's
+        // instant: the explanation is the one `resolve --explain` gives for that profile then.
+        let profile = directory.write("u_var.json", #"{"id":"u_var"}"#)
+        let resolved = CLIHarness.run(["resolve", "main_paywall", "--profile", profile, "--explain", "--rules", directory.file("r.rules"), "--now", "2026-11-20T10:00:00Z"])
+        XCTAssertEqual(resolved.status, 0, resolved.err)
+        XCTAssertTrue(result.out.hasPrefix("""
+        \(events):3 at 2026-11-20T10:00:00Z: main_paywall
+          shown: paywall "pw_standard" (experiment pricing: control)
+          class: different variant
+
+        """ + resolved.out + "\n\(events):4 at 2026-11-22T10:00:00Z: main_paywall\n"), result.out)
+        // The second is decided with the assignment the first recorded.
+        XCTAssertTrue(result.out.contains("""
+          shown: paywall "pw_b" (experiment pricing: discount)
+          class: variant changed after assignment
+        u_var main_paywall: paywall "pw_a" (audience `new_users`) (experiment pricing: control)
+          1. new_users -> pricing: decided (sticky: assigned control at 2026-11-20T10:00:00Z (sticky 30d))
+
+        """), result.out)
+        XCTAssertEqual(result.outLines.last, "u_var: 2 shown lines, 0 match, 2 do not")
+        XCTAssertFalse(result.out.contains("u_dest"), "only the profile followed")
+
+        let unknown = run(Self.everyClass, ["--explain", "u_legacy"])
+        XCTAssertEqual(unknown.out, """
+        \(events):7 at 2026-11-28T10:00:00Z: legacy
+          shown: flow "flow_old"
+          class: unknown placement
+          no decision: the rules declare no placement `legacy`
+
+        u_legacy: 1 shown line, 0 match, 1 does not
+
+        """)
+        // The exit status counts only the profile's lines.
+        let matching = run(Self.everyClass, ["--explain", "u_match"])
+        XCTAssertEqual(matching.status, 0, matching.err)
+        XCTAssertEqual(matching.outLines.last, "u_match: 1 shown line, 1 match, 0 do not")
+    }
+
+    func testExplainInJSONCarriesTheDecisionOfResolveExplain() {
+        let result = run(Self.everyClass, ["--explain", "u_var", "--format", "json"])
+        XCTAssertEqual(result.status, 1, result.err)
+        XCTAssertEqual(result.outLines.count, 1)
+        XCTAssertEqual(CLIHarness.keys(result.out), ["profile_id", "lines"])
+        XCTAssertEqual(CLIHarness.member(result.out, "profile_id"), .string("u_var"))
+        guard case .array(let lines)? = CLIHarness.member(result.out, "lines"), lines.count == 2,
+              case .object(let members) = lines[0] else { return XCTFail(result.out) }
+        XCTAssertEqual(members.map(\.key), ["file", "line", "at", "placement", "class", "predicted", "shown", "decision", "error"])
+        XCTAssertEqual(lines.map { $0["line"] }, [.number(3), .number(4)])
+        XCTAssertEqual(lines.map { $0["class"]?.stringValue }, ["different variant", "variant changed after assignment"])
+        XCTAssertEqual(lines[1]["error"], .null)
+        XCTAssertEqual(JSONWriter.write(lines[1]["predicted"]!), #"{"kind":"paywall","id":"pw_a","experiment":"pricing","variant":"control","held_out":false}"#)
+        // `decision` is what `resolve --explain --format json` prints for the profile then.
+        let profile = directory.write("u_var.json", #"{"id":"u_var"}"#)
+        let resolved = CLIHarness.run(["resolve", "main_paywall", "--profile", profile, "--explain", "--format", "json", "--rules", directory.file("r.rules"), "--now", "2026-11-20T10:00:00Z"])
+        XCTAssertEqual(JSONWriter.write(lines[0]["decision"]!) + "\n", resolved.out)
+
+        let unknown = run(Self.everyClass, ["--explain", "u_legacy", "--format", "json"])
+        guard case .array(let legacy)? = CLIHarness.member(unknown.out, "lines"), legacy.count == 1 else { return XCTFail(unknown.out) }
+        XCTAssertEqual(legacy[0]["decision"], .null)
+        XCTAssertEqual(legacy[0]["predicted"], .null)
+        XCTAssertEqual(legacy[0]["error"]?.stringValue, "the rules declare no placement `legacy`")
+    }
+
+    func testExplainErrors() {
+        // No line names the profile: an error on stderr, nothing on stdout, exit 2.
+        let missing = run(Self.everyClass, ["--explain", "u_nobody"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertEqual(missing.out, "")
+        XCTAssertEqual(missing.errLines.first, "error: no profile with id `u_nobody` in the events")
+        XCTAssertEqual(run(Self.everyClass, ["--explain", "u_nobody", "--format", "json"]).status, 2)
+        // A profile only answers name is known, with no shown line.
+        let answered = run(Self.everyClass + [#"{"profile_id":"u_quiz","name":"flow_did_disappear"}"#, #"{"profile_id":"u_quiz","name":"profile_updated","fields":{"country":"DE"}}"#], ["--explain", "u_quiz"])
+        XCTAssertEqual(answered.status, 0, answered.err)
+        XCTAssertEqual(answered.out, "u_quiz: 0 shown lines, 0 match, 0 do not\n")
+        // Markdown has no form of it; a missing id is a usage error too.
+        let markdown = run(Self.everyClass, ["--explain", "u_var", "--format", "markdown"])
+        XCTAssertEqual(markdown.status, 64)
+        XCTAssertEqual(markdown.out, "")
+        XCTAssertEqual(markdown.errLines.first, "error: --explain prints text or json, not markdown")
+        XCTAssertEqual(run(Self.everyClass, ["--explain"]).status, 64)
+        // Rejected lines still make the exit status 2.
+        let rejected = run(Self.everyClass + ["{not json"], ["--explain", "u_match"])
+        XCTAssertEqual(rejected.status, 2)
+        XCTAssertEqual(rejected.outLines.last, "u_match: 1 shown line, 1 match, 0 do not")
+    }
+
     func testHelp() {
         let help = CLIHarness.run(["reconcile", "--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.out.hasPrefix("OVERVIEW: "), help.out)
         XCTAssertTrue(help.out.contains("USAGE: targeting reconcile EVENTS.jsonl… [--rules PATH]"), help.out)
+        XCTAssertTrue(help.out.contains("  --explain <PROFILE_ID>  "), help.out)
+        XCTAssertTrue(help.out.contains(#""expected":{VARIANT:PERCENT}"#), help.out)
         XCTAssertTrue(CLIHarness.run(["--help"]).out.contains("  reconcile "), "listed among the subcommands")
     }
 

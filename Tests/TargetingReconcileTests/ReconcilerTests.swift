@@ -46,12 +46,17 @@ final class ReconcilerTests: TemporaryDirectoryTestCase {
     }
 
     private func reconcile(_ lines: [String], rules: String = ReconcilerTests.rules) -> (ReconcileReport, [Diagnostic], rejected: Int) {
+        let (reconciler, reported) = replay(lines, rules: rules)
+        return (reconciler.report, reported, reconciler.rejected)
+    }
+
+    private func replay(_ lines: [String], rules: String = ReconcilerTests.rules, explaining: String? = nil) -> (Reconciler, [Diagnostic]) {
         let path = directory.write("events.jsonl", lines.joined(separator: "\n") + "\n")
-        var reconciler = Reconciler(program: checkedProgram(rules), timeZone: TimeZone(identifier: "UTC")!, zoneName: "UTC")
+        var reconciler = Reconciler(program: checkedProgram(rules), timeZone: TimeZone(identifier: "UTC")!, zoneName: "UTC", explaining: explaining)
         var reader = LineChunkReader(path: path)!
         var reported: [Diagnostic] = []
         reconciler.replay(&reader, report: { reported.append($0) })
-        return (reconciler.report, reported, reconciler.rejected)
+        return (reconciler, reported)
     }
 
     private func classes(_ report: ReconcileReport, _ placement: String) -> [String: Int] {
@@ -82,8 +87,12 @@ final class ReconcilerTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(report.mismatches, 2)
         XCTAssertFalse(report.allMatch)
         let onboarding = report.placements[1]
-        XCTAssertEqual(onboarding.examples[ReconcileClass.differentDestination.rawValue],
-                       [PlacementReconciliation.Example(profileID: "u1", at: Timestamp.parse("2026-11-28T12:05:00Z")!)])
+        let example = onboarding.examples[ReconcileClass.differentDestination.rawValue]
+        XCTAssertEqual(example.map(\.profileID), ["u1"])
+        XCTAssertEqual(example.map(\.at), [Timestamp.parse("2026-11-28T12:05:00Z")!])
+        XCTAssertEqual(example.map(\.line), [5])
+        XCTAssertEqual(example.first?.prediction.outcome, ReconcileOutcome(destination: .flow("flow_default")))
+        XCTAssertEqual(example.first.map { ReconcileOutcome($0.shown) }, ReconcileOutcome(destination: .flow("flow_pro")))
         XCTAssertEqual(onboarding.examples[ReconcileClass.match.rawValue], [])
     }
 
@@ -165,5 +174,64 @@ final class ReconcilerTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(check.variants.map(\.assigned), [expected["control"]!, expected["discount"]!, 1])
         XCTAssertEqual(check.variants.map(\.isDeclared), [true, true, false])
         XCTAssertEqual(classes(report, "main_paywall")["match"], 40)
+    }
+
+    func testExamplesKeepWhatTheRulesPredictedAndWhatWasShown() {
+        let variant = ReferenceDraw.variant("pricing", "u7", Self.pricing)
+        let other = variant == "control" ? "discount" : "control"
+        let (report, _, _) = reconcile([
+            #"{"profile_id":"u7","name":"profile_updated","fields":{"installed_at":"2026-11-28T00:00:00Z"}}"#,
+            Self.shown("u7", "main_paywall", "paywall", "pw_x", "2026-11-28T10:00:00Z", experiment: ("pricing", other)),
+            Self.shown("u8", "main_paywall", "paywall", "pw_standard", "2026-11-28T10:00:00Z"),
+            Self.shown("u8", "main_paywall", "paywall", "pw_standard", "2026-11-28T10:01:00Z"),
+            // Two showings within a day: the cap row shows nothing.
+            Self.shown("u8", "main_paywall", "paywall", "pw_standard", "2026-11-28T10:02:00Z"),
+            Self.shown("u9", "gone", "flow", "f", "2026-11-28T10:00:00Z", heldOut: true),
+        ])
+        let paywall = report.placements[0]
+        guard let drawn = paywall.examples[ReconcileClass.differentVariant.rawValue].first,
+              let capped = paywall.examples[ReconcileClass.shownButPredictedNothing.rawValue].first,
+              let unknown = report.placements[2].examples[ReconcileClass.unknownPlacement.rawValue].first else {
+            return XCTFail("\(report)")
+        }
+        XCTAssertEqual(drawn.prediction.outcome, ReconcileOutcome(destination: .paywall(variant == "control" ? "pw_a" : "pw_b"), experiment: "pricing", variant: variant))
+        XCTAssertEqual(ReconcileOutcome(drawn.shown), ReconcileOutcome(destination: .paywall("pw_x"), experiment: "pricing", variant: other))
+        XCTAssertEqual(capped.prediction.decision?.audience, "over_cap")
+        XCTAssertEqual(capped.prediction.outcome, ReconcileOutcome(destination: .nothing))
+        XCTAssertEqual(capped.line, 5)
+        XCTAssertEqual(unknown.prediction, .unknownPlacement)
+        XCTAssertNil(unknown.prediction.outcome)
+        XCTAssertEqual(ReconcileOutcome(unknown.shown), ReconcileOutcome(destination: .flow("f"), heldOut: true))
+    }
+
+    func testTheTraceFollowsOneProfileWithTheExplanationOfEachDecision() {
+        let lines = [
+            Self.shown("u1", "onboarding", "flow", "flow_default", "2026-11-28T10:00:00Z"),
+            Self.shown("u2", "onboarding", "flow", "flow_default", "2026-11-28T10:00:00Z"),
+            #"{"profile_id":"u1","name":"flow_user_input","instanceId":"scr_quiz","element_id":"experience","element_type":"single_choice","item_ids":["pro"]}"#,
+            Self.shown("u1", "onboarding", "flow", "flow_default", "2026-11-28T10:05:00Z"),
+            Self.shown("u1", "gone", "flow", "f", "2026-11-28T10:06:00Z"),
+        ]
+        let (reconciler, _) = replay(lines, explaining: "u1")
+        guard let trace = reconciler.trace else { return XCTFail("no trace") }
+        XCTAssertTrue(trace.isKnown)
+        XCTAssertEqual(trace.profileID, "u1")
+        XCTAssertEqual(trace.entries.map(\.line.line), [1, 4, 5])
+        XCTAssertEqual(trace.entries.map(\.line.kind), [.match, .differentDestination, .unknownPlacement])
+        XCTAssertEqual(trace.mismatches, 2)
+        // Each explanation is of the decision the line was classified against, made with the
+        // answer given between the lines.
+        XCTAssertEqual(trace.entries[0].explanation?.decision, trace.entries[0].line.prediction.decision)
+        XCTAssertEqual(trace.entries[0].explanation?.rows.map(\.decided), [false, true])
+        XCTAssertEqual(trace.entries[1].explanation?.decision, trace.entries[1].line.prediction.decision)
+        XCTAssertEqual(trace.entries[1].explanation?.decision.audience, "pro_users")
+        XCTAssertEqual(trace.entries[1].explanation?.rows.map(\.decided), [true, false])
+        XCTAssertNil(trace.entries[2].explanation)
+        // A profile named only by an answer is known, with no shown line; one no line names is not.
+        let answered = replay([lines[2]], explaining: "u1").0.trace
+        XCTAssertEqual(answered?.isKnown, true)
+        XCTAssertEqual(answered?.entries.count, 0)
+        XCTAssertEqual(replay(lines, explaining: "u3").0.trace?.isKnown, false)
+        XCTAssertNil(replay(lines).0.trace)
     }
 }

@@ -49,4 +49,16 @@ final class SampleRatioCheckTests: XCTestCase {
         XCTAssertEqual(with.testedProfiles, 100)
         XCTAssertNil(check([("a", 50, 0), ("b", 50, 0)], undeclared: [("c", 3)]).pValue)
     }
+
+    func testTheExpectedShareIsTheWeightOverTheTestedWeights() {
+        // Weights that do not add up to 100: the shares are taken over their sum.
+        let uneven = check([("a", 10, 3), ("b", 30, 0)], undeclared: [("rogue", 5)])
+        XCTAssertEqual(uneven.testedWeight, 40)
+        XCTAssertEqual(uneven.variants.map { uneven.expectedFraction($0) }, [0.25, 0.75, nil])
+        // The statistic expects those shares of the tested profiles: 3 against 0.75 and 0 against 2.25.
+        XCTAssertEqual(uneven.statistic ?? -1, 2.25 * 2.25 / 0.75 + 2.25 * 2.25 / 2.25, accuracy: 1e-12)
+        let even = check([("a", 50, 0), ("b", 50, 0)])
+        XCTAssertEqual(even.variants.map { even.expectedFraction($0) }, [0.5, 0.5])
+        XCTAssertNil(even.statistic)
+    }
 }
