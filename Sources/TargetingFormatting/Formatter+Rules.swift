@@ -5,6 +5,7 @@ extension Formatter {
     /// The code lines of a rules file, in source order.
     static func layout(_ file: RuleFile, tokens: TokenTable) -> [LayoutLine] {
         let printer = CodePrinter(tokens: tokens)
+        let expressions = ExpressionLayout(printer: printer, tokens: tokens)
         var lines: [LayoutLine] = []
         for declaration in file.declarations {
             switch declaration {
@@ -19,11 +20,11 @@ extension Formatter {
                 let text = "input " + screen + printer.element(input.element) + " -> " + printer.reference(input.target)
                 lines.append(LayoutLine(indent: 0, text: text, range: input.range))
             case .segment(let segment):
-                let text = "segment " + segment.name.text + " = " + printer.expression(segment.expression)
-                lines.append(LayoutLine(indent: 0, text: text, range: segment.range))
+                lines += expressions.declaration(head: "segment " + segment.name.text + " =", expression: segment.expression,
+                                                 range: segment.range)
             case .audience(let audience):
-                let text = "audience " + audience.name.text + " = " + printer.expression(audience.expression)
-                lines.append(LayoutLine(indent: 0, text: text, range: audience.range))
+                lines += expressions.declaration(head: "audience " + audience.name.text + " =", expression: audience.expression,
+                                                 range: audience.range)
             case .placement(let placement):
                 layoutPlacement(placement, printer: printer, tokens: tokens, into: &lines)
             case .experiment(let experiment):

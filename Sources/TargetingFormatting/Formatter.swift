@@ -9,8 +9,10 @@ import TargetingSyntax
 ///   none there is none. No blank line follows a `{` or precedes a `}`, and none starts or ends
 ///   the file.
 /// - `attribute NAME: TYPE`, `attribute NAME: string one of ["a", "b"]`, `attribute NAME: set of
-///   [..]`, `input [SCREEN/]ELEMENT -> TARGET` and `segment NAME = EXPR` / `audience NAME = EXPR`
-///   each on one line, whatever lines the source spread them over.
+///   [..]`, `input [SCREEN/]ELEMENT -> TARGET` each on one line, whatever lines the source
+///   spread them over; so are `segment NAME = EXPR` / `audience NAME = EXPR` when they fit in
+///   `ExpressionLayout.width` (100) columns. A longer one is broken at its `or`s or `and`s, one operand a line, and an
+///   operand that still does not fit is broken the same way one level deeper (`ExpressionLayout`).
 /// - Expressions: single spaces around operators and keywords (`x >= 18`, `a and not b`,
 ///   `x not in ["a"]`, `now - 7d`), parentheses kept as written but tight (`(a or b)`), lists
 ///   `["a", "b"]` with `, ` and no trailing comma.
@@ -25,9 +27,9 @@ import TargetingSyntax
 /// - Comments: a comment on its own line stays on its own line before the line that follows it,
 ///   with that line's indentation (before a `}`, the indentation of the block's contents; at the
 ///   end of the file, none). A comment after code stays at the end of that code's line, after two
-///   spaces. A comment inside a construct the formatter joins onto one line (a multi-line
-///   expression, a row split over lines) moves onto its own line above that line. Trailing white
-///   space is removed from comments.
+///   spaces. A comment inside a construct the formatter joins onto one line (an expression or
+///   an operand that fits on one line, a row split over lines) moves onto its own line above that
+///   line. Trailing white space is removed from comments.
 /// - LF line breaks, no byte order mark, exactly one newline at the end; a file with no code and
 ///   no comments formats to the empty text.
 ///

@@ -9,9 +9,11 @@ struct LayoutLine: Hashable, Sendable {
     enum Role: Hashable, Sendable {
         /// An ordinary line.
         case plain
-        /// A line ending with `{`: no blank line follows it.
+        /// A line that opens a block: one ending with `{`, or with `=` or `(` before an expression
+        /// broken over the lines below. No blank line follows it.
         case opener
-        /// A `}` line: no blank line precedes it; comments before it are indented one level deeper.
+        /// A `}` line, or the `)` line of a broken expression: no blank line precedes it; comments
+        /// before it are indented one level deeper.
         case closer
     }
 
