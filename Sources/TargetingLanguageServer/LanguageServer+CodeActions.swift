@@ -8,8 +8,8 @@ extension LanguageServer {
     ///
     /// A diagnostic that carries a fix (a literal of the wrong type written in the right one)
     /// gets that edit, titled with the diagnostic's help and preferred when it is certain and
-    /// the diagnostic an error. A diagnostic whose help is "did you mean `x`?" gets a fix that writes `x` in place of
-    /// the name (spelled as the name was: quoted, backticked or bare), preferred when the
+    /// the diagnostic an error. A diagnostic whose help is "did you mean `x`?" gets a fix that
+    /// writes `x` in place of the name (spelled as the name was: quoted, backticked or bare), preferred when the
     /// diagnostic is an error. An undeclared custom
     /// attribute in the range gets "declare attribute `k`", which inserts `attribute k: TYPE`
     /// after the file's attribute declarations (or at its top, after a leading comment), with
