@@ -4,7 +4,7 @@ import TargetingBase
 ///
 /// One run whose driver lists a rule per diagnostic code that occurs, sorted by code; each
 /// result names its rule, its level, the message (with the help after ` — `) and, where the
-/// diagnostic has a place, the file and region. Columns count Unicode scalars, as the
+/// diagnostic has a place, the file and region, and the fix when the diagnostic carries one. Columns count Unicode scalars, as the
 /// diagnostics do, and the run says so (`columnKind`).
 enum SARIFReport {
     static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -71,6 +71,31 @@ enum SARIFReport {
         if let location = location(diagnostic) {
             members.append(JSONMember(key: "locations", value: .array([location])))
         }
+        if let fix = diagnostic.fix, diagnostic.place == .span, !fix.range.file.isEmpty {
+            members.append(JSONMember(key: "fixes", value: .array([self.fix(fix, description: diagnostic.help)])))
+        }
+        return .object(members)
+    }
+
+    /// A proposed fix: one replacement of the fix's region in its file.
+    static func fix(_ fix: Fix, description: String?) -> JSONValue {
+        let region = JSONValue.object([
+            JSONMember(key: "startLine", value: .number(Double(fix.range.start.line))),
+            JSONMember(key: "startColumn", value: .number(Double(fix.range.start.column))),
+            JSONMember(key: "endLine", value: .number(Double(fix.range.end.line))),
+            JSONMember(key: "endColumn", value: .number(Double(fix.range.end.column))),
+        ])
+        let replacement = JSONValue.object([
+            JSONMember(key: "deletedRegion", value: region),
+            JSONMember(key: "insertedContent", value: .object([JSONMember(key: "text", value: .string(fix.replacement))])),
+        ])
+        let change = JSONValue.object([
+            JSONMember(key: "artifactLocation", value: artifactLocation(fix.range.file)),
+            JSONMember(key: "replacements", value: .array([replacement])),
+        ])
+        var members: [JSONMember] = []
+        if let description { members.append(JSONMember(key: "description", value: .object([JSONMember(key: "text", value: .string(description))]))) }
+        members.append(JSONMember(key: "artifactChanges", value: .array([change])))
         return .object(members)
     }
 

@@ -6,8 +6,10 @@ import TargetingSyntax
 extension LanguageServer {
     /// `textDocument/codeAction`: quick fixes for the diagnostics in the range asked about.
     ///
-    /// A diagnostic whose help is "did you mean `x`?" gets a fix that writes `x` in place of
-    /// the name (spelled as the name was: quoted, backticked or bare), preferred when the
+    /// A diagnostic that carries a fix (a literal of the wrong type written in the right one)
+    /// gets that edit, titled with the diagnostic's help and preferred when it is certain and
+    /// the diagnostic an error. A diagnostic whose help is "did you mean `x`?" gets a fix that
+    /// writes `x` in place of the name (spelled as the name was: quoted, backticked or bare), preferred when the
     /// diagnostic is an error. An undeclared custom
     /// attribute in the range gets "declare attribute `k`", which inserts `attribute k: TYPE`
     /// after the file's attribute declarations (or at its top, after a leading comment), with
@@ -25,6 +27,14 @@ extension LanguageServer {
         let tokens = Lexer.lex(request.source).tokens.filter { $0.kind != .endOfFile }
         let diagnostics = (request.analysis.diagnostics[request.path] ?? []).filter { $0.place == .span }
         var actions: [JSONValue] = []
+        for diagnostic in diagnostics {
+            guard let fix = diagnostic.fix, fix.range.file == diagnostic.range.file,
+                  fix.range.start.offset <= to, from <= fix.range.end.offset,
+                  fix.range.start.offset <= fix.range.end.offset, fix.range.end.offset <= request.source.bytes.count else { continue }
+            let original = String(decoding: request.source.bytes[fix.range.start.offset..<fix.range.end.offset], as: UTF8.self)
+            actions.append(action(request, title: diagnostic.help ?? "replace `\(original)` with `\(fix.replacement)`", diagnostics: [diagnostic],
+                                  edit: (fix.range.start.offset..<fix.range.end.offset, fix.replacement), preferred: diagnostic.isError && fix.isCertain))
+        }
         for diagnostic in diagnostics {
             guard let range = CodeActionFixes.span(of: diagnostic, tokens: tokens), range.lowerBound <= to, from <= range.upperBound,
                   let suggestion = CodeActionFixes.suggestion(in: diagnostic.help) else { continue }

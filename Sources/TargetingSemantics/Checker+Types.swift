@@ -107,11 +107,11 @@ extension Checker {
             report(.ignoringCaseMismatch(name: name, type: type, at: ignoring))
         }
         var literalsFit = true
-        for literal in comparison.literals where !literalFits(literal, type) {
+        for literal in comparison.literals where !Checker.literalFits(literal, type) {
             if type == .version, case .string(let text) = literal.value {
                 report(.invalidVersion(text, at: literal.range))
             } else {
-                report(.literalTypeMismatch(name: name, type: type, literal: literal))
+                report(.literalTypeMismatch(name: name, type: type, literal: literal, allowed: attributeType.allowed))
             }
             literalsFit = false
         }
@@ -142,7 +142,8 @@ extension Checker {
                                   nextDay: Timestamp.formatDate(ms + Timestamp.msPerDay), at: high.range))
     }
 
-    func literalFits(_ literal: Literal, _ type: ValueType) -> Bool {
+    /// Whether `literal` is a value of `type` in a rule's comparison.
+    static func literalFits(_ literal: Literal, _ type: ValueType) -> Bool {
         switch (literal.value, type) {
         case (.string, .string), (.string, .set), (.number, .number), (.bool, .bool), (.date, .date), (.now, .date), (.pattern, .string): true
         case (.string(let text), .version): SemanticVersion(parsing: text) != nil

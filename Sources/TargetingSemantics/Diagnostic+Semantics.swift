@@ -150,14 +150,12 @@ extension Diagnostic {
                    help: "`ignoring case` applies to strings and sets")
     }
 
-    static func literalTypeMismatch(name: String, type: ValueType, literal: Literal) -> Diagnostic {
-        var help: String?
-        if case .string(let text) = literal.value {
-            let trimmed = AdaptyLimits.trimmed(text)
-            if type == .number, Double(trimmed) != nil, !trimmed.isEmpty { help = "write `\(trimmed)` without quotes" }
-            if type == .bool, trimmed == "true" || trimmed == "false" { help = "write `\(trimmed)` without quotes" }
-        }
-        return Diagnostic(.error, "type-mismatch", "`\(name)` is a `\(type.rawValue)`, but `\(literal.text)` is a \(literal.kindName)", at: literal.range, help: help)
+    /// A literal that is not of its attribute's type, with the rewrite that fits when there is
+    /// one (`allowed`: the attribute's listed values, which the rewrite must be one of).
+    static func literalTypeMismatch(name: String, type: ValueType, literal: Literal, allowed: [String]? = nil) -> Diagnostic {
+        let rewrite = LiteralFix(literal, as: type, allowed: allowed)
+        return Diagnostic(.error, "type-mismatch", "`\(name)` is a `\(type.rawValue)`, but `\(literal.text)` is a \(literal.kindName)", at: literal.range,
+                          help: rewrite?.help, fix: rewrite?.fix)
     }
 
     static func invalidVersion(_ text: String, at range: SourceRange) -> Diagnostic {

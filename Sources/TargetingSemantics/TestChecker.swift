@@ -270,7 +270,7 @@ package struct TestChecker {
                     } else if type == .set {
                         report(.givenTypeMismatch(name: name, type: type, found: "a \(literal.kindName)", at: literal.range))
                     } else {
-                        report(.literalTypeMismatch(name: name, type: type, literal: literal))
+                        report(.literalTypeMismatch(name: name, type: type, literal: literal, allowed: allowed))
                     }
                     return
                 }
@@ -291,7 +291,7 @@ package struct TestChecker {
             var members: [String] = []
             for item in list.items {
                 guard case .string(let member) = item.value else {
-                    report(.literalTypeMismatch(name: name, type: .set, literal: item))
+                    report(.literalTypeMismatch(name: name, type: .set, literal: item, allowed: allowed))
                     continue
                 }
                 if isCustom, member.contains(",") { report(.commaInSetValue(member, at: item.range)) }

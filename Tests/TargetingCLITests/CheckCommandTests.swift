@@ -1,4 +1,5 @@
 import Foundation
+import TargetingBase
 import TargetingTestSupport
 import XCTest
 
@@ -269,5 +270,59 @@ final class CheckCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(result.err.contains("\(path):17:3: warning: row `new_users` can never decide for a profile with an `id`: every one that reaches it is held out by `q4_holdout`"), result.err)
         let json = CLIHarness.run(["check", path, "--format", "json"])
         XCTAssertEqual(json.outLines.filter { $0.contains(#""code":"unreachable-row""#) }.count, 2, json.out)
+    }
+
+    func testALiteralOfTheWrongTypeGetsTheRewriteInHelpAndJSONAndApplyingItChecksClean() {
+        let rules = """
+        attribute reminders: bool
+        attribute goal_date: date
+        attribute sdk_version: version
+        attribute hours: number
+        attribute nickname: string
+        segment a = reminders == "true" and goal_date < "2008-12-01"
+        segment b = sdk_version >= 4.2 or hours in ["1", "2"] or nickname == 5
+        audience x = a or b
+        placement p {
+          x -> flow "f"
+          everyone -> flow "g"
+        }
+
+        """
+        let path = directory.write("literals.rules", rules)
+        let text = CLIHarness.run(["check", path])
+        XCTAssertEqual(text.status, 1)
+        for help in ["write `true` without quotes", "write `2008-12-01` without quotes", #"write `"4.2"` in quotes"#,
+                     "write `1` without quotes", "write `2` without quotes", #"write `"5"` in quotes"#] {
+            XCTAssertTrue(text.err.contains("= help: \(help)\n"), "\(help)\n\(text.err)")
+        }
+        XCTAssertTrue(text.err.contains("\(path):6:49: error: `goal_date` is a `date`, but `\"2008-12-01\"` is a string"), text.err)
+        XCTAssertEqual(summary(text.outLines.last)?.errors, 6, text.out)
+
+        let json = CLIHarness.run(["check", "--format", "json", path])
+        let fixes = json.outLines.compactMap { CLIHarness.member($0, "fix") }
+        XCTAssertEqual(fixes.count, 6, json.out)
+        let date = json.outLines.first { CLIHarness.member($0, "column") == .number(49) }
+        XCTAssertEqual(date.flatMap { CLIHarness.member($0, "help") }, .string("write `2008-12-01` without quotes"))
+        XCTAssertEqual(date.flatMap { CLIHarness.member($0, "fix") }, .object([
+            JSONMember(key: "line", value: .number(6)), JSONMember(key: "column", value: .number(49)),
+            JSONMember(key: "end_line", value: .number(6)), JSONMember(key: "end_column", value: .number(61)),
+            JSONMember(key: "replacement", value: .string("2008-12-01")), JSONMember(key: "certain", value: .bool(true)),
+        ]))
+
+        // Every fix applied (the text is ASCII, so columns are bytes; from the end so columns stay put): clean.
+        var lines = rules.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        let edits = fixes.compactMap { fix -> (line: Int, column: Int, end: Int, text: String)? in
+            guard case .number(let line)? = fix["line"], case .number(let column)? = fix["column"], case .number(let end)? = fix["end_column"],
+                  case .string(let text)? = fix["replacement"] else { return nil }
+            return (Int(line), Int(column), Int(end), text)
+        }
+        for edit in edits.sorted(by: { ($0.line, $0.column) > ($1.line, $1.column) }) {
+            lines[edit.line - 1].replaceSubrange((edit.column - 1)..<(edit.end - 1), with: Array(edit.text.utf8))
+        }
+        let fixed = lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+        XCTAssertTrue(fixed.contains(#"segment b = sdk_version >= "4.2" or hours in [1, 2] or nickname == "5""#), fixed)
+        let again = CLIHarness.run(["check", directory.write("fixed.rules", fixed)])
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertEqual(summary(again.outLines.last)?.errors, 0, again.out)
     }
 }

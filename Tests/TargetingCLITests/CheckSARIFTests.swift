@@ -130,4 +130,34 @@ final class CheckSARIFTests: TemporaryDirectoryTestCase {
         XCTAssertNil(SARIFReport.location(none))
         XCTAssertNil(SARIFReport.result(none, ruleIndex: 0)["locations"])
     }
+
+    func testALiteralFixIsAProposedReplacement() throws {
+        let fixMarked = MarkedSource("""
+        attribute goal_date: date
+        segment s = goal_date < 1️⃣"2008-12-01"2️⃣
+        audience a = s
+        placement p {
+          a -> flow "f"
+          everyone -> flow "g"
+        }
+
+        """)
+        let path = directory.write("fix.rules", fixMarked.text)
+        let result = CLIHarness.run(["check", path, "--format", "sarif"])
+        XCTAssertEqual(result.status, 1, result.err)
+        let log = try XCTUnwrap(self.log(result))
+        let item = try XCTUnwrap(log["runs"]?.arrayValue?.first?["results"]?.arrayValue?.first)
+        XCTAssertEqual(item["ruleId"], .string("type-mismatch"))
+        let fix = try XCTUnwrap(item["fixes"]?.arrayValue?.first)
+        XCTAssertEqual(fix["description"]?["text"], .string("write `2008-12-01` without quotes"))
+        let change = try XCTUnwrap(fix["artifactChanges"]?.arrayValue?.first)
+        XCTAssertEqual(change["artifactLocation"]?["uri"], .string("file://" + path))
+        let replacement = try XCTUnwrap(change["replacements"]?.arrayValue?.first)
+        let start = fixMarked.position("1️⃣"), end = fixMarked.position("2️⃣")
+        XCTAssertEqual(replacement["deletedRegion"], .object([
+            JSONMember(key: "startLine", value: .number(Double(start.line))), JSONMember(key: "startColumn", value: .number(Double(start.column))),
+            JSONMember(key: "endLine", value: .number(Double(end.line))), JSONMember(key: "endColumn", value: .number(Double(end.column))),
+        ]))
+        XCTAssertEqual(replacement["insertedContent"]?["text"], .string("2008-12-01"))
+    }
 }

@@ -1,4 +1,5 @@
 import TargetingBase
+import TargetingTestSupport
 import XCTest
 @testable import TargetingLanguageServer
 
@@ -138,5 +139,65 @@ final class CodeActionTests: XCTestCase {
         ])
         // A guess at a warning is offered, not preferred; a fix for an error is preferred.
         XCTAssertNil(actions(text, line: 1, from: 15, to: 15).first?["isPreferred"])
+    }
+
+    /// `text` with the one edit of `action` applied (positions in ASCII text, so UTF-16 units are bytes).
+    func applying(_ action: JSONValue, to text: String) -> String? {
+        guard let edit = action["edit", "changes", "file:///w/edit.rules"]?.arrayValue?.first,
+              let sl = edit["range", "start", "line"]?.intValue, let sc = edit["range", "start", "character"]?.intValue,
+              let el = edit["range", "end", "line"]?.intValue, let ec = edit["range", "end", "character"]?.intValue,
+              let newText = edit["newText"]?.stringValue else { return nil }
+        var lineStarts = [0]
+        for (offset, byte) in text.utf8.enumerated() where byte == 10 { lineStarts.append(offset + 1) }
+        var bytes = Array(text.utf8)
+        bytes.replaceSubrange((lineStarts[sl] + sc)..<(lineStarts[el] + ec), with: Array(newText.utf8))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func testALiteralOfTheWrongTypeIsRewrittenAsItsDiagnosticsFixSays() {
+        let declarations = """
+        attribute reminders: bool
+        attribute goal_date: date
+        attribute sdk_version: version
+        attribute hours: number
+        attribute nickname: string
+        attribute tags: set
+
+        """
+        // (segment, the action's summary, whether it is preferred)
+        let cases: [(String, String, Bool)] = [
+            (#"segment s = hours == "5""#, "write `5` without quotes | 6:21-6:24 5 | type-mismatch", true),
+            (#"segment s = reminders == "true""#, "write `true` without quotes | 6:25-6:31 true | type-mismatch", true),
+            (#"segment s = reminders == "yes""#, #"if `"yes"` means true, write `true` | 6:25-6:30 true | type-mismatch"#, false),
+            (#"segment s = goal_date < "2008-12-01""#, "write `2008-12-01` without quotes | 6:24-6:36 2008-12-01 | type-mismatch", true),
+            (#"segment s = profile.created_at >= "2026-11-29T12:00:00Z""#,
+             "write `2026-11-29T12:00:00Z` without quotes | 6:34-6:56 2026-11-29T12:00:00Z | type-mismatch", true),
+            ("segment s = sdk_version >= 4.2", #"write `"4.2"` in quotes | 6:27-6:30 "4.2" | type-mismatch"#, true),
+            ("segment s = tags has 5", #"write `"5"` in quotes | 6:21-6:22 "5" | type-mismatch"#, true),
+            ("segment s = nickname == 5", #"write `"5"` in quotes | 6:24-6:25 "5" | type-mismatch"#, true),
+        ]
+        for (segment, expected, preferred) in cases {
+            let text = declarations + segment + "\n"
+            let found = actions(text, line: 6, from: 0, to: segment.utf16.count)
+            XCTAssertEqual(found.map(summary), [expected], segment)
+            XCTAssertEqual(found.first?["isPreferred"]?.boolValue, preferred ? true : nil, segment)
+            // The edit is the fix the checker attached to the diagnostic.
+            let fix = diagnostics(text, file: "/w/edit.rules").compactMap(\.fix).first
+            XCTAssertEqual(found.first?["edit", "changes", "file:///w/edit.rules"]?.arrayValue?.first?["newText"]?.stringValue, fix?.replacement, segment)
+            guard let action = found.first, let fixed = applying(action, to: text) else { continue }
+            XCTAssertEqual(diagnostics(fixed, file: "/w/edit.rules").filter(\.isError), [], fixed)
+            XCTAssertEqual(actions(fixed, line: 6, from: 0, to: fixed.utf16.count).map(summary), [], fixed)
+        }
+    }
+
+    func testEachItemOfAListGetsItsOwnFixAndTheRangeAskedForPicksThem() {
+        let text = "attribute hours: number\nsegment s = hours in [\"1\", \"2\"]\n"
+        XCTAssertEqual(actions(text, line: 1, from: 0, to: 33).map(summary), [
+            "write `1` without quotes | 1:22-1:25 1 | type-mismatch",
+            "write `2` without quotes | 1:27-1:30 2 | type-mismatch",
+        ])
+        XCTAssertEqual(actions(text, line: 1, from: 28, to: 28).map(summary), ["write `2` without quotes | 1:27-1:30 2 | type-mismatch"])
+        // A literal with no rewrite that fits gets no action.
+        XCTAssertEqual(actions("attribute hours: number\nsegment s = hours == \"five\"\n", line: 1, from: 0, to: 30).map(summary), [])
     }
 }

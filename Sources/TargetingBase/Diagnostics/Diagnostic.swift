@@ -37,6 +37,8 @@ public struct Diagnostic: Hashable, Sendable {
     public package(set) var help: String?
     /// How much of `range` is known, which decides the header's `path:line:col` part.
     package var place: Place
+    /// An edit that resolves the finding, when one is known; `help` describes it.
+    package var fix: Fix?
 
     /// How much of a diagnostic's place is known.
     package enum Place: Hashable, Sendable {
@@ -52,13 +54,14 @@ public struct Diagnostic: Hashable, Sendable {
 
     /// Creates a diagnostic.
     package init(_ severity: Severity, _ code: String, _ message: String, at range: SourceRange, help: String? = nil,
-                 place: Place = .span) {
+                 place: Place = .span, fix: Fix? = nil) {
         self.severity = severity
         self.code = code
         self.message = message
         self.range = range
         self.help = help
         self.place = place
+        self.fix = fix
     }
 
     /// Whether this is an error.

@@ -101,7 +101,8 @@ package struct DiagnosticRenderer: Sendable {
     }
 
     /// The JSON form of one diagnostic: `file`, `line`, `column`, `end_line`, `end_column`,
-    /// `severity`, `code`, `message` and, when present, `help`.
+    /// `severity`, `code`, `message` and, when present, `help` and `fix` (the span to replace and
+    /// its `replacement`, and whether it is `certain`).
     package func json(_ diagnostic: Diagnostic) -> JSONValue {
         var members: [JSONMember] = [
             JSONMember(key: "file", value: .string(diagnostic.range.file)),
@@ -114,6 +115,16 @@ package struct DiagnosticRenderer: Sendable {
             JSONMember(key: "message", value: .string(diagnostic.message)),
         ]
         if let help = diagnostic.help { members.append(JSONMember(key: "help", value: .string(help))) }
+        if let fix = diagnostic.fix {
+            members.append(JSONMember(key: "fix", value: .object([
+                JSONMember(key: "line", value: .number(Double(fix.range.start.line))),
+                JSONMember(key: "column", value: .number(Double(fix.range.start.column))),
+                JSONMember(key: "end_line", value: .number(Double(fix.range.end.line))),
+                JSONMember(key: "end_column", value: .number(Double(fix.range.end.column))),
+                JSONMember(key: "replacement", value: .string(fix.replacement)),
+                JSONMember(key: "certain", value: .bool(fix.isCertain)),
+            ])))
+        }
         return .object(members)
     }
 
