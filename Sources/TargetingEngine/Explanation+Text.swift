@@ -39,15 +39,18 @@ extension Decision: CustomStringConvertible {
 }
 
 extension Explanation: CustomStringConvertible {
-    /// The text of `resolve --explain`: the decision, every row with matched / not
-    /// matched and the first failing condition, then the decision again.
+    /// The text of `resolve --explain`: the decision, every row with matched / not matched,
+    /// under a row that did not match each comparison that kept it out (every failing term of
+    /// an `or`), under one that matched the comparisons by which its `or`s held (`held: …`),
+    /// then the decision again.
     public var description: String {
         var text = decision.description + "\n"
         for (index, row) in rows.enumerated() {
             var mark = row.decided ? "decided" : row.matched ? "matched" : "not matched"
             if let draw = row.draw { mark += " (\(draw))" }
             text += "  \(index + 1). \(row.always ? "always " : "")\(row.audience) -> \(row.destination): \(mark)\n"
-            if let failure = row.failure { text += "       \(failure)\n" }
+            for failure in row.failures { text += "       \(failure)\n" }
+            for held in row.held { text += "       held: \(held)\n" }
         }
         if let holdout = holdout { text += "  \(holdout)\n" }
         return text + "  decision: " + decision.outcomeText + "\n"
@@ -55,10 +58,12 @@ extension Explanation: CustomStringConvertible {
 }
 
 extension Explanation.Row: CustomStringConvertible {
-    /// `pro_adults -> flow "flow_pro_v2": not matched`, then the failing condition when there is one.
+    /// `pro_adults -> flow "flow_pro_v2": not matched`, then each failing comparison, or each
+    /// comparison by which an `or` held (`held: …`).
     public var description: String {
         let mark = decided ? "decided" : matched ? "matched" : "not matched"
-        return "\(always ? "always " : "")\(audience) -> \(destination): \(mark)" + (failure.map { "; \($0)" } ?? "")
+        return "\(always ? "always " : "")\(audience) -> \(destination): \(mark)"
+            + failures.map { "; \($0)" }.joined() + held.map { "; held: \($0)" }.joined()
     }
 }
 

@@ -17,6 +17,13 @@ public struct Explanation: Hashable, Sendable {
         public package(set) var decided: Bool
         /// For a row that did not match: the first condition that failed.
         public package(set) var failure: Failure?
+        /// For a row that did not match, every comparison that kept it from matching: each
+        /// failing term of an `or` (nested ones included), the first failing term of an `and`.
+        /// `failure` is the first of them.
+        package var failures: [Failure] = []
+        /// For a row that matched: the comparisons that made each `or` on the way hold (its first
+        /// term that held, nested ones included); empty when no `or` was needed.
+        package var held: [Failure] = []
         /// Where the row is written.
         package var range: SourceRange
         /// For a split or experiment row whose audience matched: the draw, e.g. `bucket 37 of
@@ -79,12 +86,10 @@ extension Evaluator {
         let heldOut = decision.heldOut
         for (rowIndex, row) in placement.rows.enumerated() {
             var matched = true
-            var failure: Explanation.Failure?
+            var reasons: [Explanation.Failure] = []
             if let audience = row.audience {
                 matched = audienceMatches(audience)
-                if !matched {
-                    failure = firstFailure(program.audiences[audience].condition, expected: true, segment: program.audiences[audience].name, profile: profile)
-                }
+                reasons = self.reasons(program.audiences[audience].condition, expected: true, segment: program.audiences[audience].name, profile: profile)
             }
             var draw: String?
             if heldOut, !row.source.appliesWhenHeldOut {
@@ -94,9 +99,11 @@ extension Evaluator {
             } else if matched, let plan = row.split, rowIndex == decidedRow || drawInput(plan.key, profileID: decision.profileID) == .absent {
                 draw = describeDraw(plan, profileID: decision.profileID)
             }
-            rows.append(Explanation.Row(audience: row.source.audience.name, destination: row.source.destination.description,
-                                        matched: matched, decided: rowIndex == decidedRow, failure: failure, range: row.source.range, draw: draw,
-                                        always: row.source.always != nil))
+            var explained = Explanation.Row(audience: row.source.audience.name, destination: row.source.destination.description,
+                                            matched: matched, decided: rowIndex == decidedRow, failure: matched ? nil : reasons.first,
+                                            range: row.source.range, draw: draw, always: row.source.always != nil)
+            if matched { explained.held = reasons } else { explained.failures = reasons }
+            rows.append(explained)
         }
         var explanation = Explanation(rows: rows, decision: decision)
         if let holdout = program.holdout, placement.isCoveredByHoldout {
@@ -152,48 +159,99 @@ extension Evaluator {
         }
     }
 
-    /// The leaf comparison that made `condition` differ from `expected`.
+    /// The most comparisons `reasons` gives for one condition: enough for any hand-written
+    /// rule, and a bound for a generated one whose segments repeat each other.
+    static let reasonLimit = 32
+
+    /// The comparisons that settle `condition`'s value, in rule order: when it differs from
+    /// `expected`, every one that made it differ (each failing term of an `or`, and of an `and`
+    /// the first failing term); when it is `expected`, the comparisons by which each `or` on the
+    /// way held (its first term that held). Under `not`, `and` and `or` trade places. Referenced
+    /// segments are followed, each once; a comparison reached twice is given once; at most
+    /// `reasonLimit`.
     ///
-    /// Walks down one path, at each `and`/`or` into the first item whose value differs from what
-    /// is expected of it, and into a referenced segment's condition: a loop, not recursion, so a
-    /// long chain of segments (`s2 = s1`, `s3 = s2`, …) cannot exhaust the stack.
-    package mutating func firstFailure(_ condition: Condition, expected: Bool, segment: String, profile: Profile) -> Explanation.Failure? {
-        var condition = condition
-        var expected = expected
-        var segment = segment
-        // The innermost `not SEGMENT` on the path, which names the failure's negation.
-        var negation: (text: String, holds: Bool)?
-        while true {
-            switch condition {
+    /// Walks with a stack of its own, not recursion, so a long chain of segments (`s2 = s1`,
+    /// `s3 = s2`, …) cannot exhaust the call stack.
+    package mutating func reasons(_ condition: Condition, expected: Bool, segment: String, profile: Profile) -> [Explanation.Failure] {
+        struct Pending {
+            var condition: Condition
+            var expected: Bool
+            var segment: String
+            /// The innermost `not SEGMENT` on the path, which names a comparison's negation.
+            var negation: (text: String, holds: Bool)?
+            /// Whether an `or` chose this term because it held (so its comparisons explain a match).
+            var chosen: Bool
+        }
+        let differs = evaluate(condition) != expected
+        var stack = [Pending(condition: condition, expected: expected, segment: segment, negation: nil, chosen: false)]
+        var found: [Explanation.Failure] = []
+        var seen = Set<SourceRange>()
+        // A segment walked once is not walked again in the same way: rules whose segments
+        // refer to each other twice (`s2 = s1 or s1`, …) would otherwise take exponential time.
+        struct Visit: Hashable {
+            var segment: Int
+            var expected: Bool
+            var chosen: Bool
+        }
+        var walked = Set<Visit>()
+        while var pending = stack.popLast(), found.count < Evaluator.reasonLimit {
+            switch pending.condition {
             case .and(let items), .or(let items):
-                guard let item = items.first(where: { evaluate($0) != expected }) else { return nil }
-                condition = item
+                var isOr = false
+                if case .or = pending.condition { isOr = true }
+                // An `or` needed true (an `and` needed false) holds by any one term.
+                let anyTerm = isOr == pending.expected
+                let next: [Condition]
+                if differs {
+                    // Every term differs under an any-term node; under the other, the first that does.
+                    next = anyTerm ? items : items.first { evaluate($0) != pending.expected }.map { [$0] } ?? []
+                } else if anyTerm {
+                    next = items.first { evaluate($0) == pending.expected }.map { [$0] } ?? []
+                    pending.chosen = true
+                } else {
+                    next = items
+                }
+                for item in next.reversed() {
+                    var child = pending
+                    child.condition = item
+                    stack.append(child)
+                }
             case .not(let inner):
                 if case .segment(let index) = inner {
-                    negation = ("not " + program.segments[index].name, !expected)
+                    pending.negation = ("not " + program.segments[index].name, !pending.expected)
                 }
-                condition = inner
-                expected.toggle()
+                pending.condition = inner
+                pending.expected.toggle()
+                stack.append(pending)
             case .segment(let index):
-                segment = program.segments[index].name
-                condition = program.segments[index].condition
+                guard walked.insert(Visit(segment: index, expected: pending.expected, chosen: pending.chosen)).inserted else { continue }
+                pending.segment = program.segments[index].name
+                pending.condition = program.segments[index].condition
+                stack.append(pending)
             case .test(let test):
-                guard run(test) != expected else { return nil }
-                let source = test.source
-                let attribute: String
-                switch source.subject {
-                case .now: attribute = "now"
-                case .attribute(let reference): attribute = reference.displayName
-                }
-                var failure = Explanation.Failure(segment: segment, attribute: attribute, actual: actualText(test, profile: profile),
-                                                  comparison: source.text(), holds: !expected, range: source.range)
-                if let negation {
-                    failure.negation = negation.text
-                    failure.negationHolds = negation.holds
-                }
-                return failure
+                let holds = run(test)
+                guard differs ? holds != pending.expected : pending.chosen, seen.insert(test.source.range).inserted else { continue }
+                found.append(comparison(test, holds: holds, segment: pending.segment, negation: pending.negation, profile: profile))
             }
         }
+        return found
+    }
+
+    /// A comparison as `--explain` names it: its segment, attribute, actual value and truth.
+    func comparison(_ test: CompiledTest, holds: Bool, segment: String, negation: (text: String, holds: Bool)?, profile: Profile) -> Explanation.Failure {
+        let source = test.source
+        let attribute: String
+        switch source.subject {
+        case .now: attribute = "now"
+        case .attribute(let reference): attribute = reference.displayName
+        }
+        var failure = Explanation.Failure(segment: segment, attribute: attribute, actual: actualText(test, profile: profile),
+                                          comparison: source.text(), holds: holds, range: source.range)
+        if let negation {
+            failure.negation = negation.text
+            failure.negationHolds = negation.holds
+        }
+        return failure
     }
 
     /// The actual value a test saw, as text: "missing", the value, or the raw value with "(not a …)".

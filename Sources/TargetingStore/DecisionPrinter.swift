@@ -41,15 +41,22 @@ package struct DecisionPrinter: Sendable {
             JSONMember(key: "decided", value: .bool(row.decided)),
         ]
         if row.always { members.append(JSONMember(key: "always", value: .bool(true))) }
-        if let failure = row.failure {
-            members.append(JSONMember(key: "failed", value: .object([
-                JSONMember(key: "segment", value: .string(failure.segment)),
-                JSONMember(key: "attribute", value: .string(failure.attribute)),
-                JSONMember(key: "actual", value: .string(failure.actual)),
-                JSONMember(key: "comparison", value: .string(failure.comparison)),
-                JSONMember(key: "holds", value: .bool(failure.holds)),
-            ])))
-        }
+        // `failed` is the first failing comparison; `failures` all of them (every failing term of
+        // an `or`); `held` the comparisons by which a matched row's `or`s held.
+        if let failure = row.failure { members.append(JSONMember(key: "failed", value: json(failure))) }
+        if !row.failures.isEmpty { members.append(JSONMember(key: "failures", value: .array(row.failures.map(json)))) }
+        if !row.held.isEmpty { members.append(JSONMember(key: "held", value: .array(row.held.map(json)))) }
         return .object(members)
+    }
+
+    /// One comparison of an explanation in JSON.
+    static func json(_ comparison: Explanation.Failure) -> JSONValue {
+        .object([
+            JSONMember(key: "segment", value: .string(comparison.segment)),
+            JSONMember(key: "attribute", value: .string(comparison.attribute)),
+            JSONMember(key: "actual", value: .string(comparison.actual)),
+            JSONMember(key: "comparison", value: .string(comparison.comparison)),
+            JSONMember(key: "holds", value: .bool(comparison.holds)),
+        ])
     }
 }

@@ -126,7 +126,7 @@ package struct TestRunner: Sendable {
                 return .failure(TestError(message: "unknown audience or segment `\(name.text)`", range: name.range))
             }
             guard holds == negated else { return .success((nil, nil)) }
-            let reason = evaluator.firstFailure(condition, expected: !holds, segment: name.text, profile: profile).map {
+            let reason = evaluator.reasons(condition, expected: !holds, segment: name.text, profile: profile).first.map {
                 "segment `\($0.segment)`: \($0.attribute) is \($0.actual), so `\($0.comparison)` is \($0.holds ? "true" : "false")"
             }
             let failure = TestFailure(range: range, expected: expectation.description, actual: (holds ? "" : "not ") + name.text,
