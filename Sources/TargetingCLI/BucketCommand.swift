@@ -58,7 +58,7 @@ enum BucketCommand: Command {
             switch split.destination(forBucket: bucket) {
             case .flow(let flow, _): (kind, target) = ("flow", flow)
             case .paywall(let paywall, _): (kind, target) = ("paywall", paywall)
-            default: (kind, target) = (nil, nil)
+            case .nothing, .split, .experiment: (kind, target) = (nil, nil)
             }
             switch format {
             case .json:

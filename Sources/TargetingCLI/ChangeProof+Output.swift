@@ -68,8 +68,8 @@ extension ChangeProof {
             let moves = " (\(placement.transitions.count) kind\(placement.transitions.count == 1 ? "" : "s") of move)"
             switch placement.status {
             case .changed: out += moves
-            case .undecided where !placement.transitions.isEmpty: out += moves
-            default: break
+            case .undecided: if !placement.transitions.isEmpty { out += moves }
+            case .equivalent, .added, .removed: break
             }
             out += "\n"
             for move in placement.transitions {

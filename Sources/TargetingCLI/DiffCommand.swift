@@ -144,15 +144,13 @@ enum DiffCommand: Command {
             }
         }
         let (old, new) = (programs[0], programs[1])
-        var oldNames = old.placements.map(\.name)
-        var newNames = new.placements.map(\.name)
+        var pairing = PlacementPairing(old: old.placements.map(\.name), new: new.placements.map(\.name))
         if let only = arguments.value("--placement") {
-            guard oldNames.contains(only) || newNames.contains(only) else {
+            guard pairing.all.contains(only) else {
                 io.report(.placementInNeither(only))
                 return ExitStatus.inputError
             }
-            oldNames = oldNames.filter { $0 == only }
-            newNames = newNames.filter { $0 == only }
+            pairing = pairing.only(only)
         }
         if prove {
             let proof = ChangeProof.prove(old: old, new: new, now: now, placement: arguments.value("--placement"))
@@ -167,12 +165,9 @@ enum DiffCommand: Command {
         if let dialect {
             let (table, column) = try SqlCommand.source(arguments)
             let layout = try SqlCommand.layout(arguments)
-            let shared = oldNames.filter { newNames.contains($0) }
-            let removed = oldNames.filter { !newNames.contains($0) }
-            let added = newNames.filter { !oldNames.contains($0) }
             let query: String
             do {
-                query = try SQLCompiler.diff(old: old, new: new, placements: shared, removed: removed, added: added,
+                query = try SQLCompiler.diff(old: old, new: new, placements: pairing.shared, removed: pairing.removed, added: pairing.added,
                                              now: now, dialect: dialect, table: table, column: column, layout: layout, byRow: view == .row)
             } catch {
                 io.report(SqlCommand.diagnostic(error, noPlacement: "neither rule set has a placement"))
@@ -182,12 +177,12 @@ enum DiffCommand: Command {
             io.out(SQLCompiler.header(now: now, dialect: dialect, rules: arguments.positionals[0] + " -> " + arguments.positionals[1]) + jit + query + "\n")
             return ExitStatus.success
         }
-        var report = ImpactReport(oldPlacements: oldNames, newPlacements: newNames, examplesPerTransition: examples, view: view)
+        var report = ImpactReport(pairing, examplesPerTransition: examples, view: view)
         report.reportsExperiments = old.reportsExperiments || new.reportsExperiments
         report.stickyExperiments = old.stickyExperiments.union(new.stickyExperiments)
-        let shared = oldNames.filter { newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!, new.placementIndex(named: $0)!) }
-        let removed = oldNames.filter { !newNames.contains($0) }.map { ($0, old.placementIndex(named: $0)!) }
-        let added = newNames.filter { !oldNames.contains($0) }.map { ($0, new.placementIndex(named: $0)!) }
+        let shared = pairing.shared.map { ($0, old.placementIndex(named: $0)!, new.placementIndex(named: $0)!) }
+        let removed = pairing.removed.map { ($0, old.placementIndex(named: $0)!) }
+        let added = pairing.added.map { ($0, new.placementIndex(named: $0)!) }
         // The attributes the new rules read, and whether any profile of the corpus has each.
         // (A history subject is not an attribute: a profile without history has its count, 0.)
         var attributes: [(target: AttributeTarget, slot: Slot, seen: Bool)] = []
@@ -266,7 +261,7 @@ enum DiffCommand: Command {
             let placements = report.placements.map { impact in
                 JSONValue.object([
                     JSONMember(key: "placement", value: .string(impact.name)),
-                    JSONMember(key: "status", value: .string(impact.status)),
+                    JSONMember(key: "status", value: .string(impact.status.rawValue)),
                     JSONMember(key: "profiles", value: .number(Double(impact.profiles))),
                     JSONMember(key: "changed", value: .number(Double(impact.changed))),
                     JSONMember(key: "transitions", value: .array(impact.transitions.map { transition in
@@ -298,14 +293,14 @@ enum DiffCommand: Command {
             io.out("now: \(instant)\n")
             for impact in report.placements {
                 let sizes = impact.sizes.map { size -> String in
-                    let (count, sticky) = impact.status == "added" ? (size.after, size.stickyAfter) : (size.before, size.stickyBefore)
+                    let (count, sticky) = impact.status == .added ? (size.after, size.stickyAfter) : (size.before, size.stickyBefore)
                     return "\(size.shown.description) " + sizeText(report, size.shown, count, of: impact.profiles, sticky: sticky)
                 }.joined(separator: ", ")
                 switch impact.status {
-                case "added": io.out("placement \(impact.name): added (\(impact.profiles) profiles: \(sizes))\n")
-                case "removed": io.out("placement \(impact.name): removed (\(impact.profiles) profiles: \(sizes))\n")
-                case "unchanged": io.out("placement \(impact.name): no change (\(impact.profiles) profiles)\n")
-                default:
+                case .added: io.out("placement \(impact.name): added (\(impact.profiles) profiles: \(sizes))\n")
+                case .removed: io.out("placement \(impact.name): removed (\(impact.profiles) profiles: \(sizes))\n")
+                case .unchanged: io.out("placement \(impact.name): no change (\(impact.profiles) profiles)\n")
+                case .changed:
                     let what = report.view == .row ? "audience, destination or variant" : "destination"
                     io.out("placement \(impact.name): \(impact.changed) of \(impact.profiles) profiles (\(CommandSupport.percent(impact.changed, of: impact.profiles))) change \(what)\n")
                     let width = impact.transitions.map { $0.from.description.count + $0.to.description.count + 4 }.max() ?? 0

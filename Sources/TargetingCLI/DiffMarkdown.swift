@@ -42,20 +42,20 @@ enum DiffMarkdown {
                                details: Bool, moves: Int?) -> String {
         let instant = Timestamp.format(now)
         let profiles = placements.map(\.profiles).max() ?? 0
-        guard placements.contains(where: { $0.status != "unchanged" }) else {
+        guard placements.contains(where: { $0.status != .unchanged }) else {
             return "**Targeting:** no change: no profile of \(profiles) changes \(what(report)) in \(count(placements.count, "placement")) at \(instant).\n"
         }
         var out = "### Targeting: impact of the rule change\n\n"
         out += "Resolved at \(instant) over \(count(profiles, "profile")); a move is a change of \(what(report)).\n\n"
         out += "| placement | status | profiles that move | share |\n|---|---|---:|---:|\n"
         for impact in placements {
-            let moved = impact.status == "changed" ? "\(impact.changed) of \(impact.profiles)" : "—"
-            let share = impact.status == "changed" ? CommandSupport.percent(impact.changed, of: impact.profiles) : ""
+            let moved = impact.status == .changed ? "\(impact.changed) of \(impact.profiles)" : "—"
+            let share = impact.status == .changed ? CommandSupport.percent(impact.changed, of: impact.profiles) : ""
             out += "| \(code(impact.name)) | \(status(impact.status)) | \(moved) | \(share) |\n"
         }
-        for impact in placements where impact.status != "unchanged" {
+        for impact in placements where impact.status != .unchanged {
             out += "\n#### \(code(impact.name)): \(status(impact.status))\n\n"
-            if impact.status == "changed" {
+            if impact.status == .changed {
                 out += "| from | to | profiles |\n|---|---|---:|\n"
                 let shown = moves.map { Array(impact.transitions.prefix($0)) } ?? impact.transitions
                 for transition in shown {
@@ -85,7 +85,7 @@ enum DiffMarkdown {
                 out += "\n</details>\n"
             }
         }
-        if !details, placements.contains(where: { $0.status != "unchanged" }) {
+        if !details, placements.contains(where: { $0.status != .unchanged }) {
             out += "\n(Example profiles and sizes left out to stay under 1 MiB.)\n"
         }
         if !absentAttributes.isEmpty {
@@ -152,10 +152,10 @@ enum DiffMarkdown {
         report.view == .row ? "audience, destination or variant" : "destination"
     }
 
-    private static func status(_ status: String) -> String {
+    private static func status(_ status: ImpactReport.Status) -> String {
         switch status {
-        case "unchanged": "no change"
-        default: status
+        case .unchanged: "no change"
+        case .changed, .added, .removed: status.rawValue
         }
     }
 

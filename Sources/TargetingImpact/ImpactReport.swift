@@ -107,12 +107,24 @@ package struct ImpactReport: Sendable {
         }
     }
 
+    /// What a rule change did to a placement.
+    package enum Status: String, Hashable, Sendable {
+        /// Some profile's decision changed (as the view tells decisions apart).
+        case changed
+        /// In both rule sets, and no profile's decision changed.
+        case unchanged
+        /// Only the new rules have it.
+        case added
+        /// Only the old rules have it.
+        case removed
+    }
+
     /// Per placement.
     package struct PlacementImpact: Sendable {
         /// The placement name.
         package var name: String
-        /// `changed`/`unchanged` (in both rule sets), `added` or `removed`.
-        package var status: String
+        /// What the change did to it.
+        package var status: Status
         /// Profiles resolved.
         package var profiles: Int
         /// Profiles whose decision changed (in the destination view: whose destination changed).
@@ -136,25 +148,24 @@ package struct ImpactReport: Sendable {
     /// entry).
     package var stickyExperiments: Set<String> = []
     var order: [String] = []
-    var status: [String: String] = [:]
+    var status: [String: Status] = [:]
     var profiles: [String: Int] = [:]
     var transitions: [String: [String: Transition]] = [:]
     var sizes: [String: [Shown: Size]] = [:]
 
     /// Creates an empty report for placements under the old and new rules.
     package init(oldPlacements: [String], newPlacements: [String], examplesPerTransition: Int = 3, view: View = .row) {
+        self.init(PlacementPairing(old: oldPlacements, new: newPlacements), examplesPerTransition: examplesPerTransition, view: view)
+    }
+
+    /// Creates an empty report for the placements of `pairing`.
+    package init(_ pairing: PlacementPairing, examplesPerTransition: Int = 3, view: View = .row) {
         self.examplesPerTransition = examplesPerTransition
         self.view = view
-        let newSet = Set(newPlacements)
-        let oldSet = Set(oldPlacements)
-        for name in oldPlacements {
-            order.append(name)
-            status[name] = newSet.contains(name) ? "unchanged" : "removed"
-        }
-        for name in newPlacements where !oldSet.contains(name) {
-            order.append(name)
-            status[name] = "added"
-        }
+        order = pairing.all
+        for name in pairing.shared { status[name] = .unchanged }
+        for name in pairing.removed { status[name] = .removed }
+        for name in pairing.added { status[name] = .added }
     }
 
     /// The text form of a decision's destination.
@@ -175,7 +186,7 @@ package struct ImpactReport: Sendable {
                 .add(Size(shown: to, before: 0, after: 1, stickyAfter: new?.isSticky == true ? 1 : 0))
         }
         guard let from, let to, from != to else { return }
-        status[placement] = "changed"
+        status[placement] = .changed
         let key = from.description + "\u{0}" + to.description
         var transition = transitions[placement]?[key] ?? Transition(from: from, to: to, count: 0, examples: [])
         transition.count += 1
@@ -195,7 +206,7 @@ package struct ImpactReport: Sendable {
     /// corpus order, so partial reports merged in order equal one report recorded serially.
     package mutating func merge(_ later: ImpactReport) {
         for (placement, count) in later.profiles { profiles[placement, default: 0] += count }
-        for (placement, status) in later.status where status == "changed" { self.status[placement] = status }
+        for (placement, status) in later.status where status == .changed { self.status[placement] = status }
         for (placement, sizes) in later.sizes {
             var merged = self.sizes[placement] ?? [:]
             for (shown, size) in sizes {
@@ -234,11 +245,11 @@ package struct ImpactReport: Sendable {
             let sizes = (sizes[name] ?? [:]).values.sorted {
                 max($0.before, $0.after) != max($1.before, $1.after) ? max($0.before, $0.after) > max($1.before, $1.after) : $0.shown < $1.shown
             }
-            return PlacementImpact(name: name, status: status[name] ?? "unchanged", profiles: profiles[name] ?? 0,
+            return PlacementImpact(name: name, status: status[name] ?? .unchanged, profiles: profiles[name] ?? 0,
                                    changed: list.reduce(0) { $0 + $1.count }, transitions: list, sizes: sizes)
         }
     }
 
     /// Whether anything changed: a destination, or a placement added or removed.
-    package var hasChanges: Bool { placements.contains { $0.status != "unchanged" } }
+    package var hasChanges: Bool { placements.contains { $0.status != .unchanged } }
 }

@@ -102,7 +102,7 @@ struct CodeActionFixes {
                     if case .custom(let key) = d.name.target { declared.insert(key) }
                 case .segment(let d), .audience(let d):
                     comparisons += d.expression.comparisons
-                default:
+                case .input, .placement, .experiment, .holdout:
                     break
                 }
             }

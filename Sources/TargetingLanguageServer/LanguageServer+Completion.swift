@@ -92,7 +92,7 @@ struct CompletionNames {
             case .segment: segments.insert(occurrence.name)
             case .audience: audiences.insert(occurrence.name)
             case .placement: placements.insert(occurrence.name)
-            default: break
+            case .attribute, .split, .experiment, .variant, .holdout, .history: break
             }
         }
         for file in analysis.ruleFiles {
@@ -232,8 +232,8 @@ struct CompletionNames {
                 switch destination {
                 case .flow(let id, _) where !paywall, .paywall(let id, _) where paywall:
                     if !ids.contains(id) { ids.append(id) }
-                default:
-                    break
+                case .flow, .paywall, .nothing, .split, .experiment:
+                    break  // the other kind; `shown` gives no split or experiment
                 }
             }
             let detail = (paywall ? "paywall" : "flow") + (placementRows[placement] != nil ? " of `\(placement)`" : "")

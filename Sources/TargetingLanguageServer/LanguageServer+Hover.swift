@@ -44,7 +44,7 @@ extension LanguageServer {
                 switch declaration {
                 case .segment(let d) where occurrence.kind == .segment && d.name.text == occurrence.name: d
                 case .audience(let d) where occurrence.kind == .audience && d.name.text == occurrence.name: d
-                default: nil
+                case .segment, .audience, .attribute, .input, .placement, .experiment, .holdout: nil
                 }
             }
             guard let declaration = declarations.first else {

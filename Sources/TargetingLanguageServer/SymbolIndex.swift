@@ -156,8 +156,8 @@ package struct SymbolIndex: Sendable {
                 occurrences.append(Occurrence(kind: named(identifier), name: identifier.text, range: identifier.range, isDeclaration: false))
             case .comparison(let comparison):
                 if case .attribute(let reference) = comparison.subject { add(attribute: reference, declaration: false) }
-            default:
-                break
+            case .or, .and, .not, .group:
+                break  // `forEachLeaf` visits leaves only
             }
         }
     }
@@ -169,7 +169,7 @@ package struct SymbolIndex: Sendable {
             if let key = split.key { add(attribute: key, declaration: false) }
         case .experiment(let row):
             add(experiment: row.experiment, variants: row.arms.map(\.variant))
-        default:
+        case .flow, .paywall, .nothing:
             break
         }
     }

@@ -19,7 +19,7 @@ extension Checker {
                     switch destination {
                     case .flow: this = "flow"
                     case .paywall: this = "paywall"
-                    default: continue
+                    case .nothing, .split, .experiment: continue  // `shown` gives no split or experiment
                     }
                     if let literal = Checker.emptyIDLiteral(destination) {
                         report(.emptyDestinationID(this, at: literal))
@@ -78,10 +78,11 @@ extension Checker {
     /// literal ends the destination, so it is the destination's last two characters.
     static func emptyIDLiteral(_ destination: Destination) -> SourceRange? {
         switch destination {
-        case .flow("", let range), .paywall("", let range):
+        case .flow(let id, let range), .paywall(let id, let range):
+            guard id.isEmpty else { return nil }
             let end = range.end
             return SourceRange(file: range.file, start: SourcePosition(offset: end.offset - 2, line: end.line, column: end.column - 2), end: end)
-        default:
+        case .nothing, .split, .experiment:
             return nil
         }
     }

@@ -18,8 +18,8 @@ extension Checker {
                     checkSegmentReference(reference, segmentNames: segmentNames)
                 case .comparison(let comparison):
                     report(.comparisonInAudience(at: comparison.subject.range))
-                default:
-                    break
+                case .or, .and, .not, .group:
+                    break  // `forEachLeaf` visits leaves only
                 }
             }
         }

@@ -95,7 +95,7 @@ package struct TestCoverage: Hashable, Sendable {
                     switch variant.destination {
                     case .flow(let id, _): shown = ("flow", id)
                     case .paywall(let id, _): shown = ("paywall", id)
-                    default: shown = (nil, nil)
+                    case .nothing, .split, .experiment: shown = (nil, nil)
                     }
                     let weight = variant.bound - (step > 0 ? split.steps[step - 1].bound : 0)
                     if let name = variant.variant {

@@ -144,10 +144,12 @@ package struct TestRunner: Sendable {
         switch expected.outcome {
         case .noMatch: return decision.audience == nil
         case .destination(let destination):
-            switch (destination, decision.outcome ?? .nothing) {
-            case (.flow(let id, _), .flow(let got)), (.paywall(let id, _), .paywall(let got)): return id == got
-            case (.nothing, .nothing): return true
-            default: return false
+            let got = decision.outcome ?? .nothing
+            switch destination {
+            case .flow(let id, _): return got == .flow(id)
+            case .paywall(let id, _): return got == .paywall(id)
+            case .nothing: return got == .nothing
+            case .split, .experiment: return false  // an expectation names a flow, a paywall or nothing
             }
         }
     }

@@ -15,7 +15,7 @@ final class ImpactReportTests: XCTestCase {
         report.record(placement: "p", profileID: "u4", old: decision(nil), new: decision(.nothing))
         report.record(placement: "p", profileID: "u5", old: decision(.flow("a")), new: decision(.flow("a"), audience: "other"))
         let impact = report.placements[0]
-        XCTAssertEqual(impact.status, "changed")
+        XCTAssertEqual(impact.status, .changed)
         XCTAssertEqual(impact.profiles, 5)
         XCTAssertEqual(impact.changed, 4)
         XCTAssertEqual(impact.transitions.map(\.from.description), ["flow \"a\"", "no match"])
@@ -55,7 +55,7 @@ final class ImpactReportTests: XCTestCase {
             XCTAssertEqual(merged.placements[0].transitions, whole.placements[0].transitions, "\(cuts)")
             XCTAssertEqual(merged.placements[0].sizes, whole.placements[0].sizes, "\(cuts)")
         }
-        XCTAssertEqual(whole.placements.map(\.status), ["changed", "removed", "added"])
+        XCTAssertEqual(whole.placements.map(\.status), [.changed, .removed, .added])
         XCTAssertEqual(whole.placements[0].transitions.first?.examples, ["u2", "u4", "u8"], "the first examples in corpus order")
         // A part with a change makes the placement changed, whichever part it is.
         var quietFirst = empty
@@ -63,7 +63,7 @@ final class ImpactReportTests: XCTestCase {
         var changing = empty
         record(2..<3, into: &changing)
         quietFirst.merge(changing)
-        XCTAssertEqual(quietFirst.placements[0].status, "changed")
+        XCTAssertEqual(quietFirst.placements[0].status, .changed)
     }
 
     func testTheRowViewTellsAudiencesAndSplitsApart() {
@@ -76,7 +76,7 @@ final class ImpactReportTests: XCTestCase {
             byDestination.record(placement: "p", profileID: "u\(index)", old: held, new: quiet)
         }
         let impact = byRow.placements[0]
-        XCTAssertEqual(impact.status, "changed")
+        XCTAssertEqual(impact.status, .changed)
         XCTAssertEqual(impact.changed, 3)
         XCTAssertEqual(impact.transitions.map(\.from.description), ["nothing (audience `fans`, split `hold`)"])
         XCTAssertEqual(impact.transitions.map(\.to.description), ["nothing (audience `everyone`)"])
@@ -85,7 +85,7 @@ final class ImpactReportTests: XCTestCase {
         XCTAssertEqual(impact.sizes.map { [$0.before, $0.after] }, [[0, 3], [3, 0]])
         XCTAssertTrue(byRow.hasChanges)
         // Merged by destination, both are `nothing`: nothing moved.
-        XCTAssertEqual(byDestination.placements[0].status, "unchanged")
+        XCTAssertEqual(byDestination.placements[0].status, .unchanged)
         XCTAssertEqual(byDestination.placements[0].sizes.map(\.shown.description), ["nothing"])
         XCTAssertNil(byDestination.placements[0].sizes[0].shown.audience)
         XCTAssertFalse(byDestination.hasChanges)
@@ -95,7 +95,7 @@ final class ImpactReportTests: XCTestCase {
         var report = ImpactReport(oldPlacements: ["gone"], newPlacements: ["new"], view: .destination)
         report.record(placement: "gone", profileID: "u1", old: decision(.flow("a")), new: nil)
         report.record(placement: "new", profileID: "u1", old: nil, new: decision(nil))
-        XCTAssertEqual(report.placements.map(\.status), ["removed", "added"])
+        XCTAssertEqual(report.placements.map(\.status), [.removed, .added])
         XCTAssertEqual(report.placements[0].sizes.map { [$0.before, $0.after] }, [[1, 0]])
         XCTAssertEqual(report.placements[1].sizes.map { [$0.before, $0.after] }, [[0, 1]])
         XCTAssertEqual(report.placements[1].sizes[0].shown.description, "no match")
@@ -105,7 +105,7 @@ final class ImpactReportTests: XCTestCase {
     func testAddedAndRemovedPlacementsCountAsChanges() {
         let report = ImpactReport(oldPlacements: ["kept", "gone"], newPlacements: ["kept", "new"])
         XCTAssertEqual(report.placements.map(\.name), ["kept", "gone", "new"])
-        XCTAssertEqual(report.placements.map(\.status), ["unchanged", "removed", "added"])
+        XCTAssertEqual(report.placements.map(\.status), [.unchanged, .removed, .added])
         XCTAssertTrue(report.hasChanges)
         XCTAssertFalse(ImpactReport(oldPlacements: ["kept"], newPlacements: ["kept"]).hasChanges)
     }

@@ -137,9 +137,12 @@ final class EventScanTests: XCTestCase {
 
     /// Numbers at the edges of what a double holds: whichever path reads them, both read them alike.
     func testNumbersAtTheEdgesAgree() {
+        // The scan reads each line itself (so the comparison is tried), except a number too large
+        // for a double, which it leaves to the general path.
         for number in ["1e400", "-1e400", "1e-400", "9007199254740993", "123456789012345678901234567890", "0.1e1", "-0.0"] {
-            agree(#"{"profile_id":"u1","name":"flow_user_input","element_id":"n","element_type":"number_input","value":\#(number)}"#)
-            agree(#"{"profile_id":"u1","name":"flow_user_input","element_id":"birthday","element_type":"date_picker","value":\#(number)}"#)
+            let scanned = !["1e400", "-1e400"].contains(number)
+            XCTAssertEqual(agree(#"{"profile_id":"u1","name":"flow_user_input","element_id":"n","element_type":"number_input","value":\#(number)}"#), scanned, number)
+            XCTAssertEqual(agree(#"{"profile_id":"u1","name":"flow_user_input","element_id":"birthday","element_type":"date_picker","value":\#(number)}"#), scanned, number)
         }
     }
 

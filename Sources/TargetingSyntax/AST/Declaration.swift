@@ -73,7 +73,7 @@ package enum Destination: Hashable, Sendable {
         switch self {
         case .split(let split): split.variants.map(\.destination)
         case .experiment(let experiment): experiment.arms.map(\.destination)
-        default: [self]
+        case .flow, .paywall, .nothing: [self]
         }
     }
 }

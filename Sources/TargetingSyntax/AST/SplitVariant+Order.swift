@@ -14,7 +14,7 @@ extension Destination {
     package var splitSortKey: String {
         switch self {
         case .flow(let id, _), .paywall(let id, _): id
-        default: ""
+        case .nothing, .split, .experiment: ""
         }
     }
 }
