@@ -132,31 +132,11 @@ enum SARIFReport {
     /// `%SRCROOT%`; an absolute one becomes a `file://` URI.
     static func artifactLocation(_ path: String) -> JSONValue {
         if path.hasPrefix("/") {
-            return .object([JSONMember(key: "uri", value: .string("file://" + uriPath(path)))])
+            return .object([JSONMember(key: "uri", value: .string("file://" + URIPath.encoded(path)))])
         }
         return .object([
-            JSONMember(key: "uri", value: .string(uriPath(path))),
+            JSONMember(key: "uri", value: .string(URIPath.encoded(path))),
             JSONMember(key: "uriBaseId", value: .string(sourceRoot)),
         ])
-    }
-
-    /// `path` as the path of a URI reference: bytes outside RFC 3986's unreserved characters,
-    /// sub-delimiters, `@` and `/` are percent-encoded (so `:` cannot read as a scheme).
-    static func uriPath(_ path: String) -> String {
-        var out = ""
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            case _ where "-._~!$&'()*+,;=@/".utf8.contains(byte):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                out.unicodeScalars.append("%")
-                out.unicodeScalars.append(hex[Int(byte >> 4)])
-                out.unicodeScalars.append(hex[Int(byte & 0x0F)])
-            }
-        }
-        return out
     }
 }

@@ -1,3 +1,5 @@
+import TargetingBase
+
 /// `file:` URIs and the paths they name.
 package enum DocumentURI {
     /// The path of a `file:` URI (percent escapes decoded), or nil for other schemes.
@@ -25,22 +27,7 @@ package enum DocumentURI {
     }
 
     /// The `file:` URI of an absolute path, escaping what RFC 3986 does not allow in a path.
-    package static func uri(of path: String) -> String {
-        var out = "file://"
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let digits = Array("0123456789ABCDEF".unicodeScalars)
-                out += "%"
-                out.unicodeScalars.append(digits[Int(byte >> 4)])
-                out.unicodeScalars.append(digits[Int(byte & 15)])
-            }
-        }
-        return out
-    }
+    package static func uri(of path: String) -> String { "file://" + URIPath.encoded(path) }
 
     private static func hex(_ byte: UInt8) -> UInt8? {
         switch byte {

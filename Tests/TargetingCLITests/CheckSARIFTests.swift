@@ -118,8 +118,8 @@ final class CheckSARIFTests: TemporaryDirectoryTestCase {
             JSONMember(key: "uri", value: .string("Rules/main.rules")),
             JSONMember(key: "uriBaseId", value: .string("%SRCROOT%")),
         ]))
-        XCTAssertEqual(SARIFReport.uriPath("my rules/a:b%.rules"), "my%20rules/a%3Ab%25.rules")
-        XCTAssertEqual(SARIFReport.uriPath("règles/ä.rules"), "r%C3%A8gles/%C3%A4.rules")
+        XCTAssertEqual(URIPath.encoded("my rules/a:b%.rules"), "my%20rules/a%3Ab%25.rules")
+        XCTAssertEqual(URIPath.encoded("règles/ä.rules"), "r%C3%A8gles/%C3%A4.rules")
 
         let line = Diagnostic(.warning, "bad-record", "bad", at: .line(4, of: "p.jsonl"), place: .line)
         XCTAssertEqual(SARIFReport.location(line)?["physicalLocation"]?["region"], .object([JSONMember(key: "startLine", value: .number(4))]))
