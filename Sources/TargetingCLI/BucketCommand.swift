@@ -42,8 +42,8 @@ enum BucketCommand: Command {
             printExperiment(experiment, ids: ids, format: format, io: io)
             return ExitStatus.success
         }
-        if let holdout = checked.holdout, holdout.name.text == splitID {
-            printHoldout(holdout, ids: ids, format: format, io: io)
+        if let holdout = checked.holdout, let plan = rules.program.holdout, holdout.name.text == splitID {
+            printHoldout(plan, key: holdout.key?.displayName, ids: ids, format: format, io: io)
             return ExitStatus.success
         }
         let splits = rules.program.placements.flatMap { $0.rows.compactMap(\.split) }.filter { !$0.isExperiment }
@@ -100,23 +100,24 @@ enum BucketCommand: Command {
         }
     }
 
-    /// One line per value: its bucket and whether the holdout holds it out.
-    static func printHoldout(_ holdout: HoldoutDeclaration, ids: [String], format: OutputFormat, io: CommandIO) {
-        let key = holdout.key?.displayName ?? AttributeTarget.builtin("id").written
+    /// One line per value: its bucket and whether the holdout, as the engine draws it, holds it
+    /// out; `key` is the holdout's key as written (nil for `profile.id`).
+    static func printHoldout(_ holdout: HoldoutPlan, key written: String?, ids: [String], format: OutputFormat, io: CommandIO) {
+        let key = written ?? AttributeTarget.builtin("id").written
         for id in ids {
-            let bucket = SplitDraw.bucket(splitID: holdout.name.text, profileID: id)
-            let heldOut = bucket < holdout.weightValue
+            let bucket = SplitDraw.bucket(splitID: holdout.name, profileID: id)
+            let heldOut = holdout.holdsOut(bucket: bucket)
             switch format {
             case .json:
                 io.out(JSONWriter.write(.object([
-                    JSONMember(key: "holdout", value: .string(holdout.name.text)),
+                    JSONMember(key: "holdout", value: .string(holdout.name)),
                     JSONMember(key: "key", value: .string(key)),
                     JSONMember(key: "value", value: .string(id)),
                     JSONMember(key: "bucket", value: .number(Double(bucket))),
                     JSONMember(key: "held_out", value: .bool(heldOut)),
                 ])) + "\n")
             case .text:
-                io.out("\(id) \(holdout.name.text): bucket \(bucket) -> " + (heldOut ? "held out (< \(holdout.weightValue))" : "not held out") + "\n")
+                io.out("\(id) \(holdout.name): bucket \(bucket) -> " + (heldOut ? "held out (< \(holdout.weight))" : "not held out") + "\n")
             }
         }
     }
