@@ -122,7 +122,7 @@ enum DiffCommand: Command {
             dialect = parsed
         }
         let corpus = arguments.value("--profiles") ?? ""
-        guard prove || dialect != nil || arguments.has("--profiles") else { throw UsageError(message: "missing --profiles FILE (or --prove, or --sql DIALECT)") }
+        guard prove || arguments.has("--sql") || arguments.has("--profiles") else { throw UsageError(message: "missing --profiles FILE (or --prove, or --sql DIALECT)") }
         var examples = 3
         if let text = arguments.value("--examples") {
             guard let number = Int(text), number >= 0 else { throw UsageError(message: "invalid --examples `\(text)`") }

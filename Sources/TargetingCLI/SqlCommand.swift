@@ -111,7 +111,7 @@ enum SqlCommand: Command {
     /// Whether `--no-jit` is given; a usage error with any dialect but PostgreSQL, which alone has the setting.
     static func noJIT(_ arguments: ParsedArguments, dialect: SQLDialect) throws -> Bool {
         guard arguments.has("--no-jit") else { return false }
-        guard dialect == .postgres else { throw UsageError(message: "--no-jit is for PostgreSQL only: Spark SQL has no JIT setting") }
+        guard dialect.hasJIT else { throw UsageError(message: "--no-jit is for PostgreSQL only: \(dialect.displayName) has no JIT setting") }
         return true
     }
 

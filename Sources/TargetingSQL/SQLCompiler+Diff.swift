@@ -65,11 +65,7 @@ extension SQLCompiler {
         }
         func stickyCount(_ alias: String) -> String { "SUM(CASE WHEN \(alias).sticky THEN \(alias).copies ELSE 0 END)" }
         let noCount = "CAST(NULL AS BIGINT)"
-        func examples(_ alias: String) -> String {
-            dialect == .postgres
-                ? "(array_agg(\(alias).profile_id ORDER BY \(alias).profile_id) FILTER (WHERE \(alias).profile_id IS NOT NULL))[1:3]"
-                : "slice(array_sort(collect_set(\(alias).profile_id)), 1, 3)"
-        }
+        func examples(_ alias: String) -> String { dialect.smallest(3, of: "\(alias).profile_id") }
         let none = "CAST(NULL AS \(dialect.textType))", unknown = "CAST(NULL AS BOOLEAN)"
         let columns = diffColumns(byRow: byRow, experiments: experiments, sticky: sticky)
         func decision(_ alias: String) -> [String] { parts.map { "\(alias).\($0)" } + ["\(alias).matched"] }

@@ -248,8 +248,7 @@ package struct SQLCompiler {
         if history { columns.append("\(SQLHistoryReader(dialect: dialect, now: now).fromTypedColumn) AS \(SQLHistoryReader.column)") }
         if schema.readsHistory { names.append(SQLHistoryReader.typedColumn) }
         if includeProfile {
-            let row = dialect == .postgres ? "CAST(ROW(\(names.joined(separator: ", "))) AS TEXT)" : "to_json(struct(\(names.joined(separator: ", "))))"
-            columns.insert("\(row) AS profile", at: 0)
+            columns.insert("\(dialect.rowText(names)) AS profile", at: 0)
         }
         return "  SELECT \(columns.joined(separator: ",\n    "))\n  FROM \(sourceTable)"
     }

@@ -68,7 +68,7 @@ struct SQLConditionCompiler {
         case .stringIn(let literals, let fold):
             return "(\(text(fold)) IN \(list(literals.map(dialect.string))))"
         case .contains(let literal, let fold):
-            return dialect == .postgres ? "(strpos(\(text(fold)), \(dialect.string(literal))) > 0)" : "(instr(\(text(fold)), \(dialect.string(literal))) > 0)"
+            return dialect.contains(text(fold), dialect.string(literal))
         case .startsWith(let literal, let fold):
             return "(left(\(text(fold)), \(literal.unicodeScalars.count)) = \(dialect.string(literal)))"
         case .endsWith(let literal, let fold):

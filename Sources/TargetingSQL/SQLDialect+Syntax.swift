@@ -49,24 +49,47 @@ extension SQLDialect {
 
     /// A number cast to a double.
     func doubleCast(_ value: String) -> String {
-        self == .postgres ? "CAST(\(value) AS DOUBLE PRECISION)" : "CAST(\(value) AS DOUBLE)"
+        "CAST(\(value) AS \(doubleType))"
     }
 
     /// The end-of-text anchor of a regular expression (Java's `$` also matches before a final line break).
-    var endAnchor: String { self == .postgres ? "$" : "\\z" }
+    var endAnchor: String {
+        switch self {
+        case .postgres: "$"
+        case .spark: "\\z"
+        }
+    }
 
     /// The text type.
-    var textType: String { self == .postgres ? "TEXT" : "STRING" }
+    var textType: String {
+        switch self {
+        case .postgres: "TEXT"
+        case .spark: "STRING"
+        }
+    }
 
     /// The type of an array of text.
-    var textArrayType: String { self == .postgres ? "TEXT[]" : "ARRAY<STRING>" }
+    var textArrayType: String {
+        switch self {
+        case .postgres: "TEXT[]"
+        case .spark: "ARRAY<STRING>"
+        }
+    }
 
     /// An empty array of text.
-    var emptyTextArray: String { self == .postgres ? "CAST(ARRAY[] AS TEXT[])" : "CAST(array() AS ARRAY<STRING>)" }
+    var emptyTextArray: String {
+        switch self {
+        case .postgres: "CAST(ARRAY[] AS TEXT[])"
+        case .spark: "CAST(array() AS ARRAY<STRING>)"
+        }
+    }
 
     /// Integer division of non-negative integers.
     func divide(_ a: String, _ b: String) -> String {
-        self == .postgres ? "(\(a)) / \(b)" : "(\(a)) div \(b)"
+        switch self {
+        case .postgres: "(\(a)) / \(b)"
+        case .spark: "(\(a)) div \(b)"
+        }
     }
 
     /// Division rounding towards negative infinity, by a positive constant.
@@ -76,27 +99,42 @@ extension SQLDialect {
 
     /// The one-based element `index` of an array, or NULL past its end.
     func element(_ array: String, _ index: Int) -> String {
-        self == .postgres ? "(\(array))[\(index)]" : "try_element_at(\(array), \(index))"
+        switch self {
+        case .postgres: "(\(array))[\(index)]"
+        case .spark: "try_element_at(\(array), \(index))"
+        }
     }
 
     /// The number of elements of an array.
     func count(_ array: String) -> String {
-        self == .postgres ? "cardinality(\(array))" : "size(\(array))"
+        switch self {
+        case .postgres: "cardinality(\(array))"
+        case .spark: "size(\(array))"
+        }
     }
 
     /// Whether an array holds `value`.
     func arrayContains(_ array: String, _ value: String) -> String {
-        self == .postgres ? "(\(value) = ANY(\(array)))" : "array_contains(\(array), \(value))"
+        switch self {
+        case .postgres: "(\(value) = ANY(\(array)))"
+        case .spark: "array_contains(\(array), \(value))"
+        }
     }
 
     /// Text split on a comma, empty parts kept.
     func splitOnComma(_ text: String) -> String {
-        self == .postgres ? "string_to_array(\(text), ',')" : "split(\(text), ',', -1)"
+        switch self {
+        case .postgres: "string_to_array(\(text), ',')"
+        case .spark: "split(\(text), ',', -1)"
+        }
     }
 
     /// Text split on a full stop, empty parts kept.
     func splitOnDot(_ text: String) -> String {
-        self == .postgres ? "string_to_array(\(text), '.')" : "split(\(text), '[.]', -1)"
+        switch self {
+        case .postgres: "string_to_array(\(text), '.')"
+        case .spark: "split(\(text), '[.]', -1)"
+        }
     }
 
     /// Text cast to a 64-bit integer (the text is known to be a short run of digits).
@@ -104,7 +142,10 @@ extension SQLDialect {
 
     /// Text compared by bytes.
     func bytes(_ text: String) -> String {
-        self == .postgres ? "(\(text) COLLATE \"C\")" : text
+        switch self {
+        case .postgres: "(\(text) COLLATE \"C\")"
+        case .spark: text
+        }
     }
 
     /// The lowercase mapping of `ignoring case` (`CaseFolding.lowercase`: full Unicode mapping,
@@ -113,9 +154,13 @@ extension SQLDialect {
     /// is Java's `toLowerCase`, which applies it. In PostgreSQL ASCII text (as many bytes as
     /// characters) takes the byte-wise `lower()` first, which maps ASCII as ICU does.
     func lowercase(_ text: String) -> String {
-        guard self == .postgres else { return "lower(\(text))" }
-        return "CASE WHEN octet_length(\(text)) = length(\(text)) THEN lower(\(text) COLLATE \"C\") COLLATE \"default\" "
-            + "ELSE lower(\(text) COLLATE \"und-x-icu\") COLLATE \"default\" END"
+        switch self {
+        case .postgres:
+            return "CASE WHEN octet_length(\(text)) = length(\(text)) THEN lower(\(text) COLLATE \"C\") COLLATE \"default\" "
+                + "ELSE lower(\(text) COLLATE \"und-x-icu\") COLLATE \"default\" END"
+        case .spark:
+            return "lower(\(text))"
+        }
     }
 
     /// Lowercases every element of a text array.
@@ -185,7 +230,10 @@ extension SQLDialect {
 
     /// An array of text (`element` reads NULL past its end).
     func textArray(_ items: [String]) -> String {
-        self == .postgres ? "ARRAY[\(items.joined(separator: ", "))]" : "array(\(items.joined(separator: ", ")))"
+        switch self {
+        case .postgres: "ARRAY[\(items.joined(separator: ", "))]"
+        case .spark: "array(\(items.joined(separator: ", ")))"
+        }
     }
 
     /// A text number cast to a double without ever raising an error.
@@ -231,6 +279,73 @@ extension SQLDialect {
 
     /// Text concatenation.
     func concat(_ parts: [String]) -> String {
-        self == .postgres ? "(" + parts.joined(separator: " || ") + ")" : "concat(" + parts.joined(separator: ", ") + ")"
+        switch self {
+        case .postgres: "(" + parts.joined(separator: " || ") + ")"
+        case .spark: "concat(" + parts.joined(separator: ", ") + ")"
+        }
+    }
+
+    /// The type of a double.
+    var doubleType: String {
+        switch self {
+        case .postgres: "DOUBLE PRECISION"
+        case .spark: "DOUBLE"
+        }
+    }
+
+    /// The character that quotes an identifier (doubled inside it).
+    var identifierQuote: String {
+        switch self {
+        case .postgres: "\""
+        case .spark: "`"
+        }
+    }
+
+    /// The columns `names` of a row as one text, equal for equal rows.
+    func rowText(_ names: [String]) -> String {
+        switch self {
+        case .postgres: "CAST(ROW(\(names.joined(separator: ", "))) AS TEXT)"
+        case .spark: "to_json(struct(\(names.joined(separator: ", "))))"
+        }
+    }
+
+    /// Whether `text` holds `fragment` (a text literal or column).
+    func contains(_ text: String, _ fragment: String) -> String {
+        switch self {
+        case .postgres: "(strpos(\(text), \(fragment)) > 0)"
+        case .spark: "(instr(\(text), \(fragment)) > 0)"
+        }
+    }
+
+    /// Whether `text` is one or more ASCII digits.
+    func isDigits(_ text: String) -> String {
+        switch self {
+        case .postgres: "(\(text) ~ '^[0-9]+$')"
+        case .spark: "(\(text) RLIKE '^[0-9]+\\\\z')"
+        }
+    }
+
+    /// In a grouped query, the `count` smallest non-NULL values of the text column `column`, as an array.
+    func smallest(_ count: Int, of column: String) -> String {
+        switch self {
+        case .postgres: "(array_agg(\(column) ORDER BY \(column)) FILTER (WHERE \(column) IS NOT NULL))[1:\(count)]"
+        case .spark: "slice(array_sort(collect_set(\(column))), 1, \(count))"
+        }
+    }
+
+    /// The engine's name in messages.
+    package var displayName: String {
+        switch self {
+        case .postgres: "PostgreSQL"
+        case .spark: "Spark SQL"
+        }
+    }
+
+    /// Whether the engine compiles queries to machine code, a setting `--no-jit` turns off.
+    package var hasJIT: Bool {
+        switch self {
+        case .postgres: true
+        case .spark: false
+        }
     }
 }

@@ -15,17 +15,24 @@ extension SQLSlotReader {
     /// character, which was most of the cost of reading a date.
     func readDate(text: String, prefix c: String, column: String, into stages: inout SQLStages) {
         let pattern = "^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[.]([0-9]+))?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2})))?" + dialect.endAnchor
-        let m = "\(c)dm", digits = "\(c)dn"
+        let m = "\(c)dm"
         let matched = dialect.match(text, pattern, groups: 10)
-        if dialect == .postgres {
+        // PostgreSQL's column of the common forms' digits, `<prefix>dn`; none in Spark SQL.
+        let digitsColumn: String?
+        switch dialect {
+        case .postgres:
+            let digits = "\(c)dn"
             stages.add(SQLStage.view, digits, SQLSlotReader.postgresDateDigits(text))
             stages.add(SQLStage.view, m, "CASE WHEN \(digits) IS NULL THEN \(matched) END")
-        } else {
+            digitsColumn = digits
+        case .spark:
             stages.add(SQLStage.view, m, sparkDateMatch(text, matched: matched))
+            digitsColumn = nil
         }
+        let digits = digitsColumn ?? ""
         /// A part: `fromDigits` of the number where there is one, else `fromMatch`.
         func part(_ fromDigits: String, _ fromMatch: String) -> String {
-            dialect == .postgres ? "CASE WHEN \(digits) IS NOT NULL THEN \(fromDigits) ELSE \(fromMatch) END" : fromMatch
+            digitsColumn.map { "CASE WHEN \($0) IS NOT NULL THEN \(fromDigits) ELSE \(fromMatch) END" } ?? fromMatch
         }
         func number(_ index: Int) -> String { "coalesce(\(dialect.bigint(dialect.element(m, index))), 0)" }
         let names = ["y", "mo", "d", "h", "mi", "se"]
@@ -42,7 +49,7 @@ extension SQLSlotReader {
         stages.add(SQLStage.parts, "\(c)doh", part("0", number(9)))
         stages.add(SQLStage.parts, "\(c)dom", part("0", number(10)))
         stages.add(SQLStage.parts, "\(c)dsg", part("1", "CASE WHEN \(dialect.element(m, 8)) = '-' THEN -1 ELSE 1 END"))
-        stages.add(SQLStage.parts, "\(c)dok", dialect == .postgres ? "(\(digits) IS NOT NULL OR \(m) IS NOT NULL)" : "(\(m) IS NOT NULL)")
+        stages.add(SQLStage.parts, "\(c)dok", digitsColumn.map { "(\($0) IS NOT NULL OR \(m) IS NOT NULL)" } ?? "(\(m) IS NOT NULL)")
 
         let parts = SQLInstantParts.columns(prefix: "\(c)d")
         stages.add(SQLStage.value, column, parts.milliseconds(dialect))
@@ -182,7 +189,10 @@ extension SQLSlotReader {
     /// many versions too large to compile; its match is two passes of the pattern.)
     func versionMatch(_ text: String, pattern: String) -> String {
         let matched = dialect.match(text, pattern, groups: 4)
-        guard dialect == .postgres else { return matched }
+        switch dialect {
+        case .postgres: break
+        case .spark: return matched
+        }
         let parts = (1...3).map { "split_part(\(text), '.', \($0))" }
         func number(_ part: String) -> String { "(\(part) <> '' AND (\(part) = '0' OR left(\(part), 1) <> '0'))" }
         func release(_ count: Int) -> String {

@@ -26,7 +26,7 @@ package struct SQLTableSchema: Hashable, Sendable {
         func type(_ dialect: SQLDialect) -> String {
             switch self {
             case .text: dialect.textType
-            case .number: dialect == .postgres ? "DOUBLE PRECISION" : "DOUBLE"
+            case .number: dialect.doubleType
             case .bool: "BOOLEAN"
             }
         }
@@ -107,7 +107,7 @@ package struct SQLTableSchema: Hashable, Sendable {
         let plain = name.unicodeScalars.first.map { !("0"..."9").contains($0) } ?? false
             && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
         if plain { return name }
-        let quote = dialect == .postgres ? "\"" : "`"
+        let quote = dialect.identifierQuote
         return quote + name.replacingOccurrences(of: quote, with: quote + quote) + quote
     }
 

@@ -35,7 +35,7 @@ struct SQLVersionComparison {
     private func isNumeric(_ text: String) -> Bool { !text.isEmpty && text.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
 
     private func numeric(_ value: String) -> String {
-        dialect == .postgres ? "(\(value) ~ '^[0-9]+$')" : "(\(value) RLIKE '^[0-9]+\\\\z')"
+        dialect.isDigits(value)
     }
 
     /// Digit strings without leading zeros: shorter is smaller, then byte order.
