@@ -47,7 +47,7 @@ extension LanguageServer {
         guard !Workspace.isTests(request.path), let file = request.analysis.ruleFile(request.path) else { return .array(actions) }
         let fixes = CodeActionFixes(request.analysis)
         var keys: [String] = []
-        for diagnostic in diagnostics where diagnostic.code == "undeclared-attribute" {
+        for diagnostic in diagnostics where diagnostic.kind == .undeclaredAttribute {
             guard let range = CodeActionFixes.span(of: diagnostic, tokens: tokens), range.lowerBound <= to, from <= range.upperBound,
                   let key = fixes.undeclaredKey(at: range.lowerBound, in: file) else { continue }
             keys.append(key)
@@ -59,7 +59,7 @@ extension LanguageServer {
         var offered: Set<String> = []
         for key in keys where offered.insert(key).inserted {
             let related = diagnostics.filter { diagnostic in
-                diagnostic.code == "undeclared-attribute"
+                diagnostic.kind == .undeclaredAttribute
                     && CodeActionFixes.span(of: diagnostic, tokens: tokens).flatMap { fixes.undeclaredKey(at: $0.lowerBound, in: file) } == key
             }
             let (offset, text) = fixes.declaration(of: key, in: file)

@@ -75,7 +75,7 @@ struct CompletionContext: Sendable {
                 replace = token.range.start.offset..<token.range.end.offset
                 preceding = Array(tokens[..<touching])
             case .string:
-                let unterminated = lexer.diagnostics.contains { $0.code == "unterminated-string" && $0.range.start.offset == token.range.start.offset }
+                let unterminated = lexer.diagnostics.contains { $0.kind == .unterminatedString && $0.range.start.offset == token.range.start.offset }
                 let contentEnd = unterminated ? token.range.end.offset : token.range.end.offset - 1
                 preceding = Array(tokens[..<touching])
                 if offset <= contentEnd {
@@ -95,7 +95,7 @@ struct CompletionContext: Sendable {
                 return nil
             case .pattern:
                 // Nothing is offered inside a pattern; after its closing slash, what follows one.
-                let unterminated = lexer.diagnostics.contains { $0.code == "unterminated-pattern" && $0.range.start.offset == token.range.start.offset }
+                let unterminated = lexer.diagnostics.contains { $0.kind == .unterminatedPattern && $0.range.start.offset == token.range.start.offset }
                 guard !unterminated, offset == token.range.end.offset else { return nil }
                 preceding = Array(tokens[...touching])
             default:

@@ -9,101 +9,101 @@ extension Diagnostic {
     static func didYouMean(_ suggestion: String?) -> String? { suggestion.map { "did you mean `\($0)`?" } }
 
     static func duplicateName(_ name: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "duplicate-name", "`\(name)` is already declared", at: range, help: "first declared at \(place(first))")
+        Diagnostic(.error, .duplicateName, "`\(name)` is already declared", at: range, help: "first declared at \(place(first))")
     }
 
     static func duplicateAttribute(_ key: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "duplicate-attribute", "attribute `\(key)` is already declared", at: range, help: "first declared at \(place(first))")
+        Diagnostic(.error, .duplicateAttribute, "attribute `\(key)` is already declared", at: range, help: "first declared at \(place(first))")
     }
 
     static func duplicateInput(_ element: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "duplicate-input", "input `\(element)` is already declared", at: range, help: "first declared at \(place(first))")
+        Diagnostic(.error, .duplicateInput, "input `\(element)` is already declared", at: range, help: "first declared at \(place(first))")
     }
 
     static func sharedInputTarget(_ target: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.warning, "shared-input-target", "two inputs write `\(target)`; the later answer wins", at: range,
+        Diagnostic(.warning, .sharedInputTarget, "two inputs write `\(target)`; the later answer wins", at: range,
                    help: "the other input is declared at \(place(first))")
     }
 
     static func builtinDeclared(_ name: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "builtin-declared", "built-in field `\(name)` has a fixed type and cannot be declared", at: range)
+        Diagnostic(.error, .builtinDeclared, "built-in field `\(name)` has a fixed type and cannot be declared", at: range)
     }
 
     static func invalidKey(_ key: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "invalid-key", "invalid custom attribute key `\(key)`", at: range,
+        Diagnostic(.error, .invalidKey, "invalid custom attribute key `\(key)`", at: range,
                    help: "a key is 1–30 characters from `A–Z a–z 0–9 . _ -`")
     }
 
     static func invalidInputTarget(_ name: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "invalid-input-target", "an input cannot write `\(name)`", at: range,
+        Diagnostic(.error, .invalidInputTarget, "an input cannot write `\(name)`", at: range,
                    help: "inputs write a custom attribute or one of " + BuiltinField.inputTargets.map { "`\(AttributeTarget.builtin($0).written)`" }.joined(separator: ", "))
     }
 
     static func oneOfNotAllowed(_ type: ValueType, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "one-of-not-allowed", "a `\(type.rawValue)` attribute cannot list allowed values", at: range,
+        Diagnostic(.error, .oneOfNotAllowed, "a `\(type.rawValue)` attribute cannot list allowed values", at: range,
                    help: "`one of` applies to `string`, `of` to `set`")
     }
 
     static func emptyList(at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "empty-list", "empty list", at: range)
+        Diagnostic(.error, .emptyList, "empty list", at: range)
     }
 
     /// A value listed twice in `one of [..]`/`set of [..]`: harmless, so a warning.
     static func duplicateListValue(_ value: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.warning, "duplicate-value", "`\(value)` is listed twice", at: range, help: "first listed at \(place(first))")
+        Diagnostic(.warning, .duplicateValue, "`\(value)` is listed twice", at: range, help: "first listed at \(place(first))")
     }
 
     /// A `contains`/`starts with`/`ends with` fragment that none of the listed values of a
     /// `one of` attribute satisfies, so the comparison is always false.
     static func fragmentNeverMatches(_ fragment: String, op: ComparisonOperator, name: String, allowed: [String], at range: SourceRange) -> Diagnostic {
-        Diagnostic(.warning, "fragment-never-matches", "no value of `\(name)` \(op.rawValue) `\(fragment)`", at: range,
+        Diagnostic(.warning, .fragmentNeverMatches, "no value of `\(name)` \(op.rawValue) `\(fragment)`", at: range,
                    help: "the values are " + allowed.map { "`\($0)`" }.joined(separator: ", "))
     }
 
     static func invalidPattern(_ message: String, help: String?, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "invalid-pattern", message, at: range, help: help)
+        Diagnostic(.error, .invalidPattern, message, at: range, help: help)
     }
 
     static func commaInSetValue(_ value: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "comma-in-set-value", "set value `\(value)` contains `,`", at: range,
+        Diagnostic(.error, .commaInSetValue, "set value `\(value)` contains `,`", at: range,
                    help: "sets are stored comma-separated, so members cannot contain `,`")
     }
 
     static func unknownSegment(_ name: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "unknown-segment", "unknown segment `\(name)`", at: range, help: didYouMean(suggestion))
+        Diagnostic(.error, .unknownSegment, "unknown segment `\(name)`", at: range, help: didYouMean(suggestion))
     }
 
     static func unknownAudience(_ name: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "unknown-audience", "unknown audience `\(name)`", at: range, help: didYouMean(suggestion))
+        Diagnostic(.error, .unknownAudience, "unknown audience `\(name)`", at: range, help: didYouMean(suggestion))
     }
 
     static func unknownProfileField(_ name: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "unknown-field", "unknown profile field `\(name)`", at: range,
+        Diagnostic(.error, .unknownField, "unknown profile field `\(name)`", at: range,
                    help: didYouMean(suggestion) ?? "a custom attribute key starting with `profile.` needs backticks")
     }
 
     static func wrongKindOfName(_ name: String, is actual: String, expected: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "wrong-kind", "`\(name)` is \(Checker.article(actual)) \(actual), not \(Checker.article(expected)) \(expected)", at: range,
+        Diagnostic(.error, .wrongKind, "`\(name)` is \(Checker.article(actual)) \(actual), not \(Checker.article(expected)) \(expected)", at: range,
                    help: expected == "segment" ? "segment and audience expressions combine segments" : nil)
     }
 
     static func segmentInPlacement(_ name: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "wrong-kind", "`\(name)` is a segment, not an audience", at: range,
+        Diagnostic(.error, .wrongKind, "`\(name)` is a segment, not an audience", at: range,
                    help: "placement rows list audiences: declare `audience \(name)_users = \(name)`")
     }
 
     static func comparisonInAudience(at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "comparison-in-audience", "an audience combines segments only", at: range,
+        Diagnostic(.error, .comparisonInAudience, "an audience combines segments only", at: range,
                    help: "move the comparison into a segment")
     }
 
     static func segmentCycle(path: [String], at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "cycle", "segment `\(path[0])` depends on itself", at: range,
+        Diagnostic(.error, .cycle, "segment `\(path[0])` depends on itself", at: range,
                    help: "cycle: " + path.map { "`\($0)`" }.joined(separator: " -> "))
     }
 
     static func dateOnlyWindowEnd(_ text: String, endsAt: String, lastInstant: String, nextDay: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.warning, "window-end", "this window ends at \(endsAt), the first instant of \(text): the rest of that day is outside it", at: range,
+        Diagnostic(.warning, .windowEnd, "this window ends at \(endsAt), the first instant of \(text): the rest of that day is outside it", at: range,
                    help: "to take in the whole day, end at `\(lastInstant)`, or write `>= …` and `< \(nextDay)`")
     }
 
@@ -112,20 +112,20 @@ extension Diagnostic {
     /// `type` is the type its comparisons give it, shown in the declaration the help suggests.
     static func undeclaredAttribute(_ key: String, suggestion: String? = nil, type: ValueType = .string, at range: SourceRange) -> Diagnostic {
         if let suggestion {
-            return Diagnostic(.warning, "undeclared-attribute", "attribute `\(key)` is not declared", at: range,
+            return Diagnostic(.warning, .undeclaredAttribute, "attribute `\(key)` is not declared", at: range,
                               help: "did you mean `\(suggestion)`?")
         }
-        return Diagnostic(.warning, "undeclared-attribute", "attribute `\(key)` is not declared", at: range,
+        return Diagnostic(.warning, .undeclaredAttribute, "attribute `\(key)` is not declared", at: range,
                           help: "declare it to get type checks, e.g. `attribute \(key): \(type.rawValue)`")
     }
 
     static func conflictingInference(_ key: String, first: ValueType, firstAt: SourceRange, second: ValueType, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "conflicting-types", "undeclared attribute `\(key)` is used as `\(second.rawValue)` here but as `\(first.rawValue)` at \(place(firstAt))", at: range,
+        Diagnostic(.error, .conflictingTypes, "undeclared attribute `\(key)` is used as `\(second.rawValue)` here but as `\(first.rawValue)` at \(place(firstAt))", at: range,
                    help: "declare its type with `attribute \(key): …`")
     }
 
     static func orderingUndeclaredString(_ name: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "ordering-string", "cannot order undeclared attribute `\(name)` by a string", at: range,
+        Diagnostic(.error, .orderingString, "cannot order undeclared attribute `\(name)` by a string", at: range,
                    help: "declare it `version` (`attribute \(name): version`) to compare versions")
     }
 
@@ -142,11 +142,11 @@ extension Diagnostic {
                  .hasAll, .hasNone, .isSet, .isNotSet: help = nil
             }
         }
-        return Diagnostic(.error, "operator-mismatch", "operator `\(op.rawValue)` does not apply to `\(name)` of type `\(type.rawValue)`", at: range, help: help)
+        return Diagnostic(.error, .operatorMismatch, "operator `\(op.rawValue)` does not apply to `\(name)` of type `\(type.rawValue)`", at: range, help: help)
     }
 
     static func ignoringCaseMismatch(name: String, type: ValueType, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "operator-mismatch", "`ignoring case` does not apply to `\(name)` of type `\(type.rawValue)`", at: range,
+        Diagnostic(.error, .operatorMismatch, "`ignoring case` does not apply to `\(name)` of type `\(type.rawValue)`", at: range,
                    help: "`ignoring case` applies to strings and sets")
     }
 
@@ -154,73 +154,73 @@ extension Diagnostic {
     /// one (`allowed`: the attribute's listed values, which the rewrite must be one of).
     static func literalTypeMismatch(name: String, type: ValueType, literal: Literal, allowed: [String]? = nil) -> Diagnostic {
         let rewrite = LiteralFix(literal, as: type, allowed: allowed)
-        return Diagnostic(.error, "type-mismatch", "`\(name)` is a `\(type.rawValue)`, but `\(literal.text)` is a \(literal.kindName)", at: literal.range,
+        return Diagnostic(.error, .typeMismatch, "`\(name)` is a `\(type.rawValue)`, but `\(literal.text)` is a \(literal.kindName)", at: literal.range,
                           help: rewrite?.help, fix: rewrite?.fix)
     }
 
     static func invalidVersion(_ text: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "invalid-version", "invalid version `\(text)`", at: range,
+        Diagnostic(.error, .invalidVersion, "invalid version `\(text)`", at: range,
                    help: "versions are `[v]MAJOR[.MINOR[.PATCH]][-PRERELEASE][+BUILD]` (SemVer 2.0)")
     }
 
     static func invalidDate(_ text: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "invalid-date", "invalid date `\(text)`", at: range,
+        Diagnostic(.error, .invalidDate, "invalid date `\(text)`", at: range,
                    help: "dates are `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`")
     }
 
     static func valueNotAllowed(_ value: String, name: String, allowed: [String], at range: SourceRange) -> Diagnostic {
         let help = didYouMean(Suggestion.nearest(to: value, in: allowed)) ?? "allowed: " + allowed.map { "`\($0)`" }.joined(separator: ", ")
-        return Diagnostic(.error, "value-not-allowed", "`\(value)` is not one of the values of `\(name)`", at: range, help: help)
+        return Diagnostic(.error, .valueNotAllowed, "`\(value)` is not one of the values of `\(name)`", at: range, help: help)
     }
 
     static func betweenReversed(low: String, high: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "between-reversed", "`between \(low) and \(high)` is empty: the lower bound is greater than the upper", at: range)
+        Diagnostic(.error, .betweenReversed, "`between \(low) and \(high)` is empty: the lower bound is greater than the upper", at: range)
     }
 
     /// `always` before a row that draws (a split or an experiment): a held-out profile is kept
     /// out of exactly those, so the row cannot apply to it.
     static func alwaysOnDrawingRow(_ what: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "always-on-draw", "`always` cannot begin \(what) row", at: range,
+        Diagnostic(.error, .alwaysOnDraw, "`always` cannot begin \(what) row", at: range,
                    help: "only a row leading to a flow, a paywall or `nothing` may be `always`; held-out profiles never enter splits or experiments")
     }
 
     /// A row leading to `nothing` above every split and experiment row of a placement the
     /// holdout covers: a held-out profile skips it and may see something the row keeps from it.
     static func heldOutSkipsNothingRow(_ audience: String, holdout: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.warning, "held-out-skips-row", "held-out profiles skip this row: `\(audience) -> nothing` does not apply to profiles held out by `\(holdout)`",
+        Diagnostic(.warning, .heldOutSkipsRow, "held-out profiles skip this row: `\(audience) -> nothing` does not apply to profiles held out by `\(holdout)`",
                    at: range, help: "write `always \(audience) -> nothing` if it must hold for them too (a business rule), or leave it as it is if the holdout may override it")
     }
 
     static func everyoneNotLast(at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "everyone-not-last", "`everyone` must be the last row", at: range,
+        Diagnostic(.error, .everyoneNotLast, "`everyone` must be the last row", at: range,
                    help: "rows below `everyone` can never decide")
     }
 
     static func mixedDestinations(placement: String, first: String, firstAt: SourceRange, found: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "mixed-destinations", "placement `\(placement)` shows \(first)s, but this row shows a \(found)", at: range,
+        Diagnostic(.error, .mixedDestinations, "placement `\(placement)` shows \(first)s, but this row shows a \(found)", at: range,
                    help: "one placement holds one kind of destination; the first \(first) is at \(place(firstAt))")
     }
 
     static func duplicateSplit(_ id: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "duplicate-split", "split id `\(id)` is already used", at: range, help: "first used at \(place(first))")
+        Diagnostic(.error, .duplicateSplit, "split id `\(id)` is already used", at: range, help: "first used at \(place(first))")
     }
 
     /// `flow ""` or `paywall ""`; `kind` is `flow` or `paywall`.
     static func emptyDestinationID(_ kind: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "empty-destination-id", "a \(kind) id cannot be empty", at: range,
+        Diagnostic(.error, .emptyDestinationId, "a \(kind) id cannot be empty", at: range,
                    help: "write the id of the \(kind) to show, or `nothing` to show none")
     }
 
     static func emptySplitID(at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "empty-split-id", "a split id cannot be empty", at: range)
+        Diagnostic(.error, .emptySplitId, "a split id cannot be empty", at: range)
     }
 
     static func splitVariantCount(_ count: Int, of kind: String = "split", at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "\(kind)-variants", "a\(kind == "experiment" ? "n" : "") \(kind) has 2 to 20 variants, this one has \(count)", at: range)
+        Diagnostic(.error, kind == "experiment" ? .experimentVariants : .splitVariants, "a\(kind == "experiment" ? "n" : "") \(kind) has 2 to 20 variants, this one has \(count)", at: range)
     }
 
     static func invalidWeight(_ text: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "split-weight", "invalid weight `\(text)%`", at: range, help: "a weight is an integer literal from 1 to 100, such as `50%`")
+        Diagnostic(.error, .splitWeight, "invalid weight `\(text)%`", at: range, help: "a weight is an integer literal from 1 to 100, such as `50%`")
     }
 
     /// A split whose weights do not add up to 100; `weights` are the variants' weights, each
@@ -228,64 +228,64 @@ extension Diagnostic {
     static func splitWeightsSum(_ total: Int, of kind: String = "split", weights: [(Int, SourceRange)], at range: SourceRange) -> Diagnostic {
         let terms = weights.map { "\($0.0)% (line \($0.1.start.line))" }.joined(separator: " + ")
         let fix = total < 100 ? "add \(100 - total)%" : "remove \(total - 100)%"
-        return Diagnostic(.error, "\(kind)-weights-sum", "\(kind) weights add up to \(total)%, not 100%", at: range,
+        return Diagnostic(.error, kind == "experiment" ? .experimentWeightsSum : .splitWeightsSum, "\(kind) weights add up to \(total)%, not 100%", at: range,
                           help: "the weights are \(terms) = \(total)%; \(fix) to reach 100%")
     }
 
     static func duplicateVariant(first: SourceRange, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "duplicate-variant", "two variants of the split show the same destination", at: range,
+        Diagnostic(.error, .duplicateVariant, "two variants of the split show the same destination", at: range,
                    help: "the other variant is at \(place(first))")
     }
 
     static func secondHoldout(first: SourceRange, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "second-holdout", "a rule set has at most one holdout", at: range, help: "the holdout is declared at \(place(first))")
+        Diagnostic(.error, .secondHoldout, "a rule set has at most one holdout", at: range, help: "the holdout is declared at \(place(first))")
     }
 
     static func invalidHoldoutWeight(_ text: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "holdout-weight", "invalid holdout weight `\(text)%`", at: range, help: "a weight is an integer literal from 1 to 100, such as `5%`")
+        Diagnostic(.error, .holdoutWeight, "invalid holdout weight `\(text)%`", at: range, help: "a weight is an integer literal from 1 to 100, such as `5%`")
     }
 
     static func unknownExperiment(_ name: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "unknown-experiment", "unknown experiment `\(name)`", at: range, help: didYouMean(suggestion))
+        Diagnostic(.error, .unknownExperiment, "unknown experiment `\(name)`", at: range, help: didYouMean(suggestion))
     }
 
     static func duplicateExceptedPlacement(_ name: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "duplicate-except", "placement `\(name)` is already excepted", at: range, help: "first listed at \(place(first))")
+        Diagnostic(.error, .duplicateExcept, "placement `\(name)` is already excepted", at: range, help: "first listed at \(place(first))")
     }
 
     static func duplicateVariantName(_ name: String, experiment: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "duplicate-variant", "experiment `\(experiment)` already has a variant `\(name)`", at: range, help: "first declared at \(place(first))")
+        Diagnostic(.error, .duplicateVariant, "experiment `\(experiment)` already has a variant `\(name)`", at: range, help: "first declared at \(place(first))")
     }
 
     static func unknownVariant(_ name: String, experiment: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "unknown-variant", "experiment `\(experiment)` has no variant `\(name)`", at: range, help: didYouMean(suggestion))
+        Diagnostic(.error, .unknownVariant, "experiment `\(experiment)` has no variant `\(name)`", at: range, help: didYouMean(suggestion))
     }
 
     static func repeatedVariant(_ name: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "duplicate-variant", "variant `\(name)` is given twice", at: range, help: "first given at \(place(first))")
+        Diagnostic(.error, .duplicateVariant, "variant `\(name)` is given twice", at: range, help: "first given at \(place(first))")
     }
 
     static func missingVariants(_ names: [String], experiment: String, at range: SourceRange) -> Diagnostic {
         let list = names.map { "`\($0)`" }.joined(separator: ", ")
-        return Diagnostic(.error, "missing-variant", "the row does not show variant\(names.count == 1 ? "" : "s") \(list) of experiment `\(experiment)`", at: range,
+        return Diagnostic(.error, .missingVariant, "the row does not show variant\(names.count == 1 ? "" : "s") \(list) of experiment `\(experiment)`", at: range,
                           help: "a row names every variant of the experiment once")
     }
 
     /// `by KEY` with a key that is not one; `type` is its type when that is what is wrong.
     static func invalidDrawKey(_ name: String, type: ValueType?, at range: SourceRange) -> Diagnostic {
         let reason = type.map { ": it is \(Checker.article($0.rawValue)) \($0.rawValue), not a string" } ?? ""
-        return Diagnostic(.error, "key-type", "`\(name)` cannot be a key\(reason)", at: range,
+        return Diagnostic(.error, .keyType, "`\(name)` cannot be a key\(reason)", at: range,
                    help: "a key is `profile.id`, `profile.customer_user_id` or a custom attribute of type string")
     }
 
     static func unusedName(_ name: String, kind: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.warning, "unused", "\(kind) `\(name)` is never used", at: range)
+        Diagnostic(.warning, .unused, "\(kind) `\(name)` is never used", at: range)
     }
 
     /// The reachability analysis did not run: the rule set has more than `comparisons`
     /// comparisons or `literals` literals.
     package static func analysisSkipped(comparisons: Int, literals: Int, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.note, "analysis-skipped", "rule set too large for the reachability analysis; unreachable rows and fall-through are not reported", at: range,
+        Diagnostic(.note, .analysisSkipped, "rule set too large for the reachability analysis; unreachable rows and fall-through are not reported", at: range,
                    help: "the analysis runs for up to \(grouped(comparisons)) comparisons and \(grouped(literals)) literals")
     }
 
@@ -302,33 +302,33 @@ extension Diagnostic {
 
 extension Diagnostic {
     static func shownWindowOutOfRange(_ text: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "shown-window", "window `\(text)` of `shown` is out of range", at: range,
+        Diagnostic(.error, .shownWindow, "window `\(text)` of `shown` is out of range", at: range,
                    help: "a window is from 1 minute to 400 days, such as `7d`, `12h` or `30m`")
     }
 
     static func shownCountOperator(_ op: ComparisonOperator, name: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "shown-operator", "operator `\(op.rawValue)` does not apply to the count `\(name)`", at: range,
+        Diagnostic(.error, .shownOperator, "operator `\(op.rawValue)` does not apply to the count `\(name)`", at: range,
                    help: "a count of showings takes `==`, `!=`, `<`, `<=`, `>` or `>=` and a whole number")
     }
 
     static func shownCountOutOfRange(_ text: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "shown-count", "count `\(text)` is not a whole number from 0 to 100", at: range,
+        Diagnostic(.error, .shownCount, "count `\(text)` is not a whole number from 0 to 100", at: range,
                    help: "a placement keeps its latest 100 showings, so a cap counts from 0 to 100")
     }
 
     /// A cap whose comparison no count of showings (0 to 100) can change: always or never true.
     static func constantCap(_ name: String, op: ComparisonOperator, count: String, always: Bool, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.warning, "constant-cap", "`\(name) \(op.rawValue) \(count)` is \(always ? "always" : "never") true", at: range,
+        Diagnostic(.warning, .constantCap, "`\(name) \(op.rawValue) \(count)` is \(always ? "always" : "never") true", at: range,
                    help: "a count of showings is a whole number from 0 to 100, so this cap \(always ? "limits nothing" : "excludes every profile")")
     }
 
     static func stickyDurationOutOfRange(_ text: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, "sticky-duration", "sticky duration `\(text)` is out of range", at: range,
+        Diagnostic(.error, .stickyDuration, "sticky duration `\(text)` is out of range", at: range,
                    help: "an assignment sticks from 1 day to 400 days, such as `90d`")
     }
 
     static func stickyExperimentUnused(_ name: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.warning, "sticky-unused", "sticky experiment `\(name)` is used by no placement row", at: range,
+        Diagnostic(.warning, .stickyUnused, "sticky experiment `\(name)` is used by no placement row", at: range,
                    help: "an assignment sticks only through the rows that use the experiment")
     }
 }

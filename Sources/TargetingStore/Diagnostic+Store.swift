@@ -5,12 +5,12 @@ import TargetingEngine
 extension Diagnostic {
     /// The store's lock file cannot be created or locked; `reason` says which and why.
     package static func storeNotLockable(_ path: String, reason: String) -> Diagnostic {
-        Diagnostic(.error, "store-lock", "cannot lock `\(path)`: \(reason); the store was not changed", at: .unknown(path), place: .none)
+        Diagnostic(.error, .storeLock, "cannot lock `\(path)`: \(reason); the store was not changed", at: .unknown(path), place: .none)
     }
 
     /// The store (or a file being rewritten) could not be read or written; `message` says where.
     package static func storeFailed(_ message: String) -> Diagnostic {
-        Diagnostic(.error, "store", message, at: .unknown(""), place: .none)
+        Diagnostic(.error, .store, message, at: .unknown(""), place: .none)
     }
 
     /// `ingest`'s one warning for picker values read as calendar dates (`field`) that were not
@@ -22,7 +22,7 @@ extension Diagnostic {
         let message = "\(values) for `\(field)` \(count == 1 ? "was" : "were") not midnight in the time zone \(count == 1 ? "it was" : "they were") read in "
             + "(the first on this line, read in `\(zone)` as `\(date)`), so the stored calendar date may be a day off; "
             + "give the user's IANA zone as \"time_zone\" in the event line or on the stored profile, or pass --time-zone"
-        return Diagnostic(.warning, "date-not-midnight", message, at: .line(line, of: file), place: .line)
+        return Diagnostic(.warning, .dateNotMidnight, message, at: .line(line, of: file), place: .line)
     }
 
     /// A profile that a placement could not be resolved for (a split without a profile id).

@@ -11,7 +11,7 @@ final class DiagnosticRendererTests: XCTestCase {
         }
         let start = SourcePosition(offset: offset(column), line: line, column: column)
         let end = SourcePosition(offset: offset(column + length), line: line, column: column + length)
-        let diagnostic = Diagnostic(.error, "test", "message", at: SourceRange(file: "r.rules", start: start, end: end), help: "a hint")
+        let diagnostic = Diagnostic(.error, .syntax, "message", at: SourceRange(file: "r.rules", start: start, end: end), help: "a hint")
         return DiagnosticRenderer(files: [file]).text(diagnostic)
     }
 

@@ -121,12 +121,12 @@ final class CheckSARIFTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(URIPath.encoded("my rules/a:b%.rules"), "my%20rules/a%3Ab%25.rules")
         XCTAssertEqual(URIPath.encoded("règles/ä.rules"), "r%C3%A8gles/%C3%A4.rules")
 
-        let line = Diagnostic(.warning, "bad-record", "bad", at: .line(4, of: "p.jsonl"), place: .line)
+        let line = Diagnostic(.warning, .badRecord, "bad", at: .line(4, of: "p.jsonl"), place: .line)
         XCTAssertEqual(SARIFReport.location(line)?["physicalLocation"]?["region"], .object([JSONMember(key: "startLine", value: .number(4))]))
-        let whole = Diagnostic(.error, "file-too-large", "big", at: .unknown("a.rules"), place: .file)
+        let whole = Diagnostic(.error, .fileTooLarge, "big", at: .unknown("a.rules"), place: .file)
         XCTAssertNotNil(SARIFReport.location(whole)?["physicalLocation"]?["artifactLocation"])
         XCTAssertNil(SARIFReport.location(whole)?["physicalLocation"]?["region"])
-        let none = Diagnostic(.error, "usage", "no", at: .unknown(""), place: .none)
+        let none = Diagnostic(.error, .usage, "no", at: .unknown(""), place: .none)
         XCTAssertNil(SARIFReport.location(none))
         XCTAssertNil(SARIFReport.result(none, ruleIndex: 0)["locations"])
     }

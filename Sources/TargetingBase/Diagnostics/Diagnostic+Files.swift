@@ -2,7 +2,7 @@
 extension Diagnostic {
     /// A file or directory that could not be read; `message` names the path and the reason.
     package static func unreadable(_ message: String, path: String = "") -> Diagnostic {
-        Diagnostic(.error, "unreadable", message, at: .unknown(path), place: .none)
+        Diagnostic(.error, .unreadable, message, at: .unknown(path), place: .none)
     }
 
     /// A file that cannot be opened, saying why (missing, a directory, no permission).
@@ -17,16 +17,16 @@ extension Diagnostic {
 
     /// A line of a JSON Lines file (a profile, an event, a store record) that was rejected.
     package static func badRecord(_ message: String, file: String, line: Int) -> Diagnostic {
-        Diagnostic(.error, "bad-record", message, at: .line(line, of: file), place: .line)
+        Diagnostic(.error, .badRecord, message, at: .line(line, of: file), place: .line)
     }
 
     /// A whole input file (one profile, say) that was rejected.
     package static func badFile(_ message: String, file: String) -> Diagnostic {
-        Diagnostic(.error, "bad-file", message, at: .unknown(file), place: .file)
+        Diagnostic(.error, .badFile, message, at: .unknown(file), place: .file)
     }
 
     /// A note about a record that was still accepted (a value outside a declared `one of`).
     package static func recordWarning(_ message: String, file: String, line: Int) -> Diagnostic {
-        Diagnostic(.warning, "record-warning", message, at: .line(line, of: file), place: .line)
+        Diagnostic(.warning, .recordWarning, message, at: .line(line, of: file), place: .line)
     }
 }

@@ -27,8 +27,10 @@ public enum Severity: String, Hashable, Sendable, Comparable {
 public struct Diagnostic: Hashable, Sendable {
     /// Error, warning or note.
     public package(set) var severity: Severity
+    /// The kind of finding.
+    package var kind: DiagnosticCode
     /// A stable identifier of the kind of finding, e.g. `unknown-segment`.
-    public package(set) var code: String
+    public var code: String { kind.rawValue }
     /// The one-line message.
     public package(set) var message: String
     /// Where the finding points (the first character of the offending token).
@@ -53,10 +55,10 @@ public struct Diagnostic: Hashable, Sendable {
     }
 
     /// Creates a diagnostic.
-    package init(_ severity: Severity, _ code: String, _ message: String, at range: SourceRange, help: String? = nil,
+    package init(_ severity: Severity, _ kind: DiagnosticCode, _ message: String, at range: SourceRange, help: String? = nil,
                  place: Place = .span, fix: Fix? = nil) {
         self.severity = severity
-        self.code = code
+        self.kind = kind
         self.message = message
         self.range = range
         self.help = help
