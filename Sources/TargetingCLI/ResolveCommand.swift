@@ -92,7 +92,7 @@ enum ResolveCommand: Command {
                 case .success(let read): bytes = read
                 }
             }
-            let name = path == "-" ? "<stdin>" : path
+            let name = CommandSupport.inputName(path)
             switch ProfileReader.read(bytes) {
             case .failure(let error):
                 io.report(jsonLinesLine(in: bytes, file: name).map { .secondProfileInFile(file: name, line: $0) } ?? .badFile(error.message, file: name))

@@ -177,13 +177,12 @@ package struct ImpactReport: Sendable {
         profiles[placement, default: 0] += 1
         let from = old.map { Shown($0, view: view) }
         let to = new.map { Shown($0, view: view) }
+        // Counted in place: one dictionary access per side, no size built per profile.
         if let from {
-            sizes[placement, default: [:]][from, default: Size(shown: from, before: 0, after: 0)]
-                .add(Size(shown: from, before: 1, after: 0, stickyBefore: old?.isSticky == true ? 1 : 0))
+            ImpactReport.count(&sizes[placement, default: [:]][from, default: Size(shown: from, before: 0, after: 0)], before: true, sticky: old?.isSticky == true)
         }
         if let to {
-            sizes[placement, default: [:]][to, default: Size(shown: to, before: 0, after: 0)]
-                .add(Size(shown: to, before: 0, after: 1, stickyAfter: new?.isSticky == true ? 1 : 0))
+            ImpactReport.count(&sizes[placement, default: [:]][to, default: Size(shown: to, before: 0, after: 0)], before: false, sticky: new?.isSticky == true)
         }
         guard let from, let to, from != to else { return }
         status[placement] = .changed
@@ -194,6 +193,18 @@ package struct ImpactReport: Sendable {
         if new?.isSticky == true { transition.stickyAfter += 1 }
         if transition.examples.count < examplesPerTransition { transition.examples.append(profileID ?? "(no id)") }
         transitions[placement, default: [:]][key] = transition
+    }
+
+    /// Counts one profile in `size`, before or after the change, and among those a sticky
+    /// assignment kept when `sticky`.
+    private static func count(_ size: inout Size, before: Bool, sticky: Bool) {
+        if before {
+            size.before += 1
+            if sticky { size.stickyBefore += 1 }
+        } else {
+            size.after += 1
+            if sticky { size.stickyAfter += 1 }
+        }
     }
 
     /// Whether a sticky experiment's recorded assignment can decide `shown`'s entry.

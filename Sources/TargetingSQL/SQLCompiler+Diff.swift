@@ -53,14 +53,14 @@ extension SQLCompiler {
         // experiments has no such column: never).
         func grouped(_ query: String, _ program: Program) -> String {
             let list = parts.joined(separator: ", ")
-            let stuck = program.stickyExperiments.isEmpty ? "FALSE" : "sticky"
-            let keep = sticky ? ", \(stuck) AS sticky" : ""
+            let sideHasSticky = !program.stickyExperiments.isEmpty
+            let keep = sticky ? ", \(sideHasSticky ? "sticky" : "FALSE") AS sticky" : ""
             return """
             SELECT profile, placement, \(list), audience IS NOT NULL AS matched\(keep), MIN(profile_id) AS profile_id, COUNT(*) AS copies
               FROM (
             \(query)
             ) AS decided
-              GROUP BY profile, placement, \(list), audience IS NOT NULL\(sticky && stuck != "FALSE" ? ", sticky" : "")
+              GROUP BY profile, placement, \(list), audience IS NOT NULL\(sideHasSticky ? ", sticky" : "")
             """
         }
         func stickyCount(_ alias: String) -> String { "SUM(CASE WHEN \(alias).sticky THEN \(alias).copies ELSE 0 END)" }

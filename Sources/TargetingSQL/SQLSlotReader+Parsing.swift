@@ -29,26 +29,24 @@ extension SQLSlotReader {
             stages.add(SQLStage.view, m, sparkDateMatch(text, matched: matched))
             digitsColumn = nil
         }
-        let digits = digitsColumn ?? ""
-        /// A part: `fromDigits` of the number where there is one, else `fromMatch`.
-        func part(_ fromDigits: String, _ fromMatch: String) -> String {
-            digitsColumn.map { "CASE WHEN \($0) IS NOT NULL THEN \(fromDigits) ELSE \(fromMatch) END" } ?? fromMatch
+        /// A part: `fromDigits` of the digits' number where there is one, else `fromMatch`.
+        func part(_ fromDigits: (String) -> String, _ fromMatch: String) -> String {
+            digitsColumn.map { "CASE WHEN \($0) IS NOT NULL THEN \(fromDigits($0)) ELSE \(fromMatch) END" } ?? fromMatch
         }
         func number(_ index: Int) -> String { "coalesce(\(dialect.bigint(dialect.element(m, index))), 0)" }
         let names = ["y", "mo", "d", "h", "mi", "se"]
         for (offset, name) in names.enumerated() {
             // The number's digits from the left: 4 of the year, then 2 of each part, then 3 of milliseconds.
             let below = 3 + 2 * (names.count - 1 - offset)
-            let fromDigits = offset == 0 ? "\(digits) / 1\(String(repeating: "0", count: below))"
-                : "\(digits) / 1\(String(repeating: "0", count: below)) % 100"
-            stages.add(SQLStage.parts, "\(c)d\(name)", part(fromDigits, number(offset + 1)))
+            let scale = "1" + String(repeating: "0", count: below)
+            stages.add(SQLStage.parts, "\(c)d\(name)", part({ offset == 0 ? "\($0) / \(scale)" : "\($0) / \(scale) % 100" }, number(offset + 1)))
         }
         let fraction = dialect.element(m, 7)
-        stages.add(SQLStage.parts, "\(c)dfr", part("\(digits) % 1000",
+        stages.add(SQLStage.parts, "\(c)dfr", part({ "\($0) % 1000" },
                                                      "CASE WHEN \(fraction) IS NULL THEN 0 ELSE \(dialect.bigint("rpad(substr(\(fraction), 1, 3), 3, '0')")) END"))
-        stages.add(SQLStage.parts, "\(c)doh", part("0", number(9)))
-        stages.add(SQLStage.parts, "\(c)dom", part("0", number(10)))
-        stages.add(SQLStage.parts, "\(c)dsg", part("1", "CASE WHEN \(dialect.element(m, 8)) = '-' THEN -1 ELSE 1 END"))
+        stages.add(SQLStage.parts, "\(c)doh", part({ _ in "0" }, number(9)))
+        stages.add(SQLStage.parts, "\(c)dom", part({ _ in "0" }, number(10)))
+        stages.add(SQLStage.parts, "\(c)dsg", part({ _ in "1" }, "CASE WHEN \(dialect.element(m, 8)) = '-' THEN -1 ELSE 1 END"))
         stages.add(SQLStage.parts, "\(c)dok", digitsColumn.map { "(\($0) IS NOT NULL OR \(m) IS NOT NULL)" } ?? "(\(m) IS NOT NULL)")
 
         let parts = SQLInstantParts.columns(prefix: "\(c)d")

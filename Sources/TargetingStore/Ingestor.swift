@@ -174,18 +174,11 @@ package struct Ingestor {
             }
             return nil
         }
-        var effect = EventEffect.rejected("")
-        // Any other event the profile's flow sends opens its session, unless it is rejected:
-        // a rejected line changes nothing.
-        defer {
-            if effect.opensSession {
-                if let stored { openStored[stored] = true } else { summary.openSessions.insert(profileID) }
-            }
-        }
         // Read without the profile first: only an answer reads or changes one, and only a
         // calendar date read from a line without a zone needs the profile's stored zone.
         var reading = known ?? interpreter.read(name: name, params: params, lineTimeZone: lineTimeZone, storedTimeZone: nil)
         known = reading
+        var effect: EventEffect
         if reading.outcome.isAnswer {
             effect = .rejected("")  // always replaced: `update` calls its change once
             let interpreter = self.interpreter
@@ -209,8 +202,14 @@ package struct Ingestor {
                 summary.firstNotMidnight = IngestSummary.NotMidnight(file: record.path, line: record.line, zone: zone, date: answer.value?.stringValue ?? "")
             }
         }
+        // Any other event the profile's flow sends opens its session, unless it is rejected
+        // (`.rejected`, `.notStored`): a rejected line changes nothing.
+        func openSession() {
+            if let stored { openStored[stored] = true } else { summary.openSessions.insert(profileID) }
+        }
         switch effect {
         case .ignored(let reason):
+            openSession()
             summary.ignored[reason, default: 0] += 1
             return nil
         case .rejected(let reason):
@@ -221,6 +220,7 @@ package struct Ingestor {
                 report(.recordWarning(warning, file: record.path, line: record.line))
             }
             if case .notStored(let rejection, _) = effect { return record.rejection("profile `\(profileID)`: " + rejection.message) }
+            openSession()
             summary.applied += 1
             return nil
         }

@@ -644,11 +644,17 @@ def experiments_pair(workdir):
                .replace("10% a\n  90% b", "50% a\n  50% b").replace("holdout q4_holdout 20%", "holdout q4_holdout 25%"))
     if changed.count("60% control") != 1 or "50% a" not in changed or "25%" not in changed:
         sys.exit("error: experiments.rules no longer has the weights the diff test moves")
+    return write_pair(workdir, "experiments", (text, ONLY_OLD_EXPERIMENTS), (changed, ONLY_NEW_EXPERIMENTS))
+
+
+def write_pair(workdir, name, old, new):
+    """Two rule set directories, `old-NAME` and `new-NAME` in `workdir`, each holding `NAME.rules`
+    and `only.rules` from its (rules, placement of its own) pair; their paths."""
     pair = []
-    for name, rules, extra in (("old-experiments", text, ONLY_OLD_EXPERIMENTS), ("new-experiments", changed, ONLY_NEW_EXPERIMENTS)):
-        directory = os.path.join(workdir, name)
+    for side, (rules, extra) in (("old", old), ("new", new)):
+        directory = os.path.join(workdir, "%s-%s" % (side, name))
         os.makedirs(directory, exist_ok=True)
-        for file, content in (("experiments.rules", rules), ("only.rules", extra)):
+        for file, content in ((name + ".rules", rules), ("only.rules", extra)):
             with open(os.path.join(directory, file), "w", encoding="utf-8") as handle:
                 handle.write(content)
         pair.append(directory)
@@ -685,15 +691,7 @@ def history_pair(workdir):
     changed = text.replace("50% control\n  30% discount\n  20% trial", "30% control\n  30% discount\n  40% trial")
     if changed == text:
         sys.exit("error: history.rules no longer has the weights the diff test moves")
-    pair = []
-    for name, rules, extra in (("old-history", text, ONLY_OLD_HISTORY), ("new-history", changed, ONLY_NEW_HISTORY)):
-        directory = os.path.join(workdir, name)
-        os.makedirs(directory, exist_ok=True)
-        for file, content in (("history.rules", rules), ("only.rules", extra)):
-            with open(os.path.join(directory, file), "w", encoding="utf-8") as handle:
-                handle.write(content)
-        pair.append(directory)
-    return tuple(pair)
+    return write_pair(workdir, "history", (text, ONLY_OLD_HISTORY), (changed, ONLY_NEW_HISTORY))
 
 
 DIFF_PARTS = {"row": ("audience", "kind", "id", "split"), "destination": ("kind", "id")}

@@ -20,6 +20,29 @@ final class LineChunkReaderTests: TemporaryDirectoryTestCase {
         return result
     }
 
+    /// The lines of `bytes` read as a stream (standard input) that delivers `piece` bytes at a time.
+    private func streamed(_ bytes: [UInt8], maxLineBytes: Int, piece: Int) -> [(Int, [UInt8]?)] {
+        final class Pieces: @unchecked Sendable {
+            var rest: ArraySlice<UInt8>
+            let size: Int
+            init(_ bytes: [UInt8], size: Int) { rest = bytes[...]; self.size = size }
+            func next() -> [UInt8] {
+                let taken = Array(rest.prefix(size))
+                rest = rest.dropFirst(size)
+                return taken
+            }
+        }
+        let pieces = Pieces(bytes, size: piece)
+        var reader = LineChunkReader(stream: { pieces.next() }, maxLineBytes: maxLineBytes)
+        var result: [(Int, [UInt8]?)] = []
+        var chunk = LineChunk()
+        var linesBefore = 0
+        while reader.next(into: &chunk) {
+            linesBefore += chunk.forEachLine { number, bytes in result.append((linesBefore + number, bytes.map { Array($0) })) }
+        }
+        return result
+    }
+
     private func expected(_ path: String, maxLineBytes: Int) -> [(Int, [UInt8]?)] {
         guard var reader = LineReader(path: path, maxLineBytes: maxLineBytes) else {
             XCTFail("cannot open \(path)")
@@ -44,6 +67,10 @@ final class LineChunkReaderTests: TemporaryDirectoryTestCase {
                 let got = lines(path, maxLineBytes: maxLineBytes, chunkBytes: chunkBytes)
                 XCTAssertEqual(got.map(\.0), want.map(\.0), "\(bytes), chunks of \(chunkBytes)")
                 XCTAssertEqual(got.map(\.1), want.map(\.1), "\(bytes), chunks of \(chunkBytes)")
+                // Standard input arriving in pieces of that size (a BOM split across them included).
+                let read = streamed(bytes, maxLineBytes: maxLineBytes, piece: chunkBytes)
+                XCTAssertEqual(read.map(\.0), want.map(\.0), "\(bytes), stream pieces of \(chunkBytes)")
+                XCTAssertEqual(read.map(\.1), want.map(\.1), "\(bytes), stream pieces of \(chunkBytes)")
             }
         }
     }

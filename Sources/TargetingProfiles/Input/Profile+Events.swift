@@ -14,15 +14,6 @@ package enum EventEffect: Hashable, Sendable {
         if case .stored = self { return true }
         return false
     }
-
-    /// Whether the event counts as part of its profile's flow session (opening it until the
-    /// flow disappears): every event but a rejected one, which changes nothing.
-    package var opensSession: Bool {
-        switch self {
-        case .stored, .ignored: true
-        case .notStored, .rejected: false
-        }
-    }
 }
 
 extension EventOutcome {
