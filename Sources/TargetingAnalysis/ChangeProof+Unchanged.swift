@@ -23,7 +23,7 @@ extension ChangeProof {
             let first = before.rows[row], second = after.rows[row]
             guard canonical[oldNodes.rows[row]] == canonical[newNodes.rows[row]],
                   oldNodes.keys[row].map({ canonical[$0] }) == newNodes.keys[row].map({ canonical[$0] }),
-                  first.source.appliesWhenHeldOut == second.source.appliesWhenHeldOut else { return false }
+                  first.admitsHeldOut == second.admitsHeldOut else { return false }
             switch (first.split, second.split) {
             case (nil, nil):
                 guard let outcome = Outcome(first.source.destination), outcome == Outcome(second.source.destination) else { return false }

@@ -131,23 +131,23 @@ struct ConditionGraph {
             programAudienceNodes.append(program.audiences.map { build($0.condition, program) })
             programPlacements.append(program.placements.map { placement in
                 var nodes = PlacementNodes(rows: [], keys: [], drawn: [], stickySteps: [], sticky: [])
+                // A row's guards as nodes: the audience and the key must hold for it to take a
+                // profile by its audience and draw (the holdout is each route's state); a live
+                // assignment takes it besides.
                 for row in placement.rows {
-                    let audience = row.audience.map { programAudienceNodes[programAudienceNodes.count - 1][$0] } ?? trueNode
-                    guard let plan = row.split else {
-                        nodes.drawn.append(audience)
-                        nodes.keys.append(nil)
-                        continue
+                    nodes.keys.append(row.split.map { keyNode($0.key, program) })
+                    var conjuncts: [Int] = []
+                    for rowGuard in row.guards {
+                        switch rowGuard {
+                        case .notHeldOut, .assignment: continue
+                        case .audience(let audience): conjuncts.append(programAudienceNodes[programAudienceNodes.count - 1][audience])
+                        case .key(let slot): conjuncts.append(keyNode(.slot(slot), program))
+                        }
                     }
-                    let key = keyNode(plan.key, program)
-                    nodes.keys.append(key)
-                    if case .profileID = plan.key {
-                        nodes.drawn.append(audience)
-                    } else {
-                        nodes.drawn.append(audience == trueNode ? key : add(.and([audience, key])))
-                    }
+                    nodes.drawn.append(conjuncts.count > 1 ? add(.and(conjuncts)) : conjuncts.first ?? trueNode)
                 }
                 for (position, row) in placement.rows.enumerated() {
-                    guard let plan = row.split, let duration = plan.sticky else {
+                    guard row.guards.contains(.assignment), let plan = row.split, let duration = plan.sticky else {
                         nodes.rows.append(nodes.drawn[position])
                         nodes.stickySteps.append([])
                         nodes.sticky.append(nil)

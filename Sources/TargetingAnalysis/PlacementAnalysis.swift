@@ -76,7 +76,7 @@ struct PlacementAnalysis {
     /// For a row that a 100 % holdout on `profile.id` shuts to every profile with an id (only
     /// id-less profiles are not drawn): the holdout and its key node.
     private func heldOutByID(_ row: Program.Row, placement: Program.Placement) -> (name: String, key: Int)? {
-        guard !row.source.appliesWhenHeldOut, placement.isCoveredByHoldout, let holdout = program.holdout, holdout.weight >= 100,
+        guard !row.admitsHeldOut, let holdout = program.holdout, holdout.weight >= 100,
               case .profileID = holdout.key, let key = search.graph.programHoldoutKeys[0] else { return nil }
         return (holdout.name, key)
     }
@@ -95,7 +95,7 @@ struct PlacementAnalysis {
     /// example was found.
     mutating func fallThrough(placement index: Int) -> Diagnostic? {
         let placement = program.placements[index]
-        guard program.canMiss(placement: index) else { return nil }
+        guard placement.canMiss else { return nil }
         for route in Route.routes(program, placement: index, variants: false) where route.row == nil {
             let goals = route.goals(program, placement: index, graph: search.graph)
             let draws = route.draws(program, placement: index)

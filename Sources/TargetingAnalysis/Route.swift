@@ -53,7 +53,7 @@ struct Route {
             }
             // A sticky experiment's row decides by its recorded assignment too, for a profile
             // that is not held out (a held-out one reaching an `everyone` row draws there).
-            let stickiness = rows[row].split?.sticky != nil && state != .heldOut ? [false, true] : [false]
+            let stickiness = rows[row].guards.contains(.assignment) && state != .heldOut ? [false, true] : [false]
             for sticky in stickiness {
                 if let plan = rows[row].split, variants {
                     for (step, variant) in plan.steps.enumerated() {
@@ -67,13 +67,13 @@ struct Route {
                 }
             }
         }
-        let canMiss = program.canMiss(placement: index)
+        let canMiss = placement.canMiss
         for state in states {
             for row in rows.indices { add(row: row, state: state) }
             if canMiss { add(row: nil, state: state) }
         }
         if placement.isCoveredByHoldout {
-            for row in rows.indices where rows[row].source.appliesWhenHeldOut { add(row: row, state: .heldOut) }
+            for row in rows.indices where rows[row].admitsHeldOut { add(row: row, state: .heldOut) }
             if canMiss { add(row: nil, state: .heldOut) }
         }
         return routes.filter { DrawNeed.areFeasible($0.draws(program, placement: index)) }
@@ -89,7 +89,7 @@ struct Route {
         let nodes = graph.programPlacements[programIndex][index]
         let rows = program.placements[index].rows
         var goals: [Goal] = []
-        for above in 0..<(row ?? rows.count) where holdout != .heldOut || rows[above].source.appliesWhenHeldOut {
+        for above in 0..<(row ?? rows.count) where holdout != .heldOut || rows[above].admitsHeldOut {
             // A held-out profile is taken by an assignment nowhere: only by audience and draw.
             goals.append(Goal(node: holdout == .heldOut ? nodes.drawn[above] : nodes.rows[above], value: false))
         }

@@ -78,13 +78,14 @@ enum BucketCommand: Command {
         return ExitStatus.success
     }
 
-    /// One line per value: its bucket and the experiment's variant.
+    /// One line per value: its bucket and the experiment's variant, as the engine's prepared
+    /// draw (`SplitPlan`) picks it.
     static func printExperiment(_ experiment: ExperimentDeclaration, ids: [String], format: OutputFormat, io: CommandIO) {
         let key = experiment.key?.displayName ?? AttributeTarget.builtin("id").written
-        let weighted = experiment.variants.map { (weight: $0.weightValue, sortKey: $0.name.text) }
+        let plan = SplitPlan(experiment, key: .profileID)
         for id in ids {
-            let bucket = SplitDraw.bucket(splitID: experiment.name.text, profileID: id)
-            let chosen = experiment.variants[SplitDraw.chooseVariant(splitID: experiment.name.text, profileID: id, variants: weighted)].name.text
+            let bucket = SplitDraw.bucket(splitID: plan.id, profileID: id)
+            let chosen = plan.steps[plan.step(forBucket: bucket)].variant ?? plan.id
             switch format {
             case .json:
                 io.out(JSONWriter.write(.object([

@@ -87,16 +87,26 @@ extension Evaluator {
         for (rowIndex, row) in placement.rows.enumerated() {
             var matched = true
             var reasons: [Explanation.Failure] = []
-            if let audience = row.audience {
-                matched = audienceMatches(audience)
-                reasons = self.reasons(program.audiences[audience].condition, expected: true, segment: program.audiences[audience].name, profile: profile)
+            var skipped = false, keyAbsent = false
+            for rowGuard in row.guards {
+                switch rowGuard {
+                case .notHeldOut:
+                    skipped = heldOut
+                case .assignment:
+                    break  // the decision says whether an assignment took the row
+                case .audience(let audience):
+                    matched = audienceMatches(audience)
+                    reasons = self.reasons(program.audiences[audience].condition, expected: true, segment: program.audiences[audience].name, profile: profile)
+                case .key(let slot):
+                    keyAbsent = drawInput(.slot(slot), profileID: decision.profileID) == .absent
+                }
             }
             var draw: String?
-            if heldOut, !row.source.appliesWhenHeldOut {
+            if skipped {
                 draw = "skipped: held out by \(program.holdout?.name ?? "")"
             } else if rowIndex == decidedRow, decision.isSticky, let plan = row.split {
                 draw = describeSticky(plan)
-            } else if matched, let plan = row.split, rowIndex == decidedRow || drawInput(plan.key, profileID: decision.profileID) == .absent {
+            } else if matched, let plan = row.split, rowIndex == decidedRow || keyAbsent {
                 draw = describeDraw(plan, profileID: decision.profileID)
             }
             var explained = Explanation.Row(audience: row.source.audience.name, destination: row.source.destination.description,

@@ -47,34 +47,15 @@ package final class FlatCode: @unchecked Sendable {
     /// The segments each segment names directly (flattened; ranges per segment).
     package let segmentChildren: UnsafeBufferPointer<Int>
     package let segmentChildRanges: UnsafeBufferPointer<Range<Int>>
-    /// Per placement, per row: the audience index, or -1 for `everyone`.
-    package let rowAudiences: UnsafeBufferPointer<Int>
-    /// Per placement, per row: whether a profile the holdout holds out may take it (an
-    /// `everyone` or `always` row).
-    package let rowAppliesWhenHeldOut: UnsafeBufferPointer<Bool>
-    /// Per placement, per row: the slot of a draw keyed on an attribute other than `id`,
-    /// which a profile must have to enter the row, or -1.
-    package let rowKeySlots: UnsafeBufferPointer<Int>
-    /// Per placement, per row: whether the row uses a sticky experiment, whose assignment in
-    /// a profile's history may decide before the audience is asked.
-    package let rowIsSticky: UnsafeBufferPointer<Bool>
-    /// Per placement: whether some row uses a sticky experiment (so placements without one
-    /// ask nothing more per row).
-    package let placementHasSticky: UnsafeBufferPointer<Bool>
-    /// Each placement's rows: a range of `rowAudiences` and `rowResults`.
+    /// Every row's guards (`DecisionPlan`), flattened; `rowGuardRanges` holds each row's range.
+    package let rowGuards: UnsafeBufferPointer<RowGuard>
+    /// Per placement, per row: its range of `rowGuards`.
+    package let rowGuardRanges: UnsafeBufferPointer<Range<Int>>
+    /// Each placement's rows: a range of `rowGuardRanges` and `rowDraws`.
     package let placementRows: UnsafeBufferPointer<Range<Int>>
-    /// What a row decides, per placement and row, ready to put into a `Decision`.
-    package struct RowResult: Sendable {
-        /// The audience name as reported (`everyone` for that row).
-        package var audience: String
-        /// The fixed outcome, or nil for a split or an experiment (which `split` then chooses).
-        package var outcome: Outcome?
-        /// The prepared split or experiment row.
-        package var split: SplitPlan?
-    }
-
-    /// Each row's result, per placement.
-    package let rowResults: UnsafeBufferPointer<RowResult>
+    /// Per placement, per row: the prepared draw of a row whose action draws (a split or an
+    /// experiment), nil for a fixed destination.
+    package let rowDraws: UnsafeBufferPointer<SplitPlan?>
     /// What each row shows, shared by the decisions it makes: per row, from `rowShownStart`,
     /// the row without an outcome and then, for a split or an experiment, one per variant.
     package let rowShown: UnsafeBufferPointer<DecisionShown>
@@ -154,22 +135,16 @@ package final class FlatCode: @unchecked Sendable {
             placementRows.append(start..<(start + placement.rows.count))
         }
         self.placementRows = FlatCode.store(placementRows)
-        rowAudiences = FlatCode.store(program.placements.flatMap { $0.rows.map { $0.audience ?? -1 } })
-        rowAppliesWhenHeldOut = FlatCode.store(program.placements.flatMap { $0.rows.map(\.source.appliesWhenHeldOut) })
-        rowIsSticky = FlatCode.store(program.placements.flatMap { $0.rows.map { $0.split?.sticky != nil } })
-        placementHasSticky = FlatCode.store(program.placements.map { $0.rows.contains { $0.split?.sticky != nil } })
-        rowKeySlots = FlatCode.store(program.placements.flatMap { placement in
-            placement.rows.map { row -> Int in
-                if case .slot(let slot)? = row.split?.key { return slot }
-                return -1
-            }
-        })
-        rowResults = FlatCode.store(program.placements.flatMap { placement in
-            placement.rows.map { row in
-                let fixed = Outcome(row.source.destination)
-                return RowResult(audience: row.source.audience.name, outcome: fixed, split: row.split)
-            }
-        })
+        var guards: [RowGuard] = []
+        var guardRanges: [Range<Int>] = []
+        for row in program.placements.lazy.flatMap(\.rows) {
+            let start = guards.count
+            guards += row.guards
+            guardRanges.append(start..<guards.count)
+        }
+        rowGuards = FlatCode.store(guards)
+        rowGuardRanges = FlatCode.store(guardRanges)
+        rowDraws = FlatCode.store(program.placements.flatMap { $0.rows.map(\.split) })
         var shown: [DecisionShown] = []
         var shownStart: [Int] = []
         for placement in program.placements {
@@ -207,12 +182,9 @@ package final class FlatCode: @unchecked Sendable {
         FlatCode.free(segmentChildren)
         FlatCode.free(segmentChildRanges)
         FlatCode.free(placementRows)
-        FlatCode.free(rowAudiences)
-        FlatCode.free(rowAppliesWhenHeldOut)
-        FlatCode.free(rowKeySlots)
-        FlatCode.free(rowIsSticky)
-        FlatCode.free(placementHasSticky)
-        FlatCode.free(rowResults)
+        FlatCode.free(rowGuards)
+        FlatCode.free(rowGuardRanges)
+        FlatCode.free(rowDraws)
         FlatCode.free(rowShown)
         FlatCode.free(rowShownStart)
         FlatCode.free(literalTables)

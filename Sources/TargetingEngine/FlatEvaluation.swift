@@ -126,7 +126,7 @@ package struct Choice: Hashable, Sendable {
     }
 }
 
-/// What a draw gives one profile on the flat path: its bucket, or why there is none.
+/// What a draw gives one profile: its bucket, or why there is none.
 enum FlatDraw {
     case bucket(Int)
     /// The key is `profile.id` and the profile has none.
@@ -153,24 +153,11 @@ package struct FlatRun<Source: SlotSource> {
     /// The holdout's draw for this profile, once known (0 unknown, 1 not held out, 2 held out).
     var heldOutState: UInt8 = 0
 
-    /// The first row whose audience matches, if any (and, for a keyed draw, whose key the
-    /// profile has; a held-out profile takes only `always` rows and `everyone`, and only a
-    /// profile that is not held out takes a sticky experiment's row by its assignment).
+    /// The row of placement `index` that takes the profile, if any (`FlatCode.enteredRow`).
     mutating func matchingRow(placement index: Int) -> Int? {
-        let rows = flat.placementRows[index]
+        let flat = self.flat
         let heldOut = isHeldOut(placement: index)
-        // A held-out profile is never stuck: its `everyone` row draws.
-        let sticky = flat.placementHasSticky[index] && !heldOut
-        for row in rows {
-            if heldOut, !flat.rowAppliesWhenHeldOut[row] { continue }
-            if sticky, flat.rowIsSticky[row], stickyStep(row: row) != nil { return row - rows.lowerBound }
-            let audience = flat.rowAudiences[row]
-            if audience >= 0, !audienceMatches(audience) { continue }
-            let keySlot = flat.rowKeySlots[row]
-            if keySlot >= 0, withKeyBytes(slot: keySlot, { _ in () }) == nil { continue }
-            return row - rows.lowerBound
-        }
-        return nil
+        return flat.enteredRow(placement: index, heldOut: heldOut, &self)?.row
     }
 
     /// Whether the holdout covers placement `index` and holds this profile out.
@@ -224,19 +211,8 @@ package struct FlatRun<Source: SlotSource> {
 
     /// The row and variant that decide placement `index`; a split fails without a profile id.
     package mutating func choose(placement index: Int) -> Result<Choice, ResolveError> {
-        let heldOut = isHeldOut(placement: index)
-        guard let rowIndex = matchingRow(placement: index) else { return .success(Choice(heldOut: heldOut)) }
-        let row = flat.rowResults.baseAddress! + flat.placementRows[index].lowerBound + rowIndex
-        if flat.placementHasSticky[index], !heldOut, flat.rowIsSticky[flat.placementRows[index].lowerBound + rowIndex],
-           let step = stickyStep(row: flat.placementRows[index].lowerBound + rowIndex) {
-            return .success(Choice(row: rowIndex, step: step, heldOut: heldOut, sticky: true))
-        }
-        guard row.pointee.outcome == nil, let split = row.pointee.split else { return .success(Choice(row: rowIndex, heldOut: heldOut)) }
-        switch draw(split.key, id: split.id) {
-        case .bucket(let bucket): return .success(Choice(row: rowIndex, step: split.step(forBucket: bucket), heldOut: heldOut))
-        case .missingProfileID, .absent:
-            return .failure(split.isExperiment ? .experimentNeedsProfileID(experiment: split.id) : .splitNeedsProfileID(split: split.id))
-        }
+        let flat = self.flat
+        return flat.choose(placement: index, &self)
     }
 
     mutating func audienceMatches(_ audience: Int) -> Bool {

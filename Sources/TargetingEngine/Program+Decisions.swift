@@ -1,39 +1,19 @@
 extension Program {
-    /// Whether placement `index` can decide nothing: it has no `everyone` row, so a profile that
-    /// no audience takes falls through every row, or its `everyone` row draws on a key a
-    /// profile may lack.
-    package func canMiss(placement index: Int) -> Bool {
-        guard let last = placements[index].rows.last, last.audience == nil else { return true }
-        if case .slot? = last.split?.key { return true }
-        return false
-    }
+    /// Whether placement `index` can decide nothing (`DecisionPlan.canMiss`).
+    package func canMiss(placement index: Int) -> Bool { placements[index].canMiss }
 
-    /// Every decision placement `index` can make, without a profile id: one per row, one per
-    /// variant of a split or experiment row (in draw order), rows in order, then no match when
-    /// the placement can miss; then, when the holdout covers the placement, what a held-out
-    /// profile sees (its `always` rows and the `everyone` row, or no match). An entry that an earlier row already
+    /// Every decision placement `index` can make, without a profile id: the plan's choices
+    /// (`DecisionPlan.choices`) but those of a live assignment (the same entries as the draws),
+    /// and no match only where the placement can miss. An entry that an earlier choice already
     /// gives is listed once. These are the entries `resolve --summary` and `sql --summary`
     /// size, zeros included.
     package func possibleDecisions(placement index: Int) -> [Decision] {
+        let plan = placements[index]
+        let canMiss = plan.canMiss
         var decisions: [Decision] = []
-        func add(_ decision: Decision) {
+        for choice in plan.choices where !choice.sticky && (choice.row != nil || canMiss) {
+            let decision = flat.decision(placement: index, choice: choice, profileID: nil)
             if !decisions.contains(where: { $0.sameEntry(as: decision) }) { decisions.append(decision) }
-        }
-        func addRow(_ rowIndex: Int, heldOut: Bool) {
-            if let split = placements[index].rows[rowIndex].split {
-                for step in split.steps.indices {
-                    add(flat.decision(placement: index, choice: Choice(row: rowIndex, step: step, heldOut: heldOut), profileID: nil))
-                }
-            } else {
-                add(flat.decision(placement: index, choice: Choice(row: rowIndex, heldOut: heldOut), profileID: nil))
-            }
-        }
-        let rows = placements[index].rows
-        for rowIndex in rows.indices { addRow(rowIndex, heldOut: false) }
-        if canMiss(placement: index) { add(flat.decision(placement: index, choice: Choice(), profileID: nil)) }
-        if placements[index].isCoveredByHoldout {
-            for rowIndex in rows.indices where rows[rowIndex].source.appliesWhenHeldOut { addRow(rowIndex, heldOut: true) }
-            if canMiss(placement: index) { add(flat.decision(placement: index, choice: Choice(heldOut: true), profileID: nil)) }
         }
         return decisions
     }

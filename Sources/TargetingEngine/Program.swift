@@ -24,25 +24,11 @@ package struct Program: Sendable {
         package var segmentOrder: [Int]
     }
 
-    /// A compiled placement row.
-    package struct Row: Sendable {
-        /// The audience index, or nil for `everyone`.
-        package var audience: Int?
-        /// The row as written.
-        package var source: PlacementRow
-        /// The prepared split or experiment, when the row's destination is one.
-        package var split: SplitPlan?
-    }
+    /// A compiled placement row: its guards and action.
+    package typealias Row = DecisionRow
 
-    /// A compiled placement.
-    package struct Placement: Sendable {
-        /// The placement's name.
-        package var name: String
-        /// Rows in priority order.
-        package var rows: [Row]
-        /// Whether the rule set's holdout covers this placement.
-        package var isCoveredByHoldout: Bool = false
-    }
+    /// A compiled placement: its decision plan.
+    package typealias Placement = DecisionPlan
 
     /// The attribute slots.
     package private(set) var slots: [Slot] = []
@@ -85,26 +71,21 @@ package struct Program: Sendable {
                                   excepted: Set(declaration.excepted.map(\.text)))
         }
         for placement in ruleSet.placements {
-            var rows: [Row] = []
+            var plans: [SplitPlan?] = []
             for row in placement.rows {
-                var audience: Int?
-                if case .audience(let name) = row.audience { audience = audienceIndex[name.text] }
-                var plan: SplitPlan?
                 switch row.destination {
-                case .split(let split): plan = SplitPlan(split, key: drawKey(split.key))
+                case .split(let split): plans.append(SplitPlan(split, key: drawKey(split.key)))
                 case .experiment(let used):
-                    if let experiment = ruleSet.experiment(named: used.experiment.text) {
-                        plan = SplitPlan(experiment, row: used, key: drawKey(experiment.key))
-                    }
+                    plans.append(ruleSet.experiment(named: used.experiment.text).map { SplitPlan($0, row: used, key: drawKey($0.key)) })
                 case .flow, .paywall, .nothing:
-                    break
+                    plans.append(nil)
                 }
-                rows.append(Row(audience: audience, source: row, split: plan))
             }
             let covered = holdout?.covers(placement.name.text) ?? false
             placementIndexByName[placement.name.text] = placements.count
             placementNameBytes.append(Array(placement.name.text.utf8))
-            placements.append(Placement(name: placement.name.text, rows: rows, isCoveredByHoldout: covered))
+            placements.append(DecisionPlan(name: placement.name.text, rows: placement.rows, isCoveredByHoldout: covered,
+                                           audience: { audienceIndex[$0] }, splits: plans))
         }
         flat = FlatCode(self)
     }

@@ -1,39 +1,41 @@
 import TargetingSyntax
 
 extension Evaluator {
-    /// Resolves placement `index`: the first row whose audience matches, and whose draw the
-    /// profile enters, decides (a row of a sticky experiment whose assignment still sticks
-    /// decides whatever its audience, unless the holdout holds the profile out); a profile the
-    /// holdout holds out takes only `always` rows and the `everyone` row.
+    /// Resolves placement `index` by its decision plan (`FlatCode.choose`): the first row whose
+    /// guards let the profile through decides (a held-out profile passes only `always` rows and
+    /// `everyone`; a sticky experiment's live assignment takes its row whatever the audience).
     package mutating func resolve(placement index: Int, profileID: String?) -> Result<Decision, ResolveError> {
-        let placement = program.placements[index]
-        var decision = Decision(placement: placement.name, profileID: profileID)
-        decision.reportsExperiments = program.reportsExperiments
-        decision.heldOut = placement.isCoveredByHoldout && isHeldOut(profileID: profileID)
-        if decision.heldOut { decision.heldOutBy = program.holdout?.name }
-        for (rowIndex, row) in placement.rows.enumerated() {
-            if decision.heldOut, !row.source.appliesWhenHeldOut { continue }
-            // A sticky experiment's assignment decides whatever the audience, for a profile
-            // the holdout does not hold out (one that it does draws, on an `everyone` row).
-            if !decision.heldOut, let plan = row.split, let step = plan.stickyStep(in: history, now: now) {
-                decision.shown = DecisionShown(.shown(by: row, at: rowIndex, step: step))
-                decision.isSticky = true
-                return .success(decision)
-            }
-            if let audience = row.audience, !audienceMatches(audience) { continue }
-            var step: Int?
-            if let plan = row.split {
-                switch drawInput(plan.key, profileID: profileID) {
-                case .value(let value): step = plan.step(forKeyValue: value)
-                case .absent: continue
-                case .missingProfileID:
-                    return .failure(plan.isExperiment ? .experimentNeedsProfileID(experiment: plan.id) : .splitNeedsProfileID(split: plan.id))
-                }
-            }
-            decision.shown = DecisionShown(.shown(by: row, at: rowIndex, step: step))
-            return .success(decision)
+        var questions = Questions(evaluator: self, profileID: profileID)
+        let flat: FlatCode = program.flat
+        let choice = flat.choose(placement: index, &questions)
+        self = questions.evaluator
+        return choice.map { flat.decision(placement: index, choice: $0, profileID: profileID) }
+    }
+
+    /// The decision plan's questions, answered from the evaluator's slot values.
+    struct Questions: DecisionQuestions {
+        var evaluator: Evaluator
+        let profileID: String?
+
+        func isHeldOut(placement index: Int) -> Bool {
+            evaluator.program.placements[index].isCoveredByHoldout && evaluator.isHeldOut(profileID: profileID)
         }
-        return .success(decision)
+
+        func assignedStep(row: Int) -> Int? {
+            evaluator.program.flat.rowDraws[row]?.stickyStep(in: evaluator.history, now: evaluator.now)
+        }
+
+        mutating func audienceMatches(_ audience: Int) -> Bool { evaluator.audienceMatches(audience) }
+
+        func hasKey(slot: Int) -> Bool { evaluator.drawInput(.slot(slot), profileID: profileID) != .absent }
+
+        func draw(_ plan: SplitPlan) -> FlatDraw {
+            switch evaluator.drawInput(plan.key, profileID: profileID) {
+            case .value(let value): .bucket(SplitDraw.bucket(splitID: plan.id, profileID: value))
+            case .absent: .absent
+            case .missingProfileID: .missingProfileID
+            }
+        }
     }
 
     /// What `key` gives for this profile.

@@ -43,8 +43,9 @@ package struct SplitPlan: Hashable, Sendable {
     }
 
     /// Prepares an experiment row that checked without errors: the experiment's variants in
-    /// draw order, each showing the row's destination for it.
-    package init(_ experiment: ExperimentDeclaration, row: ExperimentDestination, key: DrawKey) {
+    /// draw order, each showing the row's destination for it (without a row, nothing: the
+    /// draw alone, as `bucket` shows it).
+    package init(_ experiment: ExperimentDeclaration, row: ExperimentDestination? = nil, key: DrawKey) {
         id = experiment.name.text
         self.key = key
         isExperiment = true
@@ -54,7 +55,7 @@ package struct SplitPlan: Hashable, Sendable {
         steps = SplitDraw.sortedIndices(weighted).map { index in
             bound += weighted[index].weight
             let name = experiment.variants[index].name.text
-            return Step(destination: row.arm(for: name)?.destination ?? .nothing(row.range), bound: bound, variant: name)
+            return Step(destination: row?.arm(for: name)?.destination ?? .nothing(row?.range ?? experiment.name.range), bound: bound, variant: name)
         }
     }
 

@@ -368,21 +368,25 @@ package struct SQLCompiler {
     func addDecision(_ placement: Program.Placement, prefix: String, shared: SQLSharedDraws, into stages: inout SQLStages) -> SQLDecidingColumns {
         let audienceColumns = SQLCompiler.columnNames(prefix: "aud_", program.ruleSet.audiences.map(\.name.text))
         let deciding = SQLDecidingColumns(placement: placement, prefix: prefix, shared: shared)
-        // The deciding row: its audience matches, the holdout does not hold the profile out of
-        // it, and the profile has a value for its draw's key. Then the bucket of each split row;
-        // an experiment row's bucket is the shared one.
-        // A sticky experiment's row decides, whatever its audience and key, for a profile whose
-        // assignment sticks and that the holdout does not hold out (`SplitPlan.stickyStep`).
+        // The deciding row: the first whose guards (`DecisionPlan`) all hold: its audience
+        // matches, the holdout does not hold the profile out of it, and the profile has a value
+        // for its draw's key; a sticky experiment's row decides, whatever its audience and key,
+        // for a profile whose assignment sticks and that the holdout does not hold out. Then
+        // the bucket of each split row; an experiment row's bucket is the shared one.
         var rowCases: [String] = []
         for (number, row) in placement.rows.enumerated() {
             var terms: [String] = []
             var gate: String?
-            if let audience = row.audience {
-                terms.append(audienceColumns[audience])
-                if placement.isCoveredByHoldout, !row.source.appliesWhenHeldOut { gate = "NOT \(SQLCompiler.holdoutColumn)" }
+            var stuck: String?
+            for rowGuard in row.guards {
+                switch rowGuard {
+                case .notHeldOut: gate = "NOT \(SQLCompiler.holdoutColumn)"
+                case .assignment: stuck = deciding.stuck(row)
+                case .audience(let audience): terms.append(audienceColumns[audience])
+                case .key(let slot): terms.append("\(DrawKey.slot(slot).sqlValue) IS NOT NULL")
+                }
             }
-            if let key = row.split?.key, key.slot != nil { terms.append("\(key.sqlValue) IS NOT NULL") }
-            if let stuck = deciding.stuck(row) {
+            if let stuck {
                 let matched = terms.isEmpty ? "TRUE" : terms.joined(separator: " AND ")
                 terms = (gate.map { [$0] } ?? []) + ["(\(stuck) OR (\(matched)))"]
             } else if let gate {

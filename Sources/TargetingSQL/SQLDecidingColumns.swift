@@ -21,7 +21,7 @@ struct SQLDecidingColumns {
     /// For a row of a sticky experiment: the condition that the profile's recorded assignment
     /// decides it (the assignment sticks, and the holdout does not hold the profile out).
     func stuck(_ row: Program.Row) -> String? {
-        guard let plan = row.split, plan.sticky != nil else { return nil }
+        guard row.guards.contains(.assignment), let plan = row.split else { return nil }
         let live = "(\(shared.stickyColumn(plan.id)) IS NOT NULL)"
         return placement.isCoveredByHoldout ? "(\(live) AND NOT \(SQLCompiler.holdoutColumn))" : live
     }
@@ -61,7 +61,7 @@ struct SQLDecidingColumns {
             return held == kept ? kept : "CASE WHEN \(SQLCompiler.holdoutColumn) THEN \(held) ELSE \(kept) END"
         }
         let rows = placement.rows.enumerated().map { number, row in
-            let applies = row.source.appliesWhenHeldOut
+            let applies = row.admitsHeldOut
             let chosen: String
             if let plan = row.split {
                 chosen = plan.sqlChoose(bucket: bucket(number, plan)) { step in

@@ -2,7 +2,7 @@ import TargetingBase
 import TargetingEngine
 
 /// The printed form of every decision a program can make, without its profile id: one tail
-/// per placement for "no match" and one per row (per variant of a split row). A printed
+/// per choice of each placement's decision plan (`DecisionPlan.choices`). A printed
 /// decision is the head for its profile id followed by the tail of its choice, the same bytes
 /// as `DecisionPrinter.text` (both come from `Decision`'s `jsonTail` and `textTail`).
 package struct DecisionTails: Sendable {
@@ -10,7 +10,7 @@ package struct DecisionTails: Sendable {
     private let tails: [[UInt8]]
     /// The decision each tail prints, without a profile id (for `--summary`).
     package let decisions: [Decision]
-    /// Per placement: the indices of its tails, rows in order, then "no match" last.
+    /// Per placement: the indices of its tails, in the order of its plan's choices.
     package let placementTails: [[Int]]
     /// Per placement: the index of its "no match" tail.
     private let noMatch: [Int]
@@ -48,53 +48,33 @@ package struct DecisionTails: Sendable {
             tails.append(tail(decision))
             decisions.append(decision)
         }
+        // Every choice of each placement's plan has a tail; the tables find the first tail of
+        // each row's choices (one per variant) by how the choice came about.
         for (index, placement) in program.placements.enumerated() {
-            let first = tails.count
-            noMatch.append(tails.count)
-            add(flat.decision(placement: index, choice: Choice(), profileID: nil))
-            placementRowStart.append(rowStart.count)
-            func addRow(_ rowIndex: Int, heldOut: Bool) {
-                if let split = placement.rows[rowIndex].split {
-                    for step in split.steps.indices {
-                        add(flat.decision(placement: index, choice: Choice(row: rowIndex, step: step, heldOut: heldOut), profileID: nil))
-                    }
-                } else {
-                    add(flat.decision(placement: index, choice: Choice(row: rowIndex, heldOut: heldOut), profileID: nil))
-                }
-            }
-            for rowIndex in placement.rows.indices {
-                rowStart.append(tails.count)
-                addRow(rowIndex, heldOut: false)
-            }
-            var entries = Array((first + 1)..<tails.count) + [first]
-            if placement.isCoveredByHoldout {
-                let start = tails.count
-                heldOutNoMatch.append(tails.count)
-                add(flat.decision(placement: index, choice: Choice(heldOut: true), profileID: nil))
-                for rowIndex in placement.rows.indices {
-                    if placement.rows[rowIndex].source.appliesWhenHeldOut {
-                        heldOutRowStart.append(tails.count)
-                        addRow(rowIndex, heldOut: true)
-                    } else {
-                        heldOutRowStart.append(-1)
-                    }
-                }
-                entries += Array(start..<tails.count)
-            } else {
-                heldOutNoMatch.append(-1)
-                heldOutRowStart += Array(repeating: -1, count: placement.rows.count)
-            }
-            for rowIndex in placement.rows.indices {
-                guard let split = placement.rows[rowIndex].split, split.sticky != nil else {
-                    stickyRowStart.append(-1)
+            let rowBase = rowStart.count
+            placementRowStart.append(rowBase)
+            noMatch.append(-1)
+            heldOutNoMatch.append(-1)
+            rowStart += Array(repeating: -1, count: placement.rows.count)
+            heldOutRowStart += Array(repeating: -1, count: placement.rows.count)
+            stickyRowStart += Array(repeating: -1, count: placement.rows.count)
+            var entries: [Int] = []
+            for choice in placement.choices {
+                let tail = tails.count
+                entries.append(tail)
+                add(flat.decision(placement: index, choice: choice, profileID: nil))
+                guard let row = choice.row else {
+                    if choice.heldOut { heldOutNoMatch[index] = tail } else { noMatch[index] = tail }
                     continue
                 }
-                let start = tails.count
-                stickyRowStart.append(start)
-                for step in split.steps.indices {
-                    add(flat.decision(placement: index, choice: Choice(row: rowIndex, step: step, sticky: true), profileID: nil))
+                guard (choice.step ?? 0) == 0 else { continue }
+                if choice.sticky {
+                    stickyRowStart[rowBase + row] = tail
+                } else if choice.heldOut {
+                    heldOutRowStart[rowBase + row] = tail
+                } else {
+                    rowStart[rowBase + row] = tail
                 }
-                entries += Array(start..<tails.count)
             }
             placementTails.append(entries)
         }

@@ -108,7 +108,7 @@ package struct TestCoverage: Hashable, Sendable {
                                           variant: Item.Variant(split: split.id, kind: shown.kind, id: shown.id)))
                     }
                 }
-                if split.sticky != nil {
+                if row.guards.contains(.assignment) {
                     let reached = decided.contains { $0.placement == placementIndex && $0.row == rowIndex && $0.sticky }
                     items.append(Item(kind: .variant, name: "\(placement.name) row \(rowIndex + 1): experiment `\(split.id)` sticky (a recorded assignment decides)",
                                       range: row.source.range, covered: reached, detail: nil,
