@@ -44,38 +44,34 @@ struct Route {
             let drawn: [Holdout] = holdout.weight < 100 ? [.notHeld] : []
             states = holdout.key == .profileID ? drawn + [.keyAbsent] : [.keyAbsent] + drawn
         }
+        // The plan's choices, each under every holdout state it can happen in: per state, the
+        // rows in order (drawn variants, then those a live assignment gives), then no match.
+        let choices = placement.choices.filter { $0.row != nil || placement.canMiss }
         var routes: [Route] = []
-        func add(row: Int?, state: Holdout) {
+        func add(_ choice: Choice, state: Holdout) {
             let heldOutBy = state == .heldOut ? program.holdout?.name : nil
-            guard let row else {
+            guard let row = choice.row else {
                 routes.append(Route(row: nil, step: nil, holdout: state, seen: ChangeProof.Seen(outcome: nil, heldOutBy: heldOutBy)))
                 return
             }
-            // A sticky experiment's row decides by its recorded assignment too, for a profile
-            // that is not held out (a held-out one reaching an `everyone` row draws there).
-            let stickiness = rows[row].guards.contains(.assignment) && state != .heldOut ? [false, true] : [false]
-            for sticky in stickiness {
-                if let plan = rows[row].split, variants {
-                    for (step, variant) in plan.steps.enumerated() {
-                        let seen = ChangeProof.Seen(outcome: Outcome(variant.destination) ?? .nothing, experiment: plan.isExperiment ? plan.id : nil,
-                                                    variant: variant.variant, heldOutBy: heldOutBy)
-                        routes.append(Route(row: row, step: step, holdout: state, seen: seen, sticky: sticky))
-                    }
-                } else {
-                    routes.append(Route(row: row, step: nil, holdout: state, seen: ChangeProof.Seen(outcome: Outcome(rows[row].source.destination), heldOutBy: heldOutBy),
-                                        sticky: sticky))
-                }
+            if let step = choice.step, let plan = rows[row].split, variants {
+                let variant = plan.steps[step]
+                let seen = ChangeProof.Seen(outcome: Outcome(variant.destination) ?? .nothing, experiment: plan.isExperiment ? plan.id : nil,
+                                            variant: variant.variant, heldOutBy: heldOutBy)
+                routes.append(Route(row: row, step: step, holdout: state, seen: seen, sticky: choice.sticky))
+            } else if (choice.step ?? 0) == 0 {
+                // Without variants, one route stands for every variant of a drawing row.
+                routes.append(Route(row: row, step: nil, holdout: state, seen: ChangeProof.Seen(outcome: Outcome(rows[row].source.destination), heldOutBy: heldOutBy),
+                                    sticky: choice.sticky))
             }
         }
-        let canMiss = placement.canMiss
         for state in states {
-            for row in rows.indices { add(row: row, state: state) }
-            if canMiss { add(row: nil, state: state) }
+            for row in rows.indices {
+                for choice in choices where choice.row == row && !choice.heldOut { add(choice, state: state) }
+            }
+            for choice in choices where choice.row == nil && !choice.heldOut { add(choice, state: state) }
         }
-        if placement.isCoveredByHoldout {
-            for row in rows.indices where rows[row].admitsHeldOut { add(row: row, state: .heldOut) }
-            if canMiss { add(row: nil, state: .heldOut) }
-        }
+        for choice in choices where choice.heldOut { add(choice, state: .heldOut) }
         return routes.filter { DrawNeed.areFeasible($0.draws(program, placement: index)) }
     }
 
