@@ -55,7 +55,7 @@ let package = Package(
     products: [
         .library(name: "Targeting", targets: ["Targeting"]),
         // For servers: the profile store, event ingest and the parallel batch runners.
-        .library(name: "TargetingStore", targets: ["TargetingStore"]),
+        .library(name: "TargetingStore", targets: ["TargetingStore", "TargetingBatch"]),
         .executable(name: "targeting", targets: ["targeting"]),
     ],
     dependencies: [],
@@ -69,19 +69,22 @@ let package = Package(
         // The tools on top.
         layer("TargetingAnalysis", ["TargetingEngine"]),
         layer("TargetingFormatting", ["TargetingSyntax"]),
-        layer("TargetingTesting", ["TargetingEngine", "TargetingStore"]),
-        layer("TargetingImpact", ["TargetingEngine", "TargetingStore"]),
+        layer("TargetingTesting", ["TargetingEngine", "TargetingBatch"]),
+        layer("TargetingImpact", ["TargetingEngine", "TargetingBatch"]),
         layer("TargetingSQL", ["TargetingEngine"]),
-        // Servers: the JSON Lines profile store, its lock, ingest and the batch runners.
-        layer("TargetingStore", ["TargetingProfiles", "TargetingEngine"]),
+        // Servers: chunked JSON Lines input, the one parallel batch runner, batch resolving and
+        // printing decisions.
+        layer("TargetingBatch", ["TargetingProfiles", "TargetingEngine"]),
+        // Servers: the JSON Lines profile store, its lock and edits, and event ingest.
+        layer("TargetingStore", ["TargetingProfiles", "TargetingEngine", "TargetingBatch"]),
         // Servers: `reconcile`, what was shown against what the rules predict, over event files.
-        layer("TargetingReconcile", ["TargetingEngine", "TargetingStore"]),
+        layer("TargetingReconcile", ["TargetingEngine", "TargetingStore", "TargetingBatch"]),
         // The front door: the library API an app calls.
         layer("Targeting", ["TargetingEngine"]),
         // Editors: the language server behind `targeting lsp`.
         layer("TargetingLanguageServer", ["Targeting", "TargetingAnalysis", "TargetingFormatting"]),
         // The command line.
-        .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingAnalysis", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL", "TargetingStore", "TargetingReconcile", "TargetingLanguageServer"]),
+        .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingAnalysis", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL", "TargetingBatch", "TargetingStore", "TargetingReconcile", "TargetingLanguageServer"]),
         .executableTarget(name: "targeting", dependencies: ["TargetingCLI"]),
         .executableTarget(name: "sdk-example", dependencies: ["Targeting"], path: "Examples/SDKExample"),
         // Benchmarks/run.sh: `swift run -c release targeting-bench`.
@@ -98,8 +101,9 @@ let package = Package(
         tests(of: "TargetingTesting", ["Targeting"]),
         tests(of: "TargetingImpact", ["Targeting"]),
         tests(of: "TargetingSQL", ["Targeting"]),
-        tests(of: "TargetingStore", ["Targeting"]),
-        tests(of: "TargetingReconcile", ["Targeting"]),
+        tests(of: "TargetingBatch", ["Targeting"]),
+        tests(of: "TargetingStore", ["Targeting", "TargetingBatch"]),
+        tests(of: "TargetingReconcile", ["Targeting", "TargetingBatch"]),
         tests(of: "Targeting", ["TargetingAnalysis"]),
         tests(of: "TargetingLanguageServer", ["Targeting"]),
         tests(of: "TargetingCLI", ["Targeting"]),

@@ -2,7 +2,7 @@ import Foundation
 import Targeting
 import TargetingAnalysis
 import TargetingBase
-import TargetingStore
+import TargetingBatch
 
 /// Exit statuses of the command line.
 enum ExitStatus {

@@ -6,7 +6,6 @@ import TargetingEngine
 import TargetingImpact
 import TargetingProfiles
 import TargetingSQL
-import TargetingStore
 
 /// `targeting diff OLD NEW --profiles FILE`: who would see something else after a rule change.
 enum DiffCommand: Command {

@@ -2,7 +2,7 @@ import Foundation
 import Targeting
 import TargetingBase
 import TargetingReconcile
-import TargetingStore
+import TargetingBatch
 
 /// `targeting reconcile EVENTS…`: what the app showed against what the rules predict.
 enum ReconcileCommand: Command {

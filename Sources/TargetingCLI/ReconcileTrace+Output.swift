@@ -1,6 +1,6 @@
 import TargetingBase
 import TargetingReconcile
-import TargetingStore
+import TargetingBatch
 
 extension ReconcileTrace {
     /// `reconcile --explain` as text: per shown line of the profile, in order, where it is and

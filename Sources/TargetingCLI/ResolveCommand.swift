@@ -2,7 +2,7 @@ import Foundation
 import TargetingBase
 import TargetingEngine
 import TargetingProfiles
-import TargetingStore
+import TargetingBatch
 
 /// `targeting resolve PLACEMENT | --all`: which flow or paywall profiles see.
 enum ResolveCommand: Command {

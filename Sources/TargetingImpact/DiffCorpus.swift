@@ -1,7 +1,7 @@
 import TargetingBase
 import TargetingEngine
 import TargetingProfiles
-import TargetingStore
+import TargetingBatch
 
 /// The corpus side of `diff --profiles`: every profile resolved under both rule sets, in
 /// chunks of lines spread over `jobs` threads (`ParallelBatches`). Each thread records whole

@@ -3,6 +3,7 @@ import TargetingBase
 import TargetingEngine
 import TargetingProfiles
 import TargetingStore
+import TargetingBatch
 
 /// Served against predicted: replays event files in order, as `ingest` would into an empty
 /// store (answers, `profile_updated` and `placement_shown` lines, read and rejected exactly as

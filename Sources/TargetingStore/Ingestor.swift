@@ -1,3 +1,4 @@
+import TargetingBatch
 import Foundation
 import TargetingBase
 import TargetingProfiles

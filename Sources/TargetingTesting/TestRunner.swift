@@ -2,7 +2,7 @@ import Foundation
 import TargetingBase
 import TargetingEngine
 import TargetingProfiles
-import TargetingStore
+import TargetingBatch
 import TargetingSyntax
 
 /// Runs `.tests` tests against a compiled program.

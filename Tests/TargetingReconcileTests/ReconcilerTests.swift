@@ -1,7 +1,7 @@
 import Foundation
 import TargetingBase
 import TargetingEngine
-import TargetingStore
+import TargetingBatch
 import TargetingTestSupport
 import XCTest
 @testable import TargetingReconcile

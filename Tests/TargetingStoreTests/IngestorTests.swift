@@ -4,6 +4,7 @@ import TargetingProfiles
 import TargetingTestSupport
 import XCTest
 @testable import TargetingStore
+import TargetingBatch
 
 /// The ingest path as a library: event lines in, a store changed under its lock and a typed
 /// summary out, every rejection and warning reported where it is.

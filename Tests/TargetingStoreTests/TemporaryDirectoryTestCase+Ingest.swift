@@ -4,6 +4,7 @@ import TargetingProfiles
 import TargetingTestSupport
 import XCTest
 @testable import TargetingStore
+import TargetingBatch
 
 extension TemporaryDirectoryTestCase {
     /// Ingests `events` (written to `events.jsonl` in the test's directory) into the store at

@@ -105,6 +105,9 @@ package enum ReferenceDraw {
             return z ^ (z >> 31)
         }
 
+        /// A random number in `0..<bound`.
+        package mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
         /// A random string of `count` characters from `alphabet`.
         package mutating func string(_ count: Int, from alphabet: [Character] = Array("abcdefghijklmnopqrstuvwxyz0123456789-")) -> String {
             String((0..<count).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] })

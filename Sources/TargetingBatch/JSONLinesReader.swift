@@ -15,6 +15,13 @@ package struct JSONLinesReader {
         /// Where the line's bytes start in the file.
         package var offset = 0
 
+        package init(path: String, line: Int, bytes: Result<[UInt8], Diagnostic>, offset: Int = 0) {
+            self.path = path
+            self.line = line
+            self.bytes = bytes
+            self.offset = offset
+        }
+
         /// `path:line`, for messages.
         package var location: String { "\(path):\(line)" }
 

@@ -1,5 +1,5 @@
 import XCTest
-@testable import TargetingStore
+@testable import TargetingBatch
 
 /// The batch runner merges parts in input order whatever the number of jobs, keeps each
 /// thread's worker from chunk to chunk, and reads every chunk once.

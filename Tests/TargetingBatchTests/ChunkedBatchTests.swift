@@ -4,7 +4,7 @@ import TargetingEngine
 import TargetingProfiles
 import XCTest
 
-@testable import TargetingStore
+@testable import TargetingBatch
 import Targeting
 import TargetingTestSupport
 

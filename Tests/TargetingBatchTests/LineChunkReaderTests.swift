@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import TargetingStore
+@testable import TargetingBatch
 import TargetingTestSupport
 
 /// The chunks of whole lines that batches and ingest read: split, numbered and rejected exactly
@@ -54,7 +54,7 @@ final class LineChunkReaderTests: TemporaryDirectoryTestCase {
     }
 
     func testAgreesWithLineReaderOnEveryLineEndAndLengthAcrossChunkEdges() {
-        var generator = ProfileEditTests.Generator(state: 20261204)
+        var generator = ReferenceDraw.Generator(seed: 20261204)
         let alphabet: [UInt8] = Array("ab{}\" \t\n\r\r\n".utf8)
         for round in 0..<400 {
             var bytes = (0..<generator.next(60)).map { _ in alphabet[generator.next(alphabet.count)] }

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import TargetingBase
-@testable import TargetingStore
+@testable import TargetingBatch
 import TargetingTestSupport
 
 /// The chunked line reader behind every JSON Lines input.
