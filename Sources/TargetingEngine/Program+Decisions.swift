@@ -1,7 +1,4 @@
 extension Program {
-    /// Whether placement `index` can decide nothing (`DecisionPlan.canMiss`).
-    package func canMiss(placement index: Int) -> Bool { placements[index].canMiss }
-
     /// Every decision placement `index` can make, without a profile id: the plan's choices
     /// (`DecisionPlan.choices`) but those of a live assignment (the same entries as the draws),
     /// and no match only where the placement can miss. An entry that an earlier choice already
