@@ -1,38 +1,6 @@
 import TargetingBase
 import TargetingSyntax
 
-/// A literal operand resolved for evaluation; `now ± d` stays relative.
-package enum DateOperand: Hashable, Sendable {
-    /// A fixed instant (Unix ms).
-    case fixed(Int64)
-    /// `now` plus an offset (ms).
-    case relative(Int64)
-
-    /// The instant at time `now`.
-    @inline(__always)
-    package func at(_ now: Int64) -> Int64 {
-        switch self {
-        case .fixed(let ms): ms
-        case .relative(let offset): Timestamp.shifted(now, by: offset)
-        }
-    }
-}
-
-/// An ordering relation.
-package enum Ordering: Hashable, Sendable {
-    case less, lessOrEqual, greater, greaterOrEqual
-
-    @inline(__always)
-    func holds<T: Comparable>(_ lhs: T, _ rhs: T) -> Bool {
-        switch self {
-        case .less: lhs < rhs
-        case .lessOrEqual: lhs <= rhs
-        case .greater: lhs > rhs
-        case .greaterOrEqual: lhs >= rhs
-        }
-    }
-}
-
 /// One compiled comparison: which slot, and the typed test.
 package struct CompiledTest: Hashable, Sendable {
     /// The typed test.
