@@ -36,7 +36,7 @@ package struct CompiledTest: Hashable, Sendable {
     /// The test.
     package var kind: Kind
     /// For `!=`, `not in` and `is not set`: the result is negated, but only for a fitting value
-    /// (`is not set` negates presence).
+    /// (`is not set` negates presence; see `outcome`).
     package var negated: Bool
     /// The comparison it came from (for explanations).
     package var source: Comparison
@@ -47,6 +47,23 @@ package struct CompiledTest: Hashable, Sendable {
         self.kind = kind
         self.negated = negated
         self.source = source
+    }
+}
+
+extension CompiledTest {
+    /// The two-valued outcome of a test of `kind` on `value` at `now` (README, *Segments and
+    /// audiences*): `Evaluator.compare`'s answer, negated for a negated test, and false when
+    /// that has none (a missing or mistyped value), negated or not. `is set` is no exception:
+    /// its answer is presence, which `is not set` negates. Every evaluation path decides here.
+    @inline(__always)
+    package static func outcome(_ kind: Kind, negated: Bool, on value: SlotValue, now: Int64) -> Bool {
+        guard let result = Evaluator.compare(value, kind, now: now) else { return false }
+        return result != negated
+    }
+
+    /// Whether this test holds for `value` at `now` (`outcome`).
+    package func holds(_ value: SlotValue, now: Int64) -> Bool {
+        CompiledTest.outcome(kind, negated: negated, on: value, now: now)
     }
 }
 

@@ -104,7 +104,7 @@ package struct FastTest: Sendable {
             // Never asked: a general test runs on the full value.
             return false
         case .isSet:
-            return (value.tag != .missing) != negated
+            result = value.isPresent
         case .numberEquals:
             guard value.tag == .number else { return false }
             result = value.number == low
@@ -174,6 +174,10 @@ package struct FastValue: Sendable {
     package var bits: UInt64 = 0
 
     package init() {}
+
+    /// Whether the slot holds a value, fitting or not (`SlotValue.isPresent` in plain form).
+    @inline(__always)
+    var isPresent: Bool { tag != .missing }
 
     /// The plain form of `value`, looking its text up in the slot's `table`.
     package init(_ value: SlotValue, table: UnsafePointer<LiteralTable>) {
