@@ -5,6 +5,7 @@ import XCTest
 @testable import TargetingEngine
 @testable import TargetingProfiles
 import TargetingSyntax
+import TargetingTestSupport
 
 /// The flat path's plain tests (`FastTest`) give the general path's answer
 /// (`Evaluator.compare` through `CompiledTest.outcome`) for every kind of test, on slots of every
@@ -220,5 +221,74 @@ final class FastTestAgreementTests: XCTestCase {
         // The plain forms did answer (most comparisons are not handed to the general path).
         XCTAssertGreaterThan(plainAnswers, compared / 2)
         print("FastTestAgreementTests: \(kinds.values.reduce(0, +)) tests of \(kinds.count) kinds × 2 negations × \(FastTestAgreementTests.slots.count) slots × \(FastTestAgreementTests.jsonValues.count + 1) values × \(FastTestAgreementTests.nows.count) instants: \(compared) comparisons, \(plainAnswers) answered by the plain form")
+    }
+
+    // MARK: Through compiled rules
+
+    /// Comparisons of every operator on every type, with edge literals, as rules compile them.
+    static let comparisons: [String] = {
+        let wideList = "[" + wide.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        return [
+            "s == \"Pro\"", "s != \"Pro\"", "s == \"pro\" ignoring case", "s == \"\u{C9}\" ignoring case", "s != \"\u{3A3}\u{3A3}\" ignoring case",
+            "s == \"e\u{301}\"", "s in [\"pro\", \"\u{E9}\", \"x\"]", "s not in [\"pro\", \"x\"]", "s in [\"PRO\", \"\u{C4}\"] ignoring case",
+            "s in \(wideList)", "s not in \(wideList)", "s contains \"r\"", "s contains \"\u{C4}\" ignoring case", "s starts with \"p\"",
+            "s ends with \"\u{DF}e\" ignoring case", "s matches /a+b/", "s matches /[\u{E9}\u{C9}].*/ ignoring case", "s is set",
+            "n == 0", "n == -0", "n != 1", "n < 9007199254740993", "n <= 0.1", "n > -1", "n >= 1796040000000", "n between -0 and 0",
+            "n between 1 and 9007199254740992", "n in [0, 1, 2]", "n not in [0.1]", "n is not set",
+            "b == true", "b != false", "b is set",
+            "d == 1970-01-01", "d < now", "d <= now - 7d", "d > 9999-12-31", "d >= now + 1d", "d between 1970-01-01 and now",
+            "d != 2026-11-30T00:00:00Z", "now > 2026-01-01", "now between now - 1d and now + 1d", "now is set", "now is not set",
+            "v == \"1.2.3\"", "v != \"1.2.3-beta\"", "v < \"2.0.0-rc.1\"", "v >= \"1.2.3+build.7\"", "v between \"1.0.0\" and \"1.2.3\"",
+            "v in [\"1.2.3\", \"1.2.3-beta.2\"]", "v not in [\"2.0.0\"]", "v > \"1048576.0.0\"",
+            "t has \"x\"", "t has \"\u{C9}\" ignoring case", "t has any [\"x\", \"pro\"]", "t has all [\"x\", \"pro\"]", "t has none [\"\u{E9}\"]",
+            "t has any \(wideList)", "t has all [\"PRO\"] ignoring case", "t is not set", "u is set", "u is not set",
+            "profile.app_version >= \"4.2.0\"", "profile.app_version == \"1.2.3-beta\"", "profile.installed_at < now - 30d",
+            "profile.birthday == 2000-02-29", "profile.age >= 18", "profile.days_since_install < 7", "profile.total_revenue_usd > 0",
+            "profile.access_levels has \"premium\"", "profile.access_levels has any [\"PREMIUM\"] ignoring case", "profile.country == \"DE\"",
+            "profile.country in [\"de\", \"\u{E9}\"] ignoring case", "profile.email ends with \"@x.org\"", "profile.email is not set",
+        ]
+    }()
+
+    /// Profiles giving every custom attribute, then every built-in field the rules read, then both,
+    /// each edge value (those the reader refuses are left out).
+    static func ruleProfiles() -> [Profile] {
+        let custom = ["s", "n", "b", "d", "v", "t", "u"]
+        let fields = ["app_version", "installed_at", "birthday", "total_revenue_usd", "access_levels", "country", "email"]
+        var lines = ["{}"]
+        for value in jsonValues {
+            let attributes = "\"custom_attributes\":{" + custom.map { "\"\($0)\":\(value)" }.joined(separator: ",") + "}"
+            let builtins = fields.map { "\"\($0)\":\(value)" }.joined(separator: ",")
+            lines += ["{\"id\":\"p\",\(attributes)}", "{\"id\":\"p\",\(builtins)}", "{\"id\":\"p\",\(attributes),\(builtins)}"]
+        }
+        return lines.compactMap { try? ProfileReader.read(Array($0.utf8)).get() }
+    }
+
+    /// Every test of the flat code, run by `FlatRun.test` (plain forms, literal tables shared by
+    /// a slot's tests, values read on demand), gives `CompiledTest.outcome` on the slot's full value.
+    func testTheFlatRunAgreesWithTheGeneralOnEveryCompiledTest() {
+        let declarations = "attribute s: string\nattribute n: number\nattribute b: bool\nattribute d: date\nattribute v: version\nattribute t: set\n"
+        let segments = FastTestAgreementTests.comparisons.enumerated().map { "segment c\($0.offset) = \($0.element)" }
+        let program = checkedProgram(declarations + segments.joined(separator: "\n") + "\n")
+        let flat: FlatCode = program.flat
+        XCTAssertEqual(Set(flat.kinds.map(FastTestAgreementTests.name)), Set(KindName.allCases))
+        let profiles = FastTestAgreementTests.ruleProfiles()
+        XCTAssertGreaterThan(profiles.count, 150)
+        var compared = 0
+        for now in FastTestAgreementTests.nows {
+            for profile in profiles {
+                let answers = program.withRun(for: profile, now: now) { run in flat.tests.indices.map { run.test($0) } }
+                for index in flat.tests.indices {
+                    let slot = Int(flat.tests[index].slot)
+                    let value: SlotValue = slot < 0 ? .date(now) : program.slots[slot].read(from: profile, now: now)
+                    let expected = CompiledTest.outcome(flat.kinds[index], negated: flat.tests[index].negated, on: value, now: now)
+                    if answers[index] != expected {
+                        XCTFail("\(flat.kinds[index]) negated \(flat.tests[index].negated) on \(value) at \(now): flat \(answers[index]), general \(expected)")
+                    }
+                    compared += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 0)
+        print("FastTestAgreementTests: \(flat.tests.count) compiled tests × \(profiles.count) profiles × \(FastTestAgreementTests.nows.count) instants: \(compared) flat runs")
     }
 }
