@@ -6,7 +6,8 @@ import TargetingBase
 /// packed into one integer. Whatever has no plain form runs as `.general` on its
 /// `CompiledTest.Kind`.
 ///
-/// Each operation gives exactly `Evaluator.compare`'s answer, and false where that gives nil.
+/// Each operation gives exactly `CompiledTest.outcome` (`Evaluator.compare`'s answer, negated
+/// for a negated test, false where that gives nil); `FastTestAgreementTests` holds every kind to it.
 package struct FastTest: Sendable {
     package enum Op: UInt8, Sendable {
         /// Run `CompiledTest.Kind` on the slot's full value.
