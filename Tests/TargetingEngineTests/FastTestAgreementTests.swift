@@ -61,7 +61,7 @@ final class FastTestAgreementTests: XCTestCase {
                         "\u{1C5}", "x", "c5"]
     /// 70 literals: ids past 64 leave the literal mask, so the general form takes over.
     static let wide = (0..<70).map { "c\($0)" }
-    static let numbers: [Double] = [0, -0.0, 1, -1, 0.1, 2, 1e308, -1e308, 5e-324, -5e-324, 9_007_199_254_740_992, 9_007_199_254_740_993,
+    static let numbers: [Double] = [0, -0.0, 1, -1, 0.1, 2, 1e308, -1e308, Double.leastNonzeroMagnitude, -Double.leastNonzeroMagnitude, 9_007_199_254_740_992, 9_007_199_254_740_991,
                                     9_007_199_254_740_994, -9_007_199_254_740_992, 1_796_040_000_000]
     static let day: Int64 = 86_400_000
     static let instants: [DateOperand] = [.fixed(0), .fixed(-1), .fixed(253_402_300_799_999), .fixed(1_796_040_000_000), .relative(0),
@@ -95,8 +95,8 @@ final class FastTestAgreementTests: XCTestCase {
         case .numberEquals: return numbers.map { .numberEquals($0) }
         case .numberOrder: return orderings.flatMap { ordering in numbers.map { .numberOrder(ordering, $0) } }
         case .numberBetween:
-            return [(-0.0, 0), (0, -0.0), (1, 9_007_199_254_740_992), (-1e308, 1e308), (5e-324, 1), (2, 1), (0.1, 0.1)].map { .numberBetween($0.0, $0.1) }
-        case .numberIn: return [[], [0], [-0.0, 1, 9_007_199_254_740_993], [1e308, 5e-324, 0.1]].map { .numberIn(Set($0)) }
+            return [(-0.0, 0), (0, -0.0), (1, 9_007_199_254_740_992), (-1e308, 1e308), (Double.leastNonzeroMagnitude, 1), (2, 1), (0.1, 0.1)].map { .numberBetween($0.0, $0.1) }
+        case .numberIn: return [[], [0], [-0.0, 1, 9_007_199_254_740_991], [1e308, Double.leastNonzeroMagnitude, 0.1]].map { .numberIn(Set($0)) }
         case .boolEquals: return [.boolEquals(true), .boolEquals(false)]
         case .dateEquals: return instants.map { .dateEquals($0) }
         case .dateOrder: return orderings.flatMap { ordering in instants.map { .dateOrder(ordering, $0) } }
