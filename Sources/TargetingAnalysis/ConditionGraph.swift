@@ -309,7 +309,7 @@ struct ConditionGraph {
         let atom = atoms[id]
         if let probe = atom.sticky { return probe.plan.stickyStep(in: profile.history, now: now) == probe.step }
         guard let slot = atom.slot else { return false }
-        return AtomTruth.holds(atom.test, slot.read(from: profile, now: now), now: now)
+        return atom.test.holds(slot.read(from: profile, now: now), now: now)
     }
 
     private mutating func atom(_ test: CompiledTest, _ program: Program) -> Int {

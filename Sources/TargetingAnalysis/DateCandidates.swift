@@ -14,12 +14,10 @@ enum DateCandidates {
     static func points(_ kinds: [CompiledTest.Kind], now: Int64) -> [Int64] {
         var found: [Int64] = []
         for kind in kinds {
-            switch kind {
-            case .dateEquals(let operand), .dateOrder(_, let operand): found.append(operand.at(now))
-            case .dateBetween(let low, let high): found += [low.at(now), high.at(now)]
-            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder,
-                 .numberBetween, .numberIn, .boolEquals, .versionEquals, .versionOrder, .versionBetween, .versionIn,
-                 .has, .hasAny, .hasAll, .hasNone, .isSet: break
+            switch kind.operands {
+            case .instants(let operands): found += operands.map { $0.at(now) }
+            // Presence, and tests of strings, numbers, booleans, versions and sets: no instant.
+            case .presence, .text, .pattern, .numbers, .bool, .versions, .members: continue
             }
         }
         return found
@@ -36,12 +34,10 @@ enum DateCandidates {
             }
         }
         for kind in kinds {
-            switch kind {
-            case .dateEquals(let operand), .dateOrder(_, let operand): add(operand)
-            case .dateBetween(let low, let high): add(low); add(high)
-            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder,
-                 .numberBetween, .numberIn, .boolEquals, .versionEquals, .versionOrder, .versionBetween, .versionIn,
-                 .has, .hasAny, .hasAll, .hasNone, .isSet: break
+            switch kind.operands {
+            case .instants(let operands): operands.forEach(add)
+            // Presence, and tests of strings, numbers, booleans, versions and sets: no instant.
+            case .presence, .text, .pattern, .numbers, .bool, .versions, .members: continue
             }
         }
         return (fixed, relative)

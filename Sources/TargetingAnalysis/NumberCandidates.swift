@@ -10,13 +10,10 @@ enum NumberCandidates {
     static func literals(_ kinds: [CompiledTest.Kind]) -> [Double] {
         var found: [Double] = []
         for kind in kinds {
-            switch kind {
-            case .numberEquals(let value), .numberOrder(_, let value): found.append(value)
-            case .numberBetween(let low, let high): found += [low, high]
-            case .numberIn(let values): found += values
-            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .boolEquals, .dateEquals, .dateOrder,
-                 .dateBetween, .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny, .hasAll,
-                 .hasNone, .isSet: break
+            switch kind.operands {
+            case .numbers(let values): found += values
+            // Presence, and tests of strings, booleans, instants, versions and sets: no number.
+            case .presence, .text, .pattern, .bool, .instants, .versions, .members: continue
             }
         }
         return found.filter(\.isFinite)

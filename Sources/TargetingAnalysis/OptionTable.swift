@@ -98,7 +98,7 @@ struct OptionTableBuilder {
         guard let profile = OptionTableBuilder.profile(field, value) else { return false }
         if atomCount < 8, seen.count == 1 << atomCount { return true }
         let values = slots.map { $0.read(from: profile, now: now) }
-        let vector = tests.indices.map { AtomTruth.holds(tests[$0].test, values[slotOfTest[$0]], now: now) }
+        let vector = tests.indices.map { tests[$0].test.holds(values[slotOfTest[$0]], now: now) }
             + probes.map { $0.plan.stickyStep(in: profile.history, now: now) == $0.step }
         if seen.insert(vector).inserted { concrete.append((value, vector)) }
         return true

@@ -186,7 +186,7 @@ struct ProfileSearch {
                 guard workLeft > 0 else { return .unknown }
             }
             for id in graph.clockAtoms where cone[graph.atoms[id].node] == stamp {
-                let holds = AtomTruth.holds(graph.atoms[id].test, .date(instants[instant]), now: instants[instant])
+                let holds = graph.atoms[id].test.holds(.date(instants[instant]), now: instants[instant])
                 set(graph.atoms[id].node, holds ? ProfileSearch.yes : ProfileSearch.no)
             }
             for atom in fixed where cone[atom.node] == stamp && value[atom.node] == ProfileSearch.unknown {
@@ -209,7 +209,7 @@ struct ProfileSearch {
     mutating func signature(_ instant: Int, timeVariables: [Int], concreteOnly: Bool, complete: inout Bool) -> [[Bool]] {
         let now = instants[instant]
         var parts: [[Bool]] = [graph.clockAtoms.filter { cone[graph.atoms[$0].node] == stamp }.map {
-            AtomTruth.holds(graph.atoms[$0].test, .date(now), now: now)
+            graph.atoms[$0].test.holds(.date(now), now: now)
         }]
         for variable in timeVariables {
             let table = self.table(variable, instant)

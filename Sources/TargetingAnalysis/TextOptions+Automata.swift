@@ -30,11 +30,9 @@ extension TextOptions {
     /// Whether some comparison of the field is a pattern, which only the automata decide.
     static func hasPattern(_ builder: OptionTableBuilder) -> Bool {
         builder.tests.contains { test in
-            switch test.test.kind {
-            case .matches: true
-            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .isSet, .numberEquals, .numberOrder, .numberBetween,
-                 .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .versionEquals, .versionOrder, .versionBetween,
-                 .versionIn, .has, .hasAny, .hasAll, .hasNone: false
+            switch test.test.kind.operands {
+            case .pattern: true
+            case .presence, .text, .numbers, .bool, .instants, .versions, .members: false
             }
         }
     }

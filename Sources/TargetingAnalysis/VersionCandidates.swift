@@ -12,13 +12,10 @@ enum VersionCandidates {
     static func literals(_ kinds: [CompiledTest.Kind]) -> [SemanticVersion] {
         var found: [SemanticVersion] = []
         for kind in kinds {
-            switch kind {
-            case .versionEquals(let version), .versionOrder(_, let version): found.append(version)
-            case .versionBetween(let low, let high): found += [low, high]
-            case .versionIn(let versions): found += versions
-            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder,
-                 .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .has, .hasAny, .hasAll,
-                 .hasNone, .isSet: break
+            switch kind.operands {
+            case .versions(let versions): found += versions
+            // Presence, and tests of strings, numbers, booleans, instants and sets: no version.
+            case .presence, .text, .pattern, .numbers, .bool, .instants, .members: continue
             }
         }
         return found

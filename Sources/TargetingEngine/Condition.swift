@@ -1,38 +1,6 @@
 import TargetingBase
 import TargetingSyntax
 
-/// A literal operand resolved for evaluation; `now ± d` stays relative.
-package enum DateOperand: Hashable, Sendable {
-    /// A fixed instant (Unix ms).
-    case fixed(Int64)
-    /// `now` plus an offset (ms).
-    case relative(Int64)
-
-    /// The instant at time `now`.
-    @inline(__always)
-    package func at(_ now: Int64) -> Int64 {
-        switch self {
-        case .fixed(let ms): ms
-        case .relative(let offset): Timestamp.shifted(now, by: offset)
-        }
-    }
-}
-
-/// An ordering relation.
-package enum Ordering: Hashable, Sendable {
-    case less, lessOrEqual, greater, greaterOrEqual
-
-    @inline(__always)
-    func holds<T: Comparable>(_ lhs: T, _ rhs: T) -> Bool {
-        switch self {
-        case .less: lhs < rhs
-        case .lessOrEqual: lhs <= rhs
-        case .greater: lhs > rhs
-        case .greaterOrEqual: lhs >= rhs
-        }
-    }
-}
-
 /// One compiled comparison: which slot, and the typed test.
 package struct CompiledTest: Hashable, Sendable {
     /// The typed test.
@@ -68,7 +36,7 @@ package struct CompiledTest: Hashable, Sendable {
     /// The test.
     package var kind: Kind
     /// For `!=`, `not in` and `is not set`: the result is negated, but only for a fitting value
-    /// (`is not set` negates presence).
+    /// (`is not set` negates presence; see `outcome`).
     package var negated: Bool
     /// The comparison it came from (for explanations).
     package var source: Comparison
@@ -79,6 +47,23 @@ package struct CompiledTest: Hashable, Sendable {
         self.kind = kind
         self.negated = negated
         self.source = source
+    }
+}
+
+extension CompiledTest {
+    /// The two-valued outcome of a test of `kind` on `value` at `now` (README, *Segments and
+    /// audiences*): `Evaluator.compare`'s answer, negated for a negated test, and false when
+    /// that has none (a missing or mistyped value), negated or not. `is set` is no exception:
+    /// its answer is presence, which `is not set` negates. Every evaluation path decides here.
+    @inline(__always)
+    package static func outcome(_ kind: Kind, negated: Bool, on value: SlotValue, now: Int64) -> Bool {
+        guard let result = Evaluator.compare(value, kind, now: now) else { return false }
+        return result != negated
+    }
+
+    /// Whether this test holds for `value` at `now` (`outcome`).
+    package func holds(_ value: SlotValue, now: Int64) -> Bool {
+        CompiledTest.outcome(kind, negated: negated, on: value, now: now)
     }
 }
 

@@ -68,14 +68,12 @@ package struct Evaluator {
 
     /// Runs one comparison with the two-valued semantics (README, *Segments and audiences*).
     func run(_ test: CompiledTest) -> Bool {
-        let value = value(of: test)
-        if case .isSet = test.kind { return value.isPresent != test.negated }
-        guard let result = Evaluator.compare(value, test.kind, now: now) else { return false }
-        return result != test.negated
+        test.holds(value(of: test), now: now)
     }
 
-    /// The outcome of a test on a value, or nil when the value is missing or does not fit
-    /// (and for `is set`, which presence decides, not a comparison).
+    /// The outcome of a test on a value before negation: for `is set`, whether the value is
+    /// present (fitting or not); for every other test, nil when the value is missing or does
+    /// not fit its type.
     package static func compare(_ value: SlotValue, _ kind: CompiledTest.Kind, now: Int64) -> Bool? {
         switch kind {
         case .stringEquals(let literal, let fold):
@@ -146,7 +144,7 @@ package struct Evaluator {
             guard case .set(let members) = value else { return nil }
             return !members.contains { literals.containsExactly(fold ? CaseFolding.lowercase($0) : $0) }
         case .isSet:
-            return nil
+            return value.isPresent
         }
     }
 }

@@ -6,7 +6,8 @@ import TargetingBase
 /// packed into one integer. Whatever has no plain form runs as `.general` on its
 /// `CompiledTest.Kind`.
 ///
-/// Each operation gives exactly `Evaluator.compare`'s answer, and false where that gives nil.
+/// Each operation gives exactly `CompiledTest.outcome` (`Evaluator.compare`'s answer, negated
+/// for a negated test, false where that gives nil); `FastTestAgreementTests` holds every kind to it.
 package struct FastTest: Sendable {
     package enum Op: UInt8, Sendable {
         /// Run `CompiledTest.Kind` on the slot's full value.
@@ -104,7 +105,7 @@ package struct FastTest: Sendable {
             // Never asked: a general test runs on the full value.
             return false
         case .isSet:
-            return (value.tag != .missing) != negated
+            result = value.isPresent
         case .numberEquals:
             guard value.tag == .number else { return false }
             result = value.number == low
@@ -174,6 +175,10 @@ package struct FastValue: Sendable {
     package var bits: UInt64 = 0
 
     package init() {}
+
+    /// Whether the slot holds a value, fitting or not (`SlotValue.isPresent` in plain form).
+    @inline(__always)
+    var isPresent: Bool { tag != .missing }
 
     /// The plain form of `value`, looking its text up in the slot's `table`.
     package init(_ value: SlotValue, table: UnsafePointer<LiteralTable>) {

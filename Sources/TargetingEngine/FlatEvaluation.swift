@@ -287,9 +287,7 @@ package struct FlatRun<Source: SlotSource> {
         }
         if test.pointee.op != .general, let result = test.pointee.holds(value, now: now) { return result }
         let full: SlotValue = slot < 0 ? .date(now) : fullValue(slot)
-        if case .isSet = flat.kinds[index] { return full.isPresent != test.pointee.negated }
-        guard let result = Evaluator.compare(full, flat.kinds[index], now: now) else { return false }
-        return result != test.pointee.negated
+        return CompiledTest.outcome(flat.kinds[index], negated: test.pointee.negated, on: full, now: now)
     }
 
     /// Slot `slot`'s full value: kept by `load` for a slot with general tests, and read here on

@@ -181,6 +181,8 @@ package struct Program: Sendable {
         }
     }
 
+    /// Lowers a checked comparison: its typed test (`TypedTest`, as the checker accepted it)
+    /// becomes the compiled test of the same type, with `ignoring case` literals folded.
     mutating func compile(_ comparison: Comparison) -> CompiledTest {
         let slotNumber: Int
         let type: ValueType?
@@ -192,91 +194,11 @@ package struct Program: Sendable {
             slotNumber = slot(for: reference.target)
             type = slots[slotNumber].type
         }
-        let fold = comparison.ignoringCase
-        let literals = comparison.literals
-        func text(_ literal: Literal) -> String {
-            if case .string(let value) = literal.value { return fold ? CaseFolding.lowercase(value) : value }
-            return literal.text
+        guard let typed = TypedTest(comparison, subjectType: type) else {
+            // A rule set that checked without errors types every comparison.
+            preconditionFailure("compiling a comparison the checker did not accept: \(comparison.text())")
         }
-        func number(_ literal: Literal) -> Double {
-            if case .number(let value) = literal.value { return value }
-            return .nan
-        }
-        func date(_ literal: Literal) -> DateOperand {
-            switch literal.value {
-            case .date(let ms): .fixed(ms ?? 0)
-            case .now(let offset): .relative(offset)
-            // The checker lets only dates and `now` reach a date comparison.
-            case .string, .number, .bool, .pattern: .fixed(0)
-            }
-        }
-        func version(_ literal: Literal) -> SemanticVersion {
-            if case .string(let value) = literal.value, let parsed = SemanticVersion(parsing: value) { return parsed }
-            return SemanticVersion(parsing: "0.0.0")!
-        }
-        func ordering(_ op: ComparisonOperator) -> Ordering {
-            switch op {
-            case .less: .less
-            case .lessOrEqual: .lessOrEqual
-            case .greater: .greater
-            case .greaterOrEqual: .greaterOrEqual
-            // Not orderings: never asked for (only the ordering operators below call this).
-            case .equal, .notEqual, .between, .isIn, .isNotIn, .contains, .startsWith, .endsWith, .matches, .has, .hasAny, .hasAll,
-                 .hasNone, .isSet, .isNotSet: .greaterOrEqual
-            }
-        }
-        var negated = false
-        let kind: CompiledTest.Kind
-        switch comparison.op {
-        case .isSet, .isNotSet:
-            negated = comparison.op == .isNotSet
-            kind = .isSet
-        case .equal, .notEqual:
-            negated = comparison.op == .notEqual
-            let literal = literals[0]
-            switch type {
-            case .number: kind = .numberEquals(number(literal))
-            case .bool:
-                if case .bool(let flag) = literal.value { kind = .boolEquals(flag) } else { kind = .boolEquals(false) }
-            case .date: kind = .dateEquals(date(literal))
-            case .version: kind = .versionEquals(version(literal))
-            case .string, .set, nil: kind = .stringEquals(text(literal), fold: fold)
-            }
-        case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            let literal = literals[0]
-            switch type {
-            case .date: kind = .dateOrder(ordering(comparison.op), date(literal))
-            case .version: kind = .versionOrder(ordering(comparison.op), version(literal))
-            case .number, .string, .bool, .set, nil: kind = .numberOrder(ordering(comparison.op), number(literal))
-            }
-        case .between:
-            switch type {
-            case .date: kind = .dateBetween(date(literals[0]), date(literals[1]))
-            case .version: kind = .versionBetween(version(literals[0]), version(literals[1]))
-            case .number, .string, .bool, .set, nil: kind = .numberBetween(number(literals[0]), number(literals[1]))
-            }
-        case .isIn, .isNotIn:
-            negated = comparison.op == .isNotIn
-            switch type {
-            case .number: kind = .numberIn(Set(literals.map(number)))
-            case .version: kind = .versionIn(Set(literals.map(version)))
-            case .string, .bool, .date, .set, nil: kind = .stringIn(ExactStringSet(literals.map(text)), fold: fold)
-            }
-        case .contains: kind = .contains(text(literals[0]), fold: fold)
-        case .startsWith: kind = .startsWith(text(literals[0]), fold: fold)
-        case .endsWith: kind = .endsWith(text(literals[0]), fold: fold)
-        case .matches:
-            // The checker refuses a pattern that does not compile; were one compiled anyway, it matches nothing.
-            if case .pattern(let source) = literals[0].value, case .success(let pattern) = MatchPattern.compile(source, ignoringCase: fold) {
-                kind = .matches(pattern)
-            } else {
-                kind = .matches(.nothing(written: literals[0].text, ignoringCase: fold))
-            }
-        case .has: kind = .has(text(literals[0]), fold: fold)
-        case .hasAny: kind = .hasAny(ExactStringSet(literals.map(text)), fold: fold)
-        case .hasAll: kind = .hasAll(ExactStringSet(literals.map(text)), fold: fold)
-        case .hasNone: kind = .hasNone(ExactStringSet(literals.map(text)), fold: fold)
-        }
-        return CompiledTest(slot: slotNumber, kind: kind, negated: negated, source: comparison)
+        return CompiledTest(slot: slotNumber, kind: CompiledTest.Kind(typed, ignoringCase: comparison.ignoringCase),
+                            negated: comparison.op.isNegation, source: comparison)
     }
 }

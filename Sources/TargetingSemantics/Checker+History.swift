@@ -58,20 +58,22 @@ extension Checker {
 
     /// Whether a count of showings (0 to 100, as a placement keeps at most 100) compared by
     /// `op` with `count` is the same for every count: true when always true (`>= 0`,
-    /// `<= 100`), false when never (`< 0`, `> 100`), nil when some counts pass and some fail.
+    /// `<= 100`), false when never (`< 0`, `> 100`), nil when some counts pass and some fail,
+    /// and nil for an operator that does not compare counts (reported by itself).
     static func constantCount(_ op: ComparisonOperator, _ count: Int) -> Bool? {
-        let results = (0...maxShownCount).map { shown -> Bool in
-            switch op {
-            case .equal: shown == count
-            case .notEqual: shown != count
-            case .less: shown < count
-            case .lessOrEqual: shown <= count
-            case .greater: shown > count
-            case .greaterOrEqual: shown >= count
-            case .contains, .startsWith, .endsWith, .matches, .isIn, .isNotIn, .between, .has, .hasAny, .hasAll, .hasNone,
-                 .isSet, .isNotSet: false
-            }
+        let holds: (Int) -> Bool
+        switch op {
+        case .equal: holds = { $0 == count }
+        case .notEqual: holds = { $0 != count }
+        case .less: holds = { Ordering.less.holds($0, count) }
+        case .lessOrEqual: holds = { Ordering.lessOrEqual.holds($0, count) }
+        case .greater: holds = { Ordering.greater.holds($0, count) }
+        case .greaterOrEqual: holds = { Ordering.greaterOrEqual.holds($0, count) }
+        case .contains, .startsWith, .endsWith, .matches, .isIn, .isNotIn, .between, .has, .hasAny, .hasAll, .hasNone,
+             .isSet, .isNotSet:
+            return nil
         }
+        let results = (0...maxShownCount).map(holds)
         if results.allSatisfy({ $0 }) { return true }
         if !results.contains(true) { return false }
         return nil

@@ -107,7 +107,7 @@ extension Checker {
             report(.ignoringCaseMismatch(name: name, type: type, at: ignoring))
         }
         var literalsFit = true
-        for literal in comparison.literals where !Checker.literalFits(literal, type) {
+        for literal in comparison.literals where !TypedTest.fits(literal, type) {
             if type == .version, case .string(let text) = literal.value {
                 report(.invalidVersion(text, at: literal.range))
             } else {
@@ -140,15 +140,6 @@ extension Checker {
         report(.dateOnlyWindowEnd(high.text, endsAt: Timestamp.format(ms),
                                   lastInstant: Timestamp.format(ms + Timestamp.msPerDay - 1),
                                   nextDay: Timestamp.formatDate(ms + Timestamp.msPerDay), at: high.range))
-    }
-
-    /// Whether `literal` is a value of `type` in a rule's comparison.
-    static func literalFits(_ literal: Literal, _ type: ValueType) -> Bool {
-        switch (literal.value, type) {
-        case (.string, .string), (.string, .set), (.number, .number), (.bool, .bool), (.date, .date), (.now, .date), (.pattern, .string): true
-        case (.string(let text), .version): SemanticVersion(parsing: text) != nil
-        default: false
-        }
     }
 
     mutating func checkBetweenOrder(_ low: Literal, _ high: Literal, type: ValueType) {

@@ -78,7 +78,7 @@ package struct LiteralFix: Hashable, Sendable {
     /// Whether `text` parses as one literal of `type`, a valid date for a date and a listed
     /// value when `allowed` lists them.
     static func reads(_ text: String, as type: ValueType, allowed: [String]?) -> Bool {
-        guard let parsed = Parser.literal(parsing: text), Checker.literalFits(parsed, type) else { return false }
+        guard let parsed = Parser.literal(parsing: text), TypedTest.fits(parsed, type) else { return false }
         switch parsed.value {
         case .string(let value):
             if type == .set, value.contains(",") { return false }

@@ -89,7 +89,7 @@ final class PatternOptionsRandomTests: XCTestCase {
                 let atoms = variable.atoms.map { graph.atoms[$0] }
                 func vector(_ value: ExampleValue) -> [Bool]? {
                     guard let profile = OptionTableBuilder.profile(variable.field, value) else { return nil }
-                    return atoms.map { AtomTruth.holds($0.test, $0.slot!.read(from: profile, now: Self.now), now: Self.now) }
+                    return atoms.map { $0.test.holds($0.slot!.read(from: profile, now: Self.now), now: Self.now) }
                 }
                 var listed: Set<[Bool]> = []
                 for option in 0..<table.values.count {

@@ -257,6 +257,7 @@ package enum Timestamp {
     ///
     /// Stored instants lie far inside Int64, so an instant held at an end still compares with every
     /// one of them as the exact sum would.
+    @inlinable
     package static func shifted(_ ms: Int64, by offset: Int64) -> Int64 {
         let (sum, overflow) = ms.addingReportingOverflow(offset)
         return overflow ? (offset > 0 ? .max : .min) : sum

@@ -98,6 +98,16 @@ extension ComparisonOperator {
         }
     }
 
+    /// Whether the operator is the negation of another (`!=`, `not in`, `is not set`): its
+    /// outcome is that one's, negated for a fitting value (for `is not set`, presence negated).
+    package var isNegation: Bool {
+        switch self {
+        case .notEqual, .isNotIn, .isNotSet: true
+        case .equal, .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .isIn, .contains, .startsWith, .endsWith, .matches,
+             .has, .hasAny, .hasAll, .hasNone, .isSet: false
+        }
+    }
+
     /// Whether the operator orders values (`<`, `<=`, `>`, `>=`, `between`).
     package var isOrdering: Bool { operandRole == .bounds }
 
