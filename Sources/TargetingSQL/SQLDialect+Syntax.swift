@@ -1,96 +1,29 @@
 import TargetingProfiles
 
-/// The pieces of SQL text that differ between engines; everything else is shared.
+/// Text-level forms of the printed constructs, for the parts of the compiler that still build
+/// their SQL as text: each one prints the construct over text already written (`raw`), so its
+/// spelling stays in `sql(_:)`.
 extension SQLDialect {
-    /// A string literal; quotes (and for Spark SQL, backslashes) are escaped.
-    ///
-    /// PostgreSQL text cannot hold U+0000, so no stored value equals, contains or holds a
-    /// literal with one: it is written as a NULL string, which every comparison (each wrapped in
-    /// `coalesce(…, FALSE)`) takes as false.
-    package func string(_ text: String) -> String {
-        switch self {
-        case .postgres:
-            if text.unicodeScalars.contains("\u{0}") { return "CAST(NULL AS TEXT)" }
-            return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-        case .spark:
-            var out = "'"
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\\": out += "\\\\"
-                case "'": out += "\\'"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 {
-                        out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16).uppercased()
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return out + "'"
-        }
-    }
-
     /// A number literal as a double.
-    func double(_ value: Double) -> String {
-        let text: String
-        if value == value.rounded(), abs(value) < 1e15 {
-            text = String(Int64(value))
-        } else {
-            text = "\(value)"
-        }
-        switch self {
-        case .postgres: return "CAST('\(text)' AS DOUBLE PRECISION)"
-        case .spark: return "CAST('\(text)' AS DOUBLE)"
-        }
-    }
+    func double(_ value: Double) -> String { sql(.number(value)) }
 
     /// A number cast to a double.
-    func doubleCast(_ value: String) -> String {
-        "CAST(\(value) AS \(doubleType))"
-    }
-
-    /// The end-of-text anchor of a regular expression (Java's `$` also matches before a final line break).
-    var endAnchor: String {
-        switch self {
-        case .postgres: "$"
-        case .spark: "\\z"
-        }
-    }
+    func doubleCast(_ value: String) -> String { sql(.cast(.raw(value), .double)) }
 
     /// The text type.
-    var textType: String {
-        switch self {
-        case .postgres: "TEXT"
-        case .spark: "STRING"
-        }
-    }
+    var textType: String { typeName(.text) }
 
     /// The type of an array of text.
-    var textArrayType: String {
-        switch self {
-        case .postgres: "TEXT[]"
-        case .spark: "ARRAY<STRING>"
-        }
-    }
+    var textArrayType: String { typeName(.textArray) }
+
+    /// The type of a double.
+    var doubleType: String { typeName(.double) }
 
     /// An empty array of text.
-    var emptyTextArray: String {
-        switch self {
-        case .postgres: "CAST(ARRAY[] AS TEXT[])"
-        case .spark: "CAST(array() AS ARRAY<STRING>)"
-        }
-    }
+    var emptyTextArray: String { sql(.cast(.textArray([]), .textArray)) }
 
     /// Integer division of non-negative integers.
-    func divide(_ a: String, _ b: String) -> String {
-        switch self {
-        case .postgres: "(\(a)) / \(b)"
-        case .spark: "(\(a)) div \(b)"
-        }
-    }
+    func divide(_ a: String, _ b: String) -> String { sql(.divide(.raw(a), .raw(b))) }
 
     /// Division rounding towards negative infinity, by a positive constant.
     func floorDivide(_ a: String, _ b: Int64) -> String {
@@ -98,78 +31,35 @@ extension SQLDialect {
     }
 
     /// The one-based element `index` of an array, or NULL past its end.
-    func element(_ array: String, _ index: Int) -> String {
-        switch self {
-        case .postgres: "(\(array))[\(index)]"
-        case .spark: "try_element_at(\(array), \(index))"
-        }
-    }
+    func element(_ array: String, _ index: Int) -> String { sql(.element(.raw(array), index)) }
 
     /// The number of elements of an array.
-    func count(_ array: String) -> String {
-        switch self {
-        case .postgres: "cardinality(\(array))"
-        case .spark: "size(\(array))"
-        }
-    }
+    func count(_ array: String) -> String { sql(.count(.raw(array))) }
 
     /// Whether an array holds `value`.
-    func arrayContains(_ array: String, _ value: String) -> String {
-        switch self {
-        case .postgres: "(\(value) = ANY(\(array)))"
-        case .spark: "array_contains(\(array), \(value))"
-        }
-    }
+    func arrayContains(_ array: String, _ value: String) -> String { sql(.arrayContains(.raw(array), .raw(value))) }
 
     /// Text split on a comma, empty parts kept.
-    func splitOnComma(_ text: String) -> String {
-        switch self {
-        case .postgres: "string_to_array(\(text), ',')"
-        case .spark: "split(\(text), ',', -1)"
-        }
-    }
+    func splitOnComma(_ text: String) -> String { sql(.splitOnComma(.raw(text))) }
 
     /// Text split on a full stop, empty parts kept.
-    func splitOnDot(_ text: String) -> String {
-        switch self {
-        case .postgres: "string_to_array(\(text), '.')"
-        case .spark: "split(\(text), '[.]', -1)"
-        }
-    }
+    func splitOnDot(_ text: String) -> String { sql(.splitOnDot(.raw(text))) }
 
     /// Text cast to a 64-bit integer (the text is known to be a short run of digits).
-    func bigint(_ text: String) -> String { "CAST(\(text) AS BIGINT)" }
+    func bigint(_ text: String) -> String { sql(.cast(.raw(text), .bigint)) }
 
     /// Text compared by bytes.
-    func bytes(_ text: String) -> String {
-        switch self {
-        case .postgres: "(\(text) COLLATE \"C\")"
-        case .spark: text
-        }
-    }
+    func bytes(_ text: String) -> String { sql(.bytes(.raw(text))) }
 
     /// The lowercase mapping of `ignoring case` (`CaseFolding.lowercase`: full Unicode mapping,
     /// Final_Sigma). PostgreSQL's `lower()` applies it under an ICU collation only (the libc one
     /// of a `C.UTF-8` database maps each character alone), hence `und-x-icu`; Spark's `lower()`
     /// is Java's `toLowerCase`, which applies it. In PostgreSQL ASCII text (as many bytes as
     /// characters) takes the byte-wise `lower()` first, which maps ASCII as ICU does.
-    func lowercase(_ text: String) -> String {
-        switch self {
-        case .postgres:
-            return "CASE WHEN octet_length(\(text)) = length(\(text)) THEN lower(\(text) COLLATE \"C\") COLLATE \"default\" "
-                + "ELSE lower(\(text) COLLATE \"und-x-icu\") COLLATE \"default\" END"
-        case .spark:
-            return "lower(\(text))"
-        }
-    }
+    func lowercase(_ text: String) -> String { sql(.lowercase(.raw(text))) }
 
     /// Lowercases every element of a text array.
-    func lowercaseAll(_ array: String) -> String {
-        switch self {
-        case .postgres: return "ARRAY(SELECT \(lowercase("u.e")) FROM unnest(\(array)) AS u(e))"
-        case .spark: return "transform(\(array), e -> \(lowercase("e")))"
-        }
-    }
+    func lowercaseAll(_ array: String) -> String { sql(.lowercaseAll(.raw(array))) }
 
     /// The white space `AdaptyLimits.trimmed` trims, as one PostgreSQL escape-string literal
     /// (`E'\u0009…'`).
@@ -203,51 +93,19 @@ extension SQLDialect {
     }
 
     /// Text trimmed of Unicode white space at both ends, as `AdaptyLimits.trimmed` trims.
-    func trim(_ text: String) -> String {
-        switch self {
-        case .postgres:
-            return "btrim(\(text), \(SQLDialect.postgresWhiteSpace))"
-        case .spark:
-            let set = AdaptyLimits.whiteSpace.map { "\\u" + SQLDialect.hex4($0) }.joined()
-            return "trim(BOTH '\(set)' FROM \(text))"
-        }
-    }
+    func trim(_ text: String) -> String { sql(.trim(.raw(text))) }
 
     /// A regular-expression match: an array of the groups (NULL for a group that did not take
     /// part), or NULL when `text` does not match. Groups must never match empty text, nor text
     /// with a `|`. Spark SQL matches twice (`RLIKE`, then one `regexp_replace` that writes
     /// every group, `|` between them), not once per group.
-    func match(_ text: String, _ pattern: String, groups: Int) -> String {
-        switch self {
-        case .postgres:
-            return "regexp_match(\(text), \(string(pattern)))"
-        case .spark:
-            let written = (1...groups).map { "$\($0)" }.joined(separator: "|")
-            return "CASE WHEN \(text) RLIKE \(string(pattern)) "
-                + "THEN transform(split(regexp_replace(\(text), \(string(pattern)), '\(written)'), '[|]', -1), g -> nullif(g, '')) END"
-        }
-    }
+    func match(_ text: String, _ pattern: String, groups: Int) -> String { sql(.groups(.raw(text), pattern: pattern, count: groups)) }
 
     /// An array of text (`element` reads NULL past its end).
-    func textArray(_ items: [String]) -> String {
-        switch self {
-        case .postgres: "ARRAY[\(items.joined(separator: ", "))]"
-        case .spark: "array(\(items.joined(separator: ", ")))"
-        }
-    }
+    func textArray(_ items: [String]) -> String { sql(.textArray(items.map(SQLExpression.raw))) }
 
     /// A text number cast to a double without ever raising an error.
-    func textToDouble(_ text: String) -> String {
-        switch self {
-        case .postgres:
-            let numeric = "CAST(\(text) AS NUMERIC)"
-            return "CASE WHEN abs(\(numeric)) > 1.7976931348623157e308 THEN CAST(sign(\(numeric)) AS DOUBLE PRECISION) * CAST('Infinity' AS DOUBLE PRECISION) "
-                + "WHEN abs(\(numeric)) < 2.2250738585072014e-308 THEN CAST(0 AS DOUBLE PRECISION) "
-                + "ELSE CAST(\(numeric) AS DOUBLE PRECISION) END"
-        case .spark:
-            return "CAST(\(text) AS DOUBLE)"
-        }
-    }
+    func textToDouble(_ text: String) -> String { sql(.textToDouble(.raw(text))) }
 
     /// The split bucket: MD5 of `key`, last 8 bytes as an unsigned big-endian integer, modulo 100.
     func bucket(_ key: String) -> String { bucket(ofHash: hash(key)) }
@@ -255,83 +113,28 @@ extension SQLDialect {
     /// What a split bucket is worked out from, once per draw: in PostgreSQL the last 8 bytes
     /// of the MD5 of `key` as a `BIGINT` (two's complement: negative when the first bit is set),
     /// in Spark SQL the MD5 in hex.
-    func hash(_ key: String) -> String {
-        switch self {
-        case .postgres: "CAST(CAST(('x' || right(md5(\(key)), 16)) AS BIT(64)) AS BIGINT)"
-        case .spark: "md5(\(key))"
-        }
-    }
+    func hash(_ key: String) -> String { sql(.hash(.raw(key))) }
 
     /// The split bucket of `hash` (`hash(key)`, or a column holding it: the bucket reads it
     /// twice): the last 8 bytes of the MD5 as an unsigned number, mod 100. PostgreSQL's signed
     /// number is the unsigned one less 2^64 when negative, and 2^64 mod 100 = 16. Spark SQL works
     /// it out from the two halves of the last 16 hex digits, so that it needs no decimal.
-    func bucket(ofHash hash: String) -> String {
-        switch self {
-        case .postgres:
-            return "((((\(hash)) % 100) + CASE WHEN \(hash) < 0 THEN 116 ELSE 100 END) % 100)"
-        case .spark:
-            func half(_ start: Int) -> String { "CAST(conv(substr(\(hash), \(start), 8), 16, 10) AS BIGINT)" }
-            // (high * 2^32 + low) mod 100, with 2^32 mod 100 = 96.
-            return "((((\(half(17))) % 100) * 96 + ((\(half(25))) % 100)) % 100)"
-        }
-    }
+    func bucket(ofHash hash: String) -> String { sql(.bucket(.raw(hash))) }
 
     /// Text concatenation.
-    func concat(_ parts: [String]) -> String {
-        switch self {
-        case .postgres: "(" + parts.joined(separator: " || ") + ")"
-        case .spark: "concat(" + parts.joined(separator: ", ") + ")"
-        }
-    }
-
-    /// The type of a double.
-    var doubleType: String {
-        switch self {
-        case .postgres: "DOUBLE PRECISION"
-        case .spark: "DOUBLE"
-        }
-    }
-
-    /// The character that quotes an identifier (doubled inside it).
-    var identifierQuote: String {
-        switch self {
-        case .postgres: "\""
-        case .spark: "`"
-        }
-    }
+    func concat(_ parts: [String]) -> String { sql(.concat(parts.map(SQLExpression.raw))) }
 
     /// The columns `names` of a row as one text, equal for equal rows.
-    func rowText(_ names: [String]) -> String {
-        switch self {
-        case .postgres: "CAST(ROW(\(names.joined(separator: ", "))) AS TEXT)"
-        case .spark: "to_json(struct(\(names.joined(separator: ", "))))"
-        }
-    }
+    func rowText(_ names: [String]) -> String { sql(.rowText(names.map(SQLExpression.column))) }
 
     /// Whether `text` holds `fragment` (a text literal or column).
-    func contains(_ text: String, _ fragment: String) -> String {
-        switch self {
-        case .postgres: "(strpos(\(text), \(fragment)) > 0)"
-        case .spark: "(instr(\(text), \(fragment)) > 0)"
-        }
-    }
+    func contains(_ text: String, _ fragment: String) -> String { sql(.contains(.raw(text), .raw(fragment))) }
 
     /// Whether `text` is one or more ASCII digits.
-    func isDigits(_ text: String) -> String {
-        switch self {
-        case .postgres: "(\(text) ~ '^[0-9]+$')"
-        case .spark: "(\(text) RLIKE '^[0-9]+\\\\z')"
-        }
-    }
+    func isDigits(_ text: String) -> String { sql(.isDigits(.raw(text))) }
 
     /// In a grouped query, the `count` smallest non-NULL values of the text column `column`, as an array.
-    func smallest(_ count: Int, of column: String) -> String {
-        switch self {
-        case .postgres: "(array_agg(\(column) ORDER BY \(column)) FILTER (WHERE \(column) IS NOT NULL))[1:\(count)]"
-        case .spark: "slice(array_sort(collect_set(\(column))), 1, \(count))"
-        }
-    }
+    func smallest(_ count: Int, of column: String) -> String { sql(.smallest(count, .column(column))) }
 
     /// The engine's name in messages.
     package var displayName: String {

@@ -1,0 +1,122 @@
+/// A SQL expression as a small tree, which `SQLDialect.sql(_:)` prints in one engine's
+/// spelling: the compiler says what to compute, the dialect says how its engine writes it.
+///
+/// Shared constructs print the same text in every dialect. Parentheses are explicit
+/// (`parenthesized`): `and`, `or`, `not`, `compare`, `isIn` and `isNull` print bare, so the
+/// tree says exactly where the printed text groups. The constructs after `raw` are spelled
+/// differently by some engine; each prints itself whole, with whatever parentheses its
+/// spelling has.
+indirect enum SQLExpression: Hashable, Sendable {
+    /// A column, or a qualified or lambda-bound name, written as it is.
+    case column(String)
+    /// A text literal.
+    case string(String)
+    /// A number literal, as a double.
+    case number(Double)
+    /// An integer literal.
+    case integer(Int64)
+    /// `TRUE` or `FALSE`.
+    case bool(Bool)
+    /// `NULL`.
+    case null
+    /// `CAST(value AS type)`.
+    case cast(SQLExpression, ValueType)
+    /// `(inner)`.
+    case parenthesized(SQLExpression)
+    /// `a AND b AND …` (`TRUE` when empty).
+    case and([SQLExpression])
+    /// `a OR b OR …` (`FALSE` when empty).
+    case or([SQLExpression])
+    /// `NOT inner`.
+    case not(SQLExpression)
+    /// `left op right`.
+    case compare(SQLExpression, Comparison, SQLExpression)
+    /// `value IN (a, b, …)`.
+    case isIn(SQLExpression, [SQLExpression])
+    /// `value IS NULL`, or `value IS NOT NULL` when `negated`.
+    case isNull(SQLExpression, negated: Bool)
+    /// `coalesce(a, b, …)`: the first value that is not NULL.
+    case coalesce([SQLExpression])
+    /// `CASE [subject] WHEN … THEN … … [ELSE …] END`.
+    case caseWhen(subject: SQLExpression?, [When], otherwise: SQLExpression?)
+    /// A call of a function every engine names and reads alike (`length(text)`).
+    case call(String, [SQLExpression])
+    /// `value /* note */`.
+    case commented(SQLExpression, String)
+    /// Text written as it is, for what every engine spells the same way and has no case here.
+    case raw(String)
+
+    /// Whether `text` holds `fragment`.
+    case contains(SQLExpression, SQLExpression)
+    /// Whether the text array `array` holds `value`.
+    case arrayContains(SQLExpression, SQLExpression)
+    /// The first `count` characters of a text.
+    case prefix(SQLExpression, Int)
+    /// The last `count` characters of a text.
+    case suffix(SQLExpression, Int)
+    /// Whether `text` matches the regular expression `pattern` (a text).
+    case matches(SQLExpression, SQLExpression)
+    /// Whether a text is one or more ASCII digits.
+    case isDigits(SQLExpression)
+    /// The groups of the regular expression `pattern` in `text`, as an array (NULL for a group
+    /// that did not take part), or NULL when `text` does not match (see `SQLDialect.match`).
+    case groups(SQLExpression, pattern: String, count: Int)
+    /// A text compared by its bytes.
+    case bytes(SQLExpression)
+    /// The lowercase mapping of `ignoring case`.
+    case lowercase(SQLExpression)
+    /// Every element of a text array lowercased.
+    case lowercaseAll(SQLExpression)
+    /// A text trimmed of the white space `AdaptyLimits.trimmed` trims.
+    case trim(SQLExpression)
+    /// The number of elements of an array.
+    case count(SQLExpression)
+    /// The one-based element `index` of an array, NULL past its end.
+    case element(SQLExpression, Int)
+    /// An array of texts.
+    case textArray([SQLExpression])
+    /// A text split on commas, empty parts kept.
+    case splitOnComma(SQLExpression)
+    /// A text split on full stops, empty parts kept.
+    case splitOnDot(SQLExpression)
+    /// Integer division of non-negative integers.
+    case divide(SQLExpression, SQLExpression)
+    /// Texts joined end to end.
+    case concat([SQLExpression])
+    /// A text number as a double, never raising an error.
+    case textToDouble(SQLExpression)
+    /// What a split bucket is worked out from (see `SQLDialect.hash`).
+    case hash(SQLExpression)
+    /// The split bucket, 0..<100, of a `hash` (or a column holding one).
+    case bucket(SQLExpression)
+    /// The columns of a row as one text, equal for equal rows.
+    case rowText([SQLExpression])
+    /// In a grouped query, the `count` smallest non-NULL values of a text column, as an array.
+    case smallest(Int, SQLExpression)
+
+    /// A column type.
+    enum ValueType: Hashable, Sendable {
+        case text, double, bigint, int, boolean, textArray
+    }
+
+    /// A comparison operator.
+    enum Comparison: String, Hashable, Sendable {
+        case equal = "="
+        case notEqual = "<>"
+        case less = "<"
+        case lessOrEqual = "<="
+        case greater = ">"
+        case greaterOrEqual = ">="
+    }
+
+    /// One `WHEN condition THEN result` of a `caseWhen`.
+    struct When: Hashable, Sendable {
+        let condition: SQLExpression
+        let result: SQLExpression
+
+        init(_ condition: SQLExpression, _ result: SQLExpression) {
+            self.condition = condition
+            self.result = result
+        }
+    }
+}
