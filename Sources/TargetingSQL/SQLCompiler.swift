@@ -232,11 +232,12 @@ package struct SQLCompiler {
                 }
                 if !fields.contains(field) { fields.append(field) }
             }
-            let id = SparkParse.field("id")
-            var columns = ["profile", SparkParse.profile, "CASE WHEN \(SparkParse.isString(id)) THEN \(SparkParse.unmarked(id)) END AS profile_id"]
+            let id = SQLExpression.profileMember("id")
+            let profileID = dialect.sql(.caseWhen(subject: nil, [.init(.jsonIsString(id), .jsonStringText(id))], otherwise: nil))
+            var columns = ["profile", SparkParse.profile, "\(profileID) AS profile_id"]
             if fields.contains("custom_attributes") { columns.append("\(SparkParse.customAttributesMap) AS \(SparkParse.customAttributes)") }
             if history { columns.append("\(historyReader.fromProfile) AS \(SQLHistoryReader.column)") }
-            return "  SELECT \(columns.joined(separator: ",\n    "))\n  FROM (SELECT profile, \(SparkParse.parsed("profile", fields: fields, dialect: dialect)) AS \(SparkParse.profile) FROM \(source)) AS parsed"
+            return "  SELECT \(columns.joined(separator: ",\n    "))\n  FROM (SELECT profile, \(SparkParse.parsed("profile", fields: fields)) AS \(SparkParse.profile) FROM \(source)) AS parsed"
         }
     }
 

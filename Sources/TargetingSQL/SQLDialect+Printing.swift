@@ -186,6 +186,101 @@ extension SQLDialect {
             case .postgres: return "(array_agg(\(column) ORDER BY \(column)) FILTER (WHERE \(column) IS NOT NULL))[1:\(count)]"
             case .spark: return "slice(array_sort(collect_set(\(column))), 1, \(count))"
             }
+        case .profileMember(let name):
+            switch self {
+            case .postgres: return "profile -> \(string(name))"
+            case .spark: return "\(SparkParse.profile).`\(SparkParse.mark)\(name)`"
+            }
+        case .jsonMember(let value, let path):
+            switch self {
+            case .postgres:
+                return sql(value) + path.map { " -> " + string($0) }.joined()
+            case .spark:
+                // Keys carry the mark; the names of placements and experiments are letters, digits and `_`.
+                return "get_json_object(\(sql(value)), \(string("$" + path.map { ".\(SparkParse.mark)\($0)" }.joined())))"
+            }
+        case .jsonType(let member):
+            let text = sql(member)
+            switch self {
+            case .postgres:
+                return "nullif(jsonb_typeof(\(text)), 'null')"
+            case .spark:
+                return "CASE WHEN \(text) IS NULL THEN NULL WHEN \(sql(.jsonIsString(member))) THEN 'string' WHEN \(text) IN ('true', 'false') THEN 'boolean' "
+                    + "WHEN left(\(text), 1) = '[' THEN 'array' WHEN left(\(text), 1) = '{' THEN 'object' ELSE 'number' END"
+            }
+        case .jsonIsString(let member):
+            switch self {
+            case .postgres: return "jsonb_typeof(\(sql(member))) = 'string'"
+            case .spark: return "(left(\(sql(member)), 1) = '\(SparkParse.mark)')"
+            }
+        case .jsonIsObject(let member):
+            switch self {
+            case .postgres: return "jsonb_typeof(\(sql(member))) = 'object'"
+            case .spark: return "left(\(sql(member)), 1) = '{'"
+            }
+        case .jsonStringText(let member):
+            switch self {
+            case .postgres: return "\(sql(member)) #>> '{}'"
+            case .spark: return "substr(\(sql(member)), 2)"
+            }
+        case .jsonScalarText(let member):
+            let text = sql(member)
+            switch self {
+            case .postgres:
+                return "CASE WHEN jsonb_typeof(\(text)) IN ('string', 'number') THEN \(text) #>> '{}' END"
+            case .spark:
+                return "CASE WHEN \(sql(.jsonIsString(member))) THEN \(sql(.jsonStringText(member))) WHEN left(\(text), 1) IN ('[', '{') THEN NULL ELSE \(text) END"
+            }
+        case .jsonFromText(let text):
+            switch self {
+            case .postgres: return "CAST(\(sql(text)) AS JSONB)"
+            case .spark: return "regexp_replace(\(sql(text)), \(string(SparkParse.stringToken)), \(string("\"\(SparkParse.mark)$1\"")))"
+            }
+        case .shownInstants(let list):
+            return shownInstants(sql(list))
+        case .countWithin(let array, let after, let upTo):
+            let array = sql(array)
+            switch self {
+            case .postgres:
+                return "CASE WHEN cardinality(\(array)) = 0 THEN 0 ELSE "
+                    + "(SELECT count(*) FROM unnest(\(array)) AS u(ms) WHERE u.ms > \(after) AND u.ms <= \(upTo)) END"
+            case .spark:
+                return "size(filter(\(array), m -> m > \(after) AND m <= \(upTo)))"
+            }
+        case .arrayMax(let array):
+            let array = sql(array)
+            switch self {
+            case .postgres: return "CASE WHEN cardinality(\(array)) > 0 THEN (SELECT max(u.ms) FROM unnest(\(array)) AS u(ms)) END"
+            case .spark: return "array_max(\(array))"
+            }
+        }
+    }
+
+    /// `shownInstants` of the JSON array `list`: each element that has an instant's shape taken
+    /// apart by position (`SQLInstantParts`), then its milliseconds; those that name no
+    /// instant (NULL) dropped, the rest made distinct.
+    private func shownInstants(_ list: String) -> String {
+        let pattern = string(SQLInstantParts.instantPattern(self))
+        switch self {
+        case .postgres:
+            let parts = SQLInstantParts.positional("e.t", dialect: self).named(prefix: "x_")
+                .map { "\($0.expression) AS \($0.name)" }.joined(separator: ", ")
+            let ms = SQLInstantParts.columns(prefix: "x_").milliseconds(self)
+            let elements = "jsonb_array_elements_text(\(list)) AS e(t)"
+            // A profile without the list (most of them) skips the subquery: CASE evaluates one branch.
+            return "CASE WHEN jsonb_typeof(\(list)) = 'array' THEN "
+                + "ARRAY(SELECT DISTINCT i.ms FROM (SELECT \(ms) AS ms FROM (SELECT \(parts) FROM \(elements) WHERE e.t ~ \(pattern)) AS p) AS i "
+                + "WHERE i.ms IS NOT NULL) ELSE CAST(ARRAY[] AS BIGINT[]) END"
+        case .spark:
+            // Each string unmarked, then taken apart when it has an instant's shape, then its milliseconds.
+            let t = SQLExpression.column("t")
+            let texts = "transform(from_json(\(list), 'ARRAY<STRING>'), t -> CASE WHEN \(sql(.jsonIsString(t))) THEN \(sql(.jsonStringText(t))) END)"
+            let fields = SQLInstantParts.positional("u", dialect: self).named(prefix: "")
+                .map { "'\($0.name)', \($0.expression)" }.joined(separator: ", ")
+            let parts = "transform(\(texts), u -> CASE WHEN u RLIKE \(pattern) THEN named_struct(\(fields)) END)"
+            let ms = SQLInstantParts.columns(prefix: "x.").milliseconds(self)
+            let all = "filter(transform(\(parts), x -> \(ms)), m -> m IS NOT NULL)"
+            return "coalesce(array_distinct(\(all)), CAST(array() AS ARRAY<BIGINT>))"
         }
     }
 

@@ -94,6 +94,36 @@ indirect enum SQLExpression: Hashable, Sendable {
     /// In a grouped query, the `count` smallest non-NULL values of a text column, as an array.
     case smallest(Int, SQLExpression)
 
+    /// The profile's top-level member `name`: `jsonb` in PostgreSQL, the parsed member's text in
+    /// Spark SQL (a string's still marked, see `SparkParse`).
+    case profileMember(String)
+    /// The member at `path` (object keys) inside a JSON value: `jsonb` in PostgreSQL, JSON text
+    /// (a string's text without quotes, still marked) in Spark SQL.
+    case jsonMember(SQLExpression, [String])
+    /// The JSON type name of a member (`string`, `number`, `boolean`, `array`, `object`), NULL
+    /// when it is absent or `null`.
+    case jsonType(SQLExpression)
+    /// Whether a member is a string.
+    case jsonIsString(SQLExpression)
+    /// Whether a member is an object.
+    case jsonIsObject(SQLExpression)
+    /// The text of a member that is a string.
+    case jsonStringText(SQLExpression)
+    /// The text of a member that is a string or a number; NULL for an array or an object (a
+    /// boolean's is read nowhere: NULL in PostgreSQL, `true` or `false` in Spark SQL).
+    case jsonScalarText(SQLExpression)
+    /// A column of JSON text as the engine reads JSON: `jsonb` in PostgreSQL, the text with
+    /// every string marked in Spark SQL.
+    case jsonFromText(SQLExpression)
+    /// The instants in the JSON array `list` (`history.shown.PLACEMENT`) that parse as
+    /// `ProfileHistory.instant` parses them: an array of distinct Unix milliseconds, empty when
+    /// there is no array.
+    case shownInstants(SQLExpression)
+    /// How many elements of an array of integers are above `after` and at most `upTo`.
+    case countWithin(SQLExpression, after: Int64, upTo: Int64)
+    /// The largest element of an array, NULL when it is empty.
+    case arrayMax(SQLExpression)
+
     /// A column type.
     enum ValueType: Hashable, Sendable {
         case text, double, bigint, int, boolean, textArray

@@ -142,24 +142,27 @@ struct SQLSlotReader {
     /// `_t` (JSON type name, NULL when absent or null), `_x` (text of a string or number),
     /// `_a` (an array of strings), then `_p` (unless `presence` is false), `_s`, `_n`.
     private func readBuiltin(_ field: String, prefix c: String, set: Bool, presence: Bool = true, into stages: inout SQLStages) {
-        let name = dialect.string(field)
+        // PostgreSQL looks the member up once, then reads it as it is typed; Spark SQL reads
+        // the parsed profile's field.
+        let member: SQLExpression
         switch dialect {
         case .postgres:
-            // The member is looked up once, then read as it is typed.
-            stages.add(SQLStage.locate, "\(c)j", "profile -> \(name)")
-            let value = "\(c)j"
-            stages.add(SQLStage.raw, "\(c)t", "nullif(jsonb_typeof(\(value)), 'null')")
-            stages.add(SQLStage.raw, "\(c)x", "CASE WHEN jsonb_typeof(\(value)) IN ('string', 'number') THEN \(value) #>> '{}' END")
-            if set {
-                stages.add(SQLStage.raw, "\(c)a", "CASE WHEN jsonb_typeof(\(value)) = 'array' AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(\(value)) AS e(v) WHERE jsonb_typeof(e.v) <> 'string') THEN ARRAY(SELECT jsonb_array_elements_text(\(value))) END")
-            }
+            stages.add(SQLStage.locate, "\(c)j", dialect.sql(.profileMember(field)))
+            member = .column("\(c)j")
         case .spark:
-            let text = SparkParse.field(field)
-            stages.add(SQLStage.raw, "\(c)t", SparkParse.type(of: text))
-            stages.add(SQLStage.raw, "\(c)x", SparkParse.scalarText(text))
-            if set {
-                stages.add(SQLStage.rawTyped, "\(c)r", "CASE WHEN \(c)t = 'array' THEN from_json(\(text), 'ARRAY<STRING>') END")
-                stages.add(SQLStage.text, "\(c)a", "CASE WHEN forall(\(c)r, e -> \(SparkParse.isString("e"))) THEN transform(\(c)r, e -> \(SparkParse.unmarked("e"))) END")
+            member = .profileMember(field)
+        }
+        stages.add(SQLStage.raw, "\(c)t", dialect.sql(.jsonType(member)))
+        stages.add(SQLStage.raw, "\(c)x", dialect.sql(.jsonScalarText(member)))
+        if set {
+            let value = dialect.sql(member)
+            switch dialect {
+            case .postgres:
+                stages.add(SQLStage.raw, "\(c)a", "CASE WHEN jsonb_typeof(\(value)) = 'array' AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(\(value)) AS e(v) WHERE jsonb_typeof(e.v) <> 'string') THEN ARRAY(SELECT jsonb_array_elements_text(\(value))) END")
+            case .spark:
+                let e = SQLExpression.column("e")
+                stages.add(SQLStage.rawTyped, "\(c)r", "CASE WHEN \(c)t = 'array' THEN from_json(\(value), 'ARRAY<STRING>') END")
+                stages.add(SQLStage.text, "\(c)a", "CASE WHEN forall(\(c)r, e -> \(dialect.sql(.jsonIsString(e)))) THEN transform(\(c)r, e -> \(dialect.sql(.jsonStringText(e)))) END")
             }
         }
         if presence { stages.add(SQLStage.stored, "\(c)p", "(\(c)t IS NOT NULL)") }
@@ -183,12 +186,14 @@ struct SQLSlotReader {
                 + "WHEN jsonb_typeof(\(j)) = 'array' THEN (SELECT string_agg(u.e, ',' ORDER BY u.i) FROM jsonb_array_elements_text(\(j)) WITH ORDINALITY AS u(e, i)) END")
         case .spark:
             let map = SparkParse.customAttributes
-            stages.add(SQLStage.raw, "\(c)k", "try_element_at(filter(map_keys(\(map)), k -> \(dialect.trim(SparkParse.unmarked("k"))) = \(dialect.string(key))), 1)")
+            let trimmedKey = dialect.sql(.compare(.trim(.jsonStringText(.column("k"))), .equal, .string(key)))
+            stages.add(SQLStage.raw, "\(c)k", "try_element_at(filter(map_keys(\(map)), k -> \(trimmedKey)), 1)")
             stages.add(SQLStage.rawTyped, "\(c)x0", "CASE WHEN \(c)k IS NOT NULL THEN element_at(\(map), \(c)k) END")
-            stages.add(SQLStage.text, "\(c)t", SparkParse.type(of: "\(c)x0"))
+            let value = SQLExpression.column("\(c)x0")
+            stages.add(SQLStage.text, "\(c)t", dialect.sql(.jsonType(value)))
             let array = "from_json(\(c)x0, 'ARRAY<STRING>')"
-            stages.add(SQLStage.text, "\(c)x", "CASE WHEN left(\(c)x0, 1) = '[' THEN array_join(transform(\(array), e -> \(SparkParse.unmarked("e"))), ',') "
-                + "ELSE \(SparkParse.scalarText("\(c)x0")) END")
+            stages.add(SQLStage.text, "\(c)x", "CASE WHEN left(\(c)x0, 1) = '[' THEN array_join(transform(\(array), e -> \(dialect.sql(.jsonStringText(.column("e"))))), ',') "
+                + "ELSE \(dialect.sql(.jsonScalarText(value))) END")
         }
         // A string is trimmed; so is an array, once joined.
         stages.add(SQLStage.stored, "\(c)s", "CASE WHEN \(c)t IN ('string', 'array') THEN nullif(\(dialect.trim("\(c)x")), '') END")

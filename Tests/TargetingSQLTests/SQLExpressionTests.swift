@@ -125,6 +125,45 @@ final class SQLExpressionTests: XCTestCase {
                      spark: "((((CAST(conv(substr(h, 17, 8), 16, 10) AS BIGINT)) % 100) * 96 + ((CAST(conv(substr(h, 25, 8), 16, 10) AS BIGINT)) % 100)) % 100)")
     }
 
+    /// Reading JSON: PostgreSQL's `jsonb` operators, Spark SQL's parsed text whose strings carry the mark `~`.
+    func testJSON() {
+        let member = SQLExpression.column("m")
+        assertPrints(.profileMember("country"), postgres: "profile -> 'country'", spark: "pj.`~country`")
+        assertPrints(.jsonMember(.column("hj"), ["shown", "home"]), postgres: "hj -> 'shown' -> 'home'", spark: "get_json_object(hj, '$.~shown.~home')")
+        assertPrints(.jsonType(member),
+                     postgres: "nullif(jsonb_typeof(m), 'null')",
+                     spark: "CASE WHEN m IS NULL THEN NULL WHEN (left(m, 1) = '~') THEN 'string' WHEN m IN ('true', 'false') THEN 'boolean' "
+                        + "WHEN left(m, 1) = '[' THEN 'array' WHEN left(m, 1) = '{' THEN 'object' ELSE 'number' END")
+        assertPrints(.jsonIsString(member), postgres: "jsonb_typeof(m) = 'string'", spark: "(left(m, 1) = '~')")
+        assertPrints(.jsonIsObject(member), postgres: "jsonb_typeof(m) = 'object'", spark: "left(m, 1) = '{'")
+        assertPrints(.jsonStringText(member), postgres: "m #>> '{}'", spark: "substr(m, 2)")
+        assertPrints(.jsonScalarText(member),
+                     postgres: "CASE WHEN jsonb_typeof(m) IN ('string', 'number') THEN m #>> '{}' END",
+                     spark: "CASE WHEN (left(m, 1) = '~') THEN substr(m, 2) WHEN left(m, 1) IN ('[', '{') THEN NULL ELSE m END")
+        assertPrints(.jsonFromText(.column("history")),
+                     postgres: "CAST(history AS JSONB)",
+                     spark: #"regexp_replace(history, '"([^"\\\\]*+(?:\\\\.[^"\\\\]*+)*+)"', '"~$1"')"#)
+    }
+
+    /// Shown instants: PostgreSQL unnests the array, Spark SQL works on it with higher-order functions.
+    func testHistoryArrays() {
+        let instants = SQLExpression.column("h0")
+        assertPrints(.countWithin(instants, after: 100, upTo: 200),
+                     postgres: "CASE WHEN cardinality(h0) = 0 THEN 0 ELSE (SELECT count(*) FROM unnest(h0) AS u(ms) WHERE u.ms > 100 AND u.ms <= 200) END",
+                     spark: "size(filter(h0, m -> m > 100 AND m <= 200))")
+        assertPrints(.arrayMax(instants),
+                     postgres: "CASE WHEN cardinality(h0) > 0 THEN (SELECT max(u.ms) FROM unnest(h0) AS u(ms)) END",
+                     spark: "array_max(h0)")
+        let postgres = SQLDialect.postgres.sql(.shownInstants(.column("l")))
+        XCTAssertTrue(postgres.hasPrefix("CASE WHEN jsonb_typeof(l) = 'array' THEN ARRAY(SELECT DISTINCT i.ms FROM (SELECT "), postgres)
+        XCTAssertTrue(postgres.hasSuffix(" FROM jsonb_array_elements_text(l) AS e(t) WHERE e.t ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})$') AS p) AS i "
+            + "WHERE i.ms IS NOT NULL) ELSE CAST(ARRAY[] AS BIGINT[]) END"), postgres)
+        let spark = SQLDialect.spark.sql(.shownInstants(.column("l")))
+        XCTAssertTrue(spark.hasPrefix("coalesce(array_distinct(filter(transform(transform(transform(from_json(l, 'ARRAY<STRING>'), "
+            + "t -> CASE WHEN (left(t, 1) = '~') THEN substr(t, 2) END), u -> CASE WHEN u RLIKE '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})\\\\z' THEN named_struct('y', "), spark)
+        XCTAssertTrue(spark.hasSuffix("), m -> m IS NOT NULL)), CAST(array() AS ARRAY<BIGINT>))"), spark)
+    }
+
     /// Conditions keep their grouping: each `and` and `or` in parentheses, `TRUE` and `FALSE` for empty ones.
     func testConditionsGroupAsWritten() {
         let compiler = SQLConditionCompiler(dialect: .postgres, now: 0, segmentColumn: { "seg_\($0)" })
