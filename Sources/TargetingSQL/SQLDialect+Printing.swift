@@ -35,6 +35,10 @@ extension SQLDialect {
             return "\(sql(value)) IN (" + list.map(sql).joined(separator: ", ") + ")"
         case .isNull(let value, let negated):
             return sql(value) + (negated ? " IS NOT NULL" : " IS NULL")
+        case .arithmetic(let left, let operation, let right):
+            return "\(sql(left)) \(operation.rawValue) \(sql(right))"
+        case .between(let value, let low, let high):
+            return "\(sql(value)) BETWEEN \(sql(low)) AND \(sql(high))"
         case .coalesce(let items):
             return "coalesce(" + items.map(sql).joined(separator: ", ") + ")"
         case .caseWhen(let subject, let whens, let otherwise):
@@ -263,9 +267,9 @@ extension SQLDialect {
         let pattern = string(SQLInstantParts.instantPattern(self))
         switch self {
         case .postgres:
-            let parts = SQLInstantParts.positional("e.t", dialect: self).named(prefix: "x_")
-                .map { "\($0.expression) AS \($0.name)" }.joined(separator: ", ")
-            let ms = SQLInstantParts.columns(prefix: "x_").milliseconds(self)
+            let parts = SQLInstantParts.positional(.column("e.t")).named(prefix: "x_")
+                .map { "\(sql($0.expression)) AS \($0.name)" }.joined(separator: ", ")
+            let ms = sql(SQLInstantParts.columns(prefix: "x_").milliseconds)
             let elements = "jsonb_array_elements_text(\(list)) AS e(t)"
             // A profile without the list (most of them) skips the subquery: CASE evaluates one branch.
             return "CASE WHEN jsonb_typeof(\(list)) = 'array' THEN "
@@ -275,10 +279,10 @@ extension SQLDialect {
             // Each string unmarked, then taken apart when it has an instant's shape, then its milliseconds.
             let t = SQLExpression.column("t")
             let texts = "transform(from_json(\(list), 'ARRAY<STRING>'), t -> CASE WHEN \(sql(.jsonIsString(t))) THEN \(sql(.jsonStringText(t))) END)"
-            let fields = SQLInstantParts.positional("u", dialect: self).named(prefix: "")
-                .map { "'\($0.name)', \($0.expression)" }.joined(separator: ", ")
+            let fields = SQLInstantParts.positional(.column("u")).named(prefix: "")
+                .map { "'\($0.name)', \(sql($0.expression))" }.joined(separator: ", ")
             let parts = "transform(\(texts), u -> CASE WHEN u RLIKE \(pattern) THEN named_struct(\(fields)) END)"
-            let ms = SQLInstantParts.columns(prefix: "x.").milliseconds(self)
+            let ms = sql(SQLInstantParts.columns(prefix: "x.").milliseconds)
             let all = "filter(transform(\(parts), x -> \(ms)), m -> m IS NOT NULL)"
             return "coalesce(array_distinct(\(all)), CAST(array() AS ARRAY<BIGINT>))"
         }

@@ -35,6 +35,10 @@ indirect enum SQLExpression: Hashable, Sendable {
     case isIn(SQLExpression, [SQLExpression])
     /// `value IS NULL`, or `value IS NOT NULL` when `negated`.
     case isNull(SQLExpression, negated: Bool)
+    /// `left op right`, an arithmetic operation on numbers.
+    case arithmetic(SQLExpression, Arithmetic, SQLExpression)
+    /// `value BETWEEN low AND high`.
+    case between(SQLExpression, SQLExpression, SQLExpression)
     /// `coalesce(a, b, …)`: the first value that is not NULL.
     case coalesce([SQLExpression])
     /// `CASE [subject] WHEN … THEN … … [ELSE …] END`.
@@ -137,6 +141,15 @@ indirect enum SQLExpression: Hashable, Sendable {
         case lessOrEqual = "<="
         case greater = ">"
         case greaterOrEqual = ">="
+    }
+
+    /// An arithmetic operator.
+    enum Arithmetic: String, Hashable, Sendable {
+        case plus = "+"
+        case minus = "-"
+        case times = "*"
+        /// The remainder, with the sign of the dividend.
+        case remainder = "%"
     }
 
     /// One `WHEN condition THEN result` of a `caseWhen`.

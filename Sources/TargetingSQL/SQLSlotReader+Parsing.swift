@@ -50,9 +50,9 @@ extension SQLSlotReader {
         stages.add(SQLStage.parts, "\(c)dok", digitsColumn.map { "(\($0) IS NOT NULL OR \(m) IS NOT NULL)" } ?? "(\(m) IS NOT NULL)")
 
         let parts = SQLInstantParts.columns(prefix: "\(c)d")
-        stages.add(SQLStage.value, column, parts.milliseconds(dialect))
+        stages.add(SQLStage.value, column, dialect.sql(parts.milliseconds))
         // Whether it parsed, without the arithmetic of its instant: what `profile.age` needs.
-        stages.add(SQLStage.value, "\(c)dv", parts.valid(dialect))
+        stages.add(SQLStage.value, "\(c)dv", dialect.sql(parts.valid))
     }
 
     /// The common forms of a date, `0` standing for an ASCII digit.
