@@ -26,9 +26,7 @@ extension SQLDialect {
     func divide(_ a: String, _ b: String) -> String { sql(.divide(.raw(a), .raw(b))) }
 
     /// Division rounding towards negative infinity, by a positive constant.
-    func floorDivide(_ a: String, _ b: Int64) -> String {
-        divide("(\(a)) - ((((\(a)) % \(b)) + \(b)) % \(b))", String(b))
-    }
+    func floorDivide(_ a: String, _ b: Int64) -> String { sql(.floorDivide(.raw(a), by: b)) }
 
     /// The one-based element `index` of an array, or NULL past its end.
     func element(_ array: String, _ index: Int) -> String { sql(.element(.raw(array), index)) }

@@ -128,6 +128,14 @@ indirect enum SQLExpression: Hashable, Sendable {
     /// The largest element of an array, NULL when it is empty.
     case arrayMax(SQLExpression)
 
+    /// `dividend` divided by the positive constant `divisor`, rounding towards negative
+    /// infinity: the remainder is made non-negative before an integer division.
+    static func floorDivide(_ dividend: SQLExpression, by divisor: Int64) -> SQLExpression {
+        let a = SQLExpression.parenthesized(dividend), b = SQLExpression.integer(divisor)
+        let remainder = SQLExpression.parenthesized(.arithmetic(.parenthesized(.arithmetic(.parenthesized(.arithmetic(a, .remainder, b)), .plus, b)), .remainder, b))
+        return .divide(.arithmetic(a, .minus, remainder), b)
+    }
+
     /// A column type.
     enum ValueType: Hashable, Sendable {
         case text, double, bigint, int, boolean, textArray
