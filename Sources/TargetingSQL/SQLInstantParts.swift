@@ -62,7 +62,10 @@ struct SQLInstantParts {
     }
 
     /// Whether `year` is a leap year.
-    private var leapYear: SQLExpression {
+    private var leapYear: SQLExpression { SQLInstantParts.isLeapYear(year) }
+
+    /// Whether the year `year` is a leap year: divisible by 4, and not by 100 unless by 400.
+    static func isLeapYear(_ year: SQLExpression) -> SQLExpression {
         func divides(_ divisor: Int64, _ comparison: SQLExpression.Comparison) -> SQLExpression {
             .compare(.arithmetic(year, .remainder, .integer(divisor)), comparison, .integer(0))
         }
