@@ -118,6 +118,14 @@ final class SQLExpressionTests: XCTestCase {
     }
 
     func testArithmeticAndBuckets() {
+        let y = SQLExpression.column("y")
+        assertPrints(.arithmetic(.arithmetic(.arithmetic(y, .times, .integer(60)), .plus, .column("m")), .minus,
+                                 .arithmetic(.column("s"), .times, .parenthesized(.arithmetic(y, .remainder, .integer(4))))),
+                     "y * 60 + m - s * (y % 4)")
+        assertPrints(.between(.column("mo"), .integer(1), .integer(12)), "mo BETWEEN 1 AND 12")
+        assertPrints(.floorDivide(.arithmetic(.integer(100), .minus, .column("ms")), by: 7),
+                     postgres: "((100 - ms) - ((((100 - ms) % 7) + 7) % 7)) / 7", spark: "((100 - ms) - ((((100 - ms) % 7) + 7) % 7)) div 7")
+        assertPrints(SQLInstantParts.isLeapYear(y), "(y % 4 = 0 AND (y % 100 <> 0 OR y % 400 = 0))")
         assertPrints(.divide(.raw("n + 3"), .integer(4)), postgres: "(n + 3) / 4", spark: "(n + 3) div 4")
         assertPrints(.hash(.column("k")), postgres: "CAST(CAST(('x' || right(md5(k), 16)) AS BIT(64)) AS BIGINT)", spark: "md5(k)")
         assertPrints(.bucket(.column("h")),
@@ -162,6 +170,26 @@ final class SQLExpressionTests: XCTestCase {
         XCTAssertTrue(spark.hasPrefix("coalesce(array_distinct(filter(transform(transform(transform(from_json(l, 'ARRAY<STRING>'), "
             + "t -> CASE WHEN (left(t, 1) = '~') THEN substr(t, 2) END), u -> CASE WHEN u RLIKE '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})\\\\z' THEN named_struct('y', "), spark)
         XCTAssertTrue(spark.hasSuffix("), m -> m IS NOT NULL)), CAST(array() AS ARRAY<BIGINT>))"), spark)
+    }
+
+    /// An instant's parts: in range, then Unix milliseconds by integer arithmetic (division is the dialect's).
+    func testInstantParts() {
+        let parts = SQLInstantParts.columns(prefix: "x.")
+        let valid = "x.ok AND x.mo BETWEEN 1 AND 12 AND x.d BETWEEN 1 AND CASE WHEN x.mo IN (1, 3, 5, 7, 8, 10, 12) THEN 31 WHEN x.mo IN (4, 6, 9, 11) THEN 30 "
+            + "WHEN x.mo = 2 THEN CASE WHEN (x.y % 4 = 0 AND (x.y % 100 <> 0 OR x.y % 400 = 0)) THEN 29 ELSE 28 END ELSE 0 END "
+            + "AND x.h <= 23 AND x.mi <= 59 AND x.se <= 59 AND x.oh <= 23 AND x.om <= 59"
+        assertPrints(parts.valid, valid)
+        func milliseconds(_ divide: String) -> String {
+            "CASE WHEN \(valid) THEN (365 * (x.y + 400) + ((x.y + 400) + 3) \(divide) 4 - ((x.y + 400) + 99) \(divide) 100 + ((x.y + 400) + 399) \(divide) 400 "
+                + "+ (367 * x.mo - 362) \(divide) 12 + CASE WHEN x.mo <= 2 THEN 0 WHEN (x.y % 4 = 0 AND (x.y % 100 <> 0 OR x.y % 400 = 0)) THEN -1 ELSE -2 END "
+                + "+ x.d - 1 - 865625) * 86400000 + (x.h * 3600 + x.mi * 60 + x.se - x.sg * (x.oh * 60 + x.om) * 60) * 1000 + x.fr END"
+        }
+        assertPrints(parts.milliseconds, postgres: milliseconds("/"), spark: milliseconds("div"))
+        let positional = SQLInstantParts.positional(.column("t"))
+        assertPrints(positional.month, "CAST(substr(t, 6, 2) AS BIGINT)")
+        assertPrints(positional.millis,
+                     "CASE WHEN substr(t, 20, 1) = '.' THEN CAST(rpad(substr(t, 21, least(3, length(t) - 20 - CASE WHEN right(t, 1) IN ('Z', 'z') THEN 1 ELSE 6 END)), 3, '0') AS BIGINT) ELSE 0 END")
+        assertPrints(positional.offsetSign, "CASE WHEN NOT right(t, 1) IN ('Z', 'z') AND substr(right(t, 6), 1, 1) = '-' THEN -1 ELSE 1 END")
     }
 
     /// Conditions keep their grouping: each `and` and `or` in parentheses, `TRUE` and `FALSE` for empty ones.
