@@ -296,8 +296,8 @@ package struct SQLCompiler {
             // One row per placement and profile; each value is the placement's own expression,
             // picked by the placement's number, so a row computes only its placement's values.
             columns += names.enumerated().map { index, name in
-                let cases = values.enumerated().map { number, value in "WHEN \(number) THEN \(value[index])" }
-                return "CASE decided.placement_number " + cases.joined(separator: " ") + " END AS \(name)"
+                let cases = values.enumerated().map { number, value in SQLExpression.When(.integer(Int64(number)), .raw(value[index])) }
+                return dialect.sql(.caseWhen(subject: .column("decided.placement_number"), cases, otherwise: nil)) + " AS \(name)"
             }
             let numbers = placements.indices.map { "(\($0))" }.joined(separator: ", ")
             decided = "CROSS JOIN (VALUES \(numbers)) AS decided(placement_number)\n"
@@ -404,11 +404,11 @@ package struct SQLCompiler {
 
     /// The values of `outputColumns` but `placement` for the placement `deciding` decides.
     func outputValues(_ deciding: SQLDecidingColumns) -> [String] {
-        let null = "CAST(NULL AS \(dialect.textType))"
+        let null = dialect.sql(.cast(.null, .text))
         func kind(_ destination: Destination) -> String {
             switch destination {
-            case .flow: "'flow'"
-            case .paywall: "'paywall'"
+            case .flow: dialect.sql(.string("flow"))
+            case .paywall: dialect.sql(.string("paywall"))
             case .nothing, .split, .experiment: null
             }
         }
@@ -434,10 +434,10 @@ package struct SQLCompiler {
                 guard let plan = row.split, plan.isExperiment else { return null }
                 return plan.sqlChoose(bucket: deciding.bucket(number, plan)) { plan.steps[$0].variant.map(dialect.string) ?? null }
             }
-            values += [experiment, variant, deciding.heldOutIsDrawn ? SQLCompiler.holdoutColumn : "FALSE"]
+            values += [experiment, variant, deciding.heldOutIsDrawn ? SQLCompiler.holdoutColumn : dialect.sql(.bool(false))]
         }
         if stickyColumn {
-            values.append(deciding.stuckDecision ?? "FALSE")
+            values.append(deciding.stuckDecision ?? dialect.sql(.bool(false)))
         }
         return values
     }
