@@ -214,7 +214,7 @@ package struct SQLCompiler {
             // Two keys equal once trimmed make a profile `resolve` rejects; either is kept.
             // Whether a key may need trimming is told from the object's text first, one match
             // per profile (`SQLDialect.postgresUntrimmedKey`); only then are the keys read.
-            let trimmed = SQLDialect.postgres.trim("e.key")
+            let trimmed = SQLDialect.postgres.sql(.trim(.column("e.key")))
             let custom = "CASE WHEN jsonb_typeof(o) = 'object' THEN CASE WHEN CAST(o AS TEXT) !~ \(SQLDialect.postgresUntrimmedKey) "
                 + "OR NOT EXISTS (SELECT 1 FROM jsonb_each(o) AS e WHERE \(trimmed) <> e.key) "
                 + "THEN o ELSE (SELECT jsonb_object_agg(\(trimmed), e.value) FROM jsonb_each(o) AS e) END END"
@@ -249,7 +249,7 @@ package struct SQLCompiler {
         if history { columns.append("\(SQLHistoryReader(dialect: dialect, now: now).fromTypedColumn) AS \(SQLHistoryReader.column)") }
         if schema.readsHistory { names.append(SQLHistoryReader.typedColumn) }
         if includeProfile {
-            columns.insert("\(dialect.rowText(names)) AS profile", at: 0)
+            columns.insert("\(dialect.sql(.rowText(names.map(SQLExpression.column)))) AS profile", at: 0)
         }
         return "  SELECT \(columns.joined(separator: ",\n    "))\n  FROM \(sourceTable)"
     }
