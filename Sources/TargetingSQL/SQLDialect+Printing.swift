@@ -171,9 +171,10 @@ extension SQLDialect {
             let hash = sql(hash)
             switch self {
             case .postgres:
-                // The signed number is the unsigned one less 2^64 when negative; 2^64 mod 100 = 16.
+                // The signed number is the unsigned one less 2^64 when negative, and 2^64 mod 100 = 16.
                 return "((((\(hash)) % 100) + CASE WHEN \(hash) < 0 THEN 116 ELSE 100 END) % 100)"
             case .spark:
+                // From the two halves of the last 16 hex digits, so that it needs no decimal.
                 func half(_ start: Int) -> String { "CAST(conv(substr(\(hash), \(start), 8), 16, 10) AS BIGINT)" }
                 // (high * 2^32 + low) mod 100, with 2^32 mod 100 = 96.
                 return "((((\(half(17))) % 100) * 96 + ((\(half(25))) % 100)) % 100)"

@@ -45,7 +45,7 @@ indirect enum SQLExpression: Hashable, Sendable {
     case caseWhen(subject: SQLExpression?, [When], otherwise: SQLExpression?)
     /// A call of a function every engine names and reads alike (`length(text)`).
     case call(String, [SQLExpression])
-    /// `value /* note */`.
+    /// `value /* note */` (the note never holds `*/`).
     case commented(SQLExpression, String)
     /// Text written as it is, for what every engine spells the same way and has no case here.
     case raw(String)
@@ -63,21 +63,27 @@ indirect enum SQLExpression: Hashable, Sendable {
     /// Whether a text is one or more ASCII digits.
     case isDigits(SQLExpression)
     /// The groups of the regular expression `pattern` in `text`, as an array (NULL for a group
-    /// that did not take part), or NULL when `text` does not match (see `SQLDialect.match`).
+    /// that did not take part), or NULL when `text` does not match. Groups must never match
+    /// empty text, nor text with a `|`: Spark SQL matches twice (`RLIKE`, then one
+    /// `regexp_replace` that writes every group, `|` between them), not once per group.
     case groups(SQLExpression, pattern: String, count: Int)
     /// A text compared by its bytes.
     case bytes(SQLExpression)
-    /// The lowercase mapping of `ignoring case`.
+    /// The lowercase mapping of `ignoring case` (`CaseFolding.lowercase`: full Unicode mapping,
+    /// Final_Sigma). PostgreSQL's `lower()` applies it under an ICU collation only (the libc one
+    /// of a `C.UTF-8` database maps each character alone), hence `und-x-icu`; Spark's `lower()`
+    /// is Java's `toLowerCase`, which applies it. In PostgreSQL ASCII text (as many bytes as
+    /// characters) takes the byte-wise `lower()` first, which maps ASCII as ICU does.
     case lowercase(SQLExpression)
     /// Every element of a text array lowercased.
     case lowercaseAll(SQLExpression)
-    /// A text trimmed of the white space `AdaptyLimits.trimmed` trims.
+    /// A text trimmed of Unicode white space at both ends, as `AdaptyLimits.trimmed` trims.
     case trim(SQLExpression)
     /// The number of elements of an array.
     case count(SQLExpression)
     /// The one-based element `index` of an array, NULL past its end.
     case element(SQLExpression, Int)
-    /// An array of texts.
+    /// An array of texts (`element` reads NULL past its end).
     case textArray([SQLExpression])
     /// A text split on commas, empty parts kept.
     case splitOnComma(SQLExpression)
@@ -89,9 +95,12 @@ indirect enum SQLExpression: Hashable, Sendable {
     case concat([SQLExpression])
     /// A text number as a double, never raising an error.
     case textToDouble(SQLExpression)
-    /// What a split bucket is worked out from (see `SQLDialect.hash`).
+    /// What a split bucket is worked out from, once per draw, for a key text: in PostgreSQL the
+    /// last 8 bytes of its MD5 as a `BIGINT` (two's complement: negative when the first bit is
+    /// set), in Spark SQL the MD5 in hex.
     case hash(SQLExpression)
-    /// The split bucket, 0..<100, of a `hash` (or a column holding one).
+    /// The split bucket, 0..<100, of a `hash` (or a column holding one: it is read twice): the
+    /// last 8 bytes of the MD5 as an unsigned big-endian number, modulo 100.
     case bucket(SQLExpression)
     /// The columns of a row as one text, equal for equal rows.
     case rowText([SQLExpression])
