@@ -63,10 +63,14 @@ extension SQLCompiler {
               GROUP BY profile, placement, \(list), audience IS NOT NULL\(sideHasSticky ? ", sticky" : "")
             """
         }
-        func stickyCount(_ alias: String) -> String { "SUM(CASE WHEN \(alias).sticky THEN \(alias).copies ELSE 0 END)" }
-        let noCount = "CAST(NULL AS BIGINT)"
-        func examples(_ alias: String) -> String { dialect.smallest(3, of: "\(alias).profile_id") }
-        let none = "CAST(NULL AS \(dialect.textType))", unknown = "CAST(NULL AS BOOLEAN)"
+        // How many of a side's profiles a sticky assignment kept, when `sticky` says so.
+        func keptCount(_ sticky: String, _ alias: String) -> String {
+            dialect.sql(.call("SUM", [.caseWhen(subject: nil, [.init(.column(sticky), .column("\(alias).copies"))], otherwise: .integer(0))]))
+        }
+        func stickyCount(_ alias: String) -> String { keptCount("\(alias).sticky", alias) }
+        let noCount = dialect.sql(.cast(.null, .bigint))
+        func examples(_ alias: String) -> String { dialect.sql(.smallest(3, .column("\(alias).profile_id"))) }
+        let none = dialect.sql(.cast(.null, .text)), unknown = dialect.sql(.cast(.null, .boolean))
         let columns = diffColumns(byRow: byRow, experiments: experiments, sticky: sticky)
         func decision(_ alias: String) -> [String] { parts.map { "\(alias).\($0)" } + ["\(alias).matched"] }
         let absent = parts.map { $0 == "held_out" ? unknown : none } + [unknown]
@@ -85,7 +89,7 @@ extension SQLCompiler {
             selects.append("""
             SELECT o.placement, \(from), o.matched AS from_matched,
               \(to), n.matched AS to_matched, SUM(o.copies) AS profiles,
-              \(examples("o")) AS examples\(sticky ? ",\n  \(stickyCount("o")) AS sticky_before, SUM(CASE WHEN n.sticky THEN o.copies ELSE 0 END) AS sticky_after" : "")
+              \(examples("o")) AS examples\(sticky ? ",\n  \(stickyCount("o")) AS sticky_before, \(keptCount("n.sticky", "o")) AS sticky_after" : "")
             FROM old_decisions AS o
             JOIN new_decisions AS n ON o.profile = n.profile AND o.placement = n.placement
             WHERE NOT (\(same) AND o.matched = n.matched)

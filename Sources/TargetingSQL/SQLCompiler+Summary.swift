@@ -52,7 +52,7 @@ extension SQLCompiler {
             let offset = first
             numbered.append((name: "p\(number)_e", expression: deciding[number].perChoice { choice in
                 let decision = program.flat.decision(placement: indices[number], choice: choice, profileID: nil)
-                return listed.firstIndex { $0.sameEntry(as: decision) }.map { String(offset + $0) } ?? "CAST(NULL AS INT)"
+                return dialect.sql(listed.firstIndex { $0.sameEntry(as: decision) }.map { .integer(Int64(offset + $0)) } ?? .cast(.null, .int))
             }))
             first += listed.count
         }
@@ -65,17 +65,16 @@ extension SQLCompiler {
                 stuckColumns.append(nil)
                 continue
             }
-            stuck.append((name: "p\(number)_s", expression: "CASE WHEN \(decided) THEN 1 ELSE 0 END"))
+            stuck.append((name: "p\(number)_s", expression: dialect.sql(.caseWhen(subject: nil, [.init(.raw(decided), .integer(1))], otherwise: .integer(0)))))
             stuckColumns.append("p\(number)_s")
         }
         chain.add(numbered + stuck)
-        let null = "CAST(NULL AS \(dialect.textType))"
-        func text(_ value: String?) -> String { value.map(dialect.string) ?? null }
+        func text(_ value: String?) -> String { dialect.sql(value.map(SQLExpression.string) ?? .cast(.null, .text)) }
         let all = entries.flatMap { $0 }
         let experiments = all.contains { $0.reportsExperiments }
         let values = all.enumerated().map { number, entry in
             var items = [String(number + 1), text(entry.placement), text(entry.audience), text(entry.outcome?.kind), text(entry.outcome?.id), text(entry.split)]
-            if experiments { items += [text(entry.experiment), text(entry.variant), entry.heldOut ? "TRUE" : "FALSE"] }
+            if experiments { items += [text(entry.experiment), text(entry.variant), dialect.sql(.bool(entry.heldOut))] }
             return "  (" + items.joined(separator: ", ") + ")"
         }.joined(separator: ",\n")
         let parts = ["audience", "kind", "id", "split"] + (experiments ? ["experiment", "variant", "held_out"] : [])

@@ -214,7 +214,7 @@ package struct SQLCompiler {
             // Two keys equal once trimmed make a profile `resolve` rejects; either is kept.
             // Whether a key may need trimming is told from the object's text first, one match
             // per profile (`SQLDialect.postgresUntrimmedKey`); only then are the keys read.
-            let trimmed = SQLDialect.postgres.trim("e.key")
+            let trimmed = SQLDialect.postgres.sql(.trim(.column("e.key")))
             let custom = "CASE WHEN jsonb_typeof(o) = 'object' THEN CASE WHEN CAST(o AS TEXT) !~ \(SQLDialect.postgresUntrimmedKey) "
                 + "OR NOT EXISTS (SELECT 1 FROM jsonb_each(o) AS e WHERE \(trimmed) <> e.key) "
                 + "THEN o ELSE (SELECT jsonb_object_agg(\(trimmed), e.value) FROM jsonb_each(o) AS e) END END"
@@ -232,11 +232,12 @@ package struct SQLCompiler {
                 }
                 if !fields.contains(field) { fields.append(field) }
             }
-            let id = SparkParse.field("id")
-            var columns = ["profile", SparkParse.profile, "CASE WHEN \(SparkParse.isString(id)) THEN \(SparkParse.unmarked(id)) END AS profile_id"]
+            let id = SQLExpression.profileMember("id")
+            let profileID = dialect.sql(.caseWhen(subject: nil, [.init(.jsonIsString(id), .jsonStringText(id))], otherwise: nil))
+            var columns = ["profile", SparkParse.profile, "\(profileID) AS profile_id"]
             if fields.contains("custom_attributes") { columns.append("\(SparkParse.customAttributesMap) AS \(SparkParse.customAttributes)") }
             if history { columns.append("\(historyReader.fromProfile) AS \(SQLHistoryReader.column)") }
-            return "  SELECT \(columns.joined(separator: ",\n    "))\n  FROM (SELECT profile, \(SparkParse.parsed("profile", fields: fields, dialect: dialect)) AS \(SparkParse.profile) FROM \(source)) AS parsed"
+            return "  SELECT \(columns.joined(separator: ",\n    "))\n  FROM (SELECT profile, \(SparkParse.parsed("profile", fields: fields)) AS \(SparkParse.profile) FROM \(source)) AS parsed"
         }
     }
 
@@ -248,7 +249,7 @@ package struct SQLCompiler {
         if history { columns.append("\(SQLHistoryReader(dialect: dialect, now: now).fromTypedColumn) AS \(SQLHistoryReader.column)") }
         if schema.readsHistory { names.append(SQLHistoryReader.typedColumn) }
         if includeProfile {
-            columns.insert("\(dialect.rowText(names)) AS profile", at: 0)
+            columns.insert("\(dialect.sql(.rowText(names.map(SQLExpression.column)))) AS profile", at: 0)
         }
         return "  SELECT \(columns.joined(separator: ",\n    "))\n  FROM \(sourceTable)"
     }
@@ -295,8 +296,8 @@ package struct SQLCompiler {
             // One row per placement and profile; each value is the placement's own expression,
             // picked by the placement's number, so a row computes only its placement's values.
             columns += names.enumerated().map { index, name in
-                let cases = values.enumerated().map { number, value in "WHEN \(number) THEN \(value[index])" }
-                return "CASE decided.placement_number " + cases.joined(separator: " ") + " END AS \(name)"
+                let cases = values.enumerated().map { number, value in SQLExpression.When(.integer(Int64(number)), .raw(value[index])) }
+                return dialect.sql(.caseWhen(subject: .column("decided.placement_number"), cases, otherwise: nil)) + " AS \(name)"
             }
             let numbers = placements.indices.map { "(\($0))" }.joined(separator: ", ")
             decided = "CROSS JOIN (VALUES \(numbers)) AS decided(placement_number)\n"
@@ -407,11 +408,11 @@ package struct SQLCompiler {
 
     /// The values of `outputColumns` but `placement` for the placement `deciding` decides.
     func outputValues(_ deciding: SQLDecidingColumns) -> [String] {
-        let null = "CAST(NULL AS \(dialect.textType))"
+        let null = dialect.sql(.cast(.null, .text))
         func kind(_ destination: Destination) -> String {
             switch destination {
-            case .flow: "'flow'"
-            case .paywall: "'paywall'"
+            case .flow: dialect.sql(.string("flow"))
+            case .paywall: dialect.sql(.string("paywall"))
             case .nothing, .split, .experiment: null
             }
         }
@@ -437,10 +438,10 @@ package struct SQLCompiler {
                 guard let plan = row.split, plan.isExperiment else { return null }
                 return plan.sqlChoose(bucket: deciding.bucket(number, plan)) { plan.steps[$0].variant.map(dialect.string) ?? null }
             }
-            values += [experiment, variant, deciding.heldOutIsDrawn ? SQLCompiler.holdoutColumn : "FALSE"]
+            values += [experiment, variant, deciding.heldOutIsDrawn ? SQLCompiler.holdoutColumn : dialect.sql(.bool(false))]
         }
         if stickyColumn {
-            values.append(deciding.stuckDecision ?? "FALSE")
+            values.append(deciding.stuckDecision ?? dialect.sql(.bool(false)))
         }
         return values
     }

@@ -10,128 +10,141 @@ struct SQLConditionCompiler {
     /// The column holding segment N's result.
     let segmentColumn: (Int) -> String
 
-    /// A condition over slot columns and segment columns.
+    /// A condition over slot columns and segment columns, as SQL text.
     func compile(_ condition: Condition) -> String {
+        dialect.sql(expression(condition))
+    }
+
+    /// A condition over slot columns and segment columns.
+    func expression(_ condition: Condition) -> SQLExpression {
         switch condition {
-        case .and(let items): return items.isEmpty ? "TRUE" : "(" + items.map(compile).joined(separator: " AND ") + ")"
-        case .or(let items): return items.isEmpty ? "FALSE" : "(" + items.map(compile).joined(separator: " OR ") + ")"
-        case .not(let inner): return "(NOT \(compile(inner)))"
-        case .segment(let index): return segmentColumn(index)
-        case .test(let test): return compile(test)
+        case .and(let items): return items.isEmpty ? .bool(true) : .parenthesized(.and(items.map(expression)))
+        case .or(let items): return items.isEmpty ? .bool(false) : .parenthesized(.or(items.map(expression)))
+        case .not(let inner): return .parenthesized(.not(expression(inner)))
+        case .segment(let index): return .column(segmentColumn(index))
+        case .test(let test): return expression(test)
         }
     }
 
     /// One comparison.
-    func compile(_ test: CompiledTest) -> String {
+    func expression(_ test: CompiledTest) -> SQLExpression {
         if test.slot < 0 {
             // `now` is inlined: the outcome is known at compile time.
             let outcome: Bool
             if case .isSet = test.kind { outcome = !test.negated } else {
                 outcome = Evaluator.compare(.date(now), test.kind, now: now).map { $0 != test.negated } ?? false
             }
-            return outcome ? "TRUE" : "FALSE"
+            return .bool(outcome)
         }
         let c = "s\(test.slot)_"
-        let fits: String
-        let check: String
+        let fits: SQLExpression
+        let check: SQLExpression
         switch test.kind {
         case .isSet:
-            return test.negated ? "(NOT \(c)p)" : c + "p"
+            return test.negated ? .parenthesized(.not(.column(c + "p"))) : .column(c + "p")
         case .versionEquals, .versionOrder, .versionBetween, .versionIn:
-            fits = c + "ok"
+            fits = .column(c + "ok")
             check = versionCheck(test.kind, prefix: c)
         case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder, .numberBetween, .numberIn,
              .boolEquals, .dateEquals, .dateOrder, .dateBetween, .has, .hasAny, .hasAll, .hasNone:
-            fits = "(\(c)v IS NOT NULL)"
+            fits = .parenthesized(.isNull(.column(c + "v"), negated: true))
             check = valueCheck(test.kind, prefix: c)
         }
-        return test.negated ? "(\(fits) AND NOT coalesce(\(check), FALSE))" : "(\(fits) AND coalesce(\(check), FALSE))"
+        let holds = SQLExpression.coalesce([check, .bool(false)])
+        return .parenthesized(.and([fits, test.negated ? .not(holds) : holds]))
     }
 
-    private func op(_ ordering: Ordering) -> String {
+    private func op(_ ordering: Ordering) -> SQLExpression.Comparison {
         switch ordering {
-        case .less: "<"
-        case .lessOrEqual: "<="
-        case .greater: ">"
-        case .greaterOrEqual: ">="
+        case .less: .less
+        case .lessOrEqual: .lessOrEqual
+        case .greater: .greater
+        case .greaterOrEqual: .greaterOrEqual
         }
     }
 
-    private func valueCheck(_ kind: CompiledTest.Kind, prefix c: String) -> String {
-        let v = c + "v"
-        func text(_ fold: Bool) -> String { fold ? c + "f" : v }
-        func date(_ operand: DateOperand) -> String { SQLConditionCompiler.instant(operand, now: now) }
-        func list(_ items: [String]) -> String { "(" + items.joined(separator: ", ") + ")" }
+    private func valueCheck(_ kind: CompiledTest.Kind, prefix c: String) -> SQLExpression {
+        let v = SQLExpression.column(c + "v")
+        func text(_ fold: Bool) -> SQLExpression { fold ? .column(c + "f") : v }
+        func date(_ operand: DateOperand) -> SQLExpression { SQLConditionCompiler.instant(operand, now: now) }
+        func compare(_ left: SQLExpression, _ comparison: SQLExpression.Comparison, _ right: SQLExpression) -> SQLExpression {
+            .parenthesized(.compare(left, comparison, right))
+        }
+        func between(_ low: SQLExpression, _ high: SQLExpression) -> SQLExpression {
+            .parenthesized(.and([.compare(v, .greaterOrEqual, low), .compare(v, .lessOrEqual, high)]))
+        }
         switch kind {
         case .stringEquals(let literal, let fold):
-            return "(\(text(fold)) = \(dialect.string(literal)))"
+            return compare(text(fold), .equal, .string(literal))
         case .stringIn(let literals, let fold):
-            return "(\(text(fold)) IN \(list(literals.map(dialect.string))))"
+            return .parenthesized(.isIn(text(fold), literals.map(SQLExpression.string)))
         case .contains(let literal, let fold):
-            return dialect.contains(text(fold), dialect.string(literal))
+            return .contains(text(fold), .string(literal))
         case .startsWith(let literal, let fold):
-            return "(left(\(text(fold)), \(literal.unicodeScalars.count)) = \(dialect.string(literal)))"
+            return compare(.prefix(text(fold), literal.unicodeScalars.count), .equal, .string(literal))
         case .endsWith(let literal, let fold):
-            return "(right(\(text(fold)), \(literal.unicodeScalars.count)) = \(dialect.string(literal)))"
+            return compare(.suffix(text(fold), literal.unicodeScalars.count), .equal, .string(literal))
         case .matches(let pattern):
             return SQLPattern(dialect: dialect).condition(text(pattern.ignoringCase), pattern)
         case .numberEquals(let literal):
-            return "(\(v) = \(dialect.double(literal)))"
+            return compare(v, .equal, .number(literal))
         case .numberOrder(let ordering, let literal):
-            return "(\(v) \(op(ordering)) \(dialect.double(literal)))"
+            return compare(v, op(ordering), .number(literal))
         case .numberBetween(let low, let high):
-            return "(\(v) >= \(dialect.double(low)) AND \(v) <= \(dialect.double(high)))"
+            return between(.number(low), .number(high))
         case .numberIn(let literals):
-            return "(\(v) IN \(list(literals.sorted().map(dialect.double))))"
+            return .parenthesized(.isIn(v, literals.sorted().map(SQLExpression.number)))
         case .boolEquals(let literal):
-            return "(\(v) = \(literal ? "TRUE" : "FALSE"))"
+            return compare(v, .equal, .bool(literal))
         case .dateEquals(let operand):
-            return "(\(v) = \(date(operand)))"
+            return compare(v, .equal, date(operand))
         case .dateOrder(let ordering, let operand):
-            return "(\(v) \(op(ordering)) \(date(operand)))"
+            return compare(v, op(ordering), date(operand))
         case .dateBetween(let low, let high):
-            return "(\(v) >= \(date(low)) AND \(v) <= \(date(high)))"
+            return between(date(low), date(high))
         case .has(let literal, let fold):
-            return dialect.arrayContains(text(fold), dialect.string(literal))
+            return .arrayContains(text(fold), .string(literal))
         case .hasAny(let literals, let fold):
-            return "(" + literals.map { dialect.arrayContains(text(fold), dialect.string($0)) }.joined(separator: " OR ") + ")"
+            return .parenthesized(.or(literals.map { .arrayContains(text(fold), .string($0)) }))
         case .hasAll(let literals, let fold):
-            return "(" + literals.map { dialect.arrayContains(text(fold), dialect.string($0)) }.joined(separator: " AND ") + ")"
+            return .parenthesized(.and(literals.map { .arrayContains(text(fold), .string($0)) }))
         case .hasNone(let literals, let fold):
             // Each term is coalesced: a literal PostgreSQL cannot hold is NULL and held by no set.
-            return "(NOT (" + literals.map { "coalesce(\(dialect.arrayContains(text(fold), dialect.string($0))), FALSE)" }.joined(separator: " OR ") + "))"
+            let held = literals.map { SQLExpression.coalesce([.arrayContains(text(fold), .string($0)), .bool(false)]) }
+            return .parenthesized(.not(.parenthesized(.or(held))))
         case .versionEquals, .versionOrder, .versionBetween, .versionIn, .isSet:
-            return "FALSE"  // compiled by `versionCheck` and `compile`, never here
+            return .bool(false)  // compiled by `versionCheck` and `expression`, never here
         }
     }
 
-    private func versionCheck(_ kind: CompiledTest.Kind, prefix c: String) -> String {
-        let comparison = SQLVersionComparison(dialect: dialect, prefix: c)
+    private func versionCheck(_ kind: CompiledTest.Kind, prefix c: String) -> SQLExpression {
+        let comparison = SQLVersionComparison(prefix: c)
+        let zero = SQLExpression.integer(0)
         switch kind {
         case .versionEquals(let literal):
-            return "(\(comparison.compare(to: literal)) = 0)"
+            return .parenthesized(.compare(comparison.compare(to: literal), .equal, zero))
         case .versionOrder(let ordering, let literal):
-            return "(\(comparison.compare(to: literal)) \(op(ordering)) 0)"
+            return .parenthesized(.compare(comparison.compare(to: literal), op(ordering), zero))
         case .versionBetween(let low, let high):
-            return "(\(comparison.compare(to: low)) >= 0 AND \(comparison.compare(to: high)) <= 0)"
+            return .parenthesized(.and([.compare(comparison.compare(to: low), .greaterOrEqual, zero),
+                                        .compare(comparison.compare(to: high), .lessOrEqual, zero)]))
         case .versionIn(let literals):
-            let sorted = literals.sorted()
-            return "(" + sorted.map { "\(comparison.compare(to: $0)) = 0" }.joined(separator: " OR ") + ")"
+            return .parenthesized(.or(literals.sorted().map { .compare(comparison.compare(to: $0), .equal, zero) }))
         case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder, .numberBetween,
              .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .has, .hasAny, .hasAll, .hasNone, .isSet:
-            return "FALSE"  // compiled by `valueCheck` and `compile`, never here
+            return .bool(false)  // compiled by `valueCheck` and `expression`, never here
         }
     }
 
     /// An instant inlined as Unix ms; a relative one (`now - 30d`) keeps its meaning in a comment
     /// beside the number: `1793448000000 /* now - 30d = 2026-10-30T12:00:00Z */`.
-    static func instant(_ operand: DateOperand, now: Int64) -> String {
+    static func instant(_ operand: DateOperand, now: Int64) -> SQLExpression {
         let ms = operand.at(now)
-        guard case .relative(let offset) = operand else { return String(ms) }
+        guard case .relative(let offset) = operand else { return .integer(ms) }
         let magnitude = offset.magnitude
         let units: [(UInt64, String)] = [(86_400_000, "d"), (3_600_000, "h"), (60_000, "m"), (1_000, "s")]
         let (size, unit) = units.first { magnitude % $0.0 == 0 && magnitude >= $0.0 } ?? (1, "ms")
         let written = offset == 0 ? "now" : "now \(offset < 0 ? "-" : "+") \(magnitude / size)\(unit)"
-        return "\(ms) /* \(written) = \(Timestamp.format(ms)) */"
+        return .commented(.integer(ms), "\(written) = \(Timestamp.format(ms))")
     }
 }

@@ -4,26 +4,35 @@ import TargetingBase
 /// Unix milliseconds computed from the parts with integer arithmetic only, as `Timestamp.parse`
 /// computes them: NULL for a text that did not match or names an impossible date or time.
 struct SQLInstantParts {
-    var year: String
-    var month: String
-    var day: String
-    var hour: String
-    var minute: String
-    var second: String
+    var year: SQLExpression
+    var month: SQLExpression
+    var day: SQLExpression
+    var hour: SQLExpression
+    var minute: SQLExpression
+    var second: SQLExpression
     /// The fraction's first three digits, as milliseconds.
-    var millis: String
+    var millis: SQLExpression
     /// 1, or -1 for a negative offset.
-    var offsetSign: String
-    var offsetHour: String
-    var offsetMinute: String
+    var offsetSign: SQLExpression
+    var offsetHour: SQLExpression
+    var offsetMinute: SQLExpression
     /// Whether the text had the shape at all.
-    var matched: String
+    var matched: SQLExpression
 
     /// Whether the text matched and every part is in range: month 1-12, a day of that month,
     /// hour 0-23, minute and second 0-59, offset hours 0-23 and minutes 0-59.
-    func valid(_ dialect: SQLDialect) -> String {
-        let daysInMonth = "CASE WHEN \(month) IN (1, 3, 5, 7, 8, 10, 12) THEN 31 WHEN \(month) IN (4, 6, 9, 11) THEN 30 WHEN \(month) = 2 THEN CASE WHEN \(leapYear) THEN 29 ELSE 28 END ELSE 0 END"
-        return "\(matched) AND \(month) BETWEEN 1 AND 12 AND \(day) BETWEEN 1 AND \(daysInMonth) AND \(hour) <= 23 AND \(minute) <= 59 AND \(second) <= 59 AND \(offsetHour) <= 23 AND \(offsetMinute) <= 59"
+    var valid: SQLExpression {
+        func integer(_ value: Int64) -> SQLExpression { .integer(value) }
+        let daysInMonth = SQLExpression.caseWhen(subject: nil, [
+            .init(.isIn(month, [1, 3, 5, 7, 8, 10, 12].map(integer)), integer(31)),
+            .init(.isIn(month, [4, 6, 9, 11].map(integer)), integer(30)),
+            .init(.compare(month, .equal, integer(2)), .caseWhen(subject: nil, [.init(leapYear, integer(29))], otherwise: integer(28))),
+        ], otherwise: integer(0))
+        return .and([
+            matched, .between(month, integer(1), integer(12)), .between(day, integer(1), daysInMonth),
+            .compare(hour, .lessOrEqual, integer(23)), .compare(minute, .lessOrEqual, integer(59)), .compare(second, .lessOrEqual, integer(59)),
+            .compare(offsetHour, .lessOrEqual, integer(23)), .compare(offsetMinute, .lessOrEqual, integer(59)),
+        ])
     }
 
     /// Unix milliseconds, NULL unless `valid`.
@@ -33,18 +42,35 @@ struct SQLInstantParts {
     /// every division of a non-negative number: 365 a year, a leap day for each leap year before
     /// it, the days before the month (`(367 × month − 362) / 12` counts February as 30 days, so
     /// months after it give back 2, or 1 in a leap year), and the day. 1970-01-01 is day 865,625.
-    func milliseconds(_ dialect: SQLDialect) -> String {
-        let shifted = "(\(year) + 400)"
-        func quotient(_ add: Int, _ divisor: Int) -> String { dialect.divide("\(shifted) + \(add)", "\(divisor)") }
-        let beforeYear = "365 * \(shifted) + \(quotient(3, 4)) - \(quotient(99, 100)) + \(quotient(399, 400))"
-        let beforeMonth = "\(dialect.divide("367 * \(month) - 362", "12")) + CASE WHEN \(month) <= 2 THEN 0 WHEN \(leapYear) THEN -1 ELSE -2 END"
-        let days = "(\(beforeYear) + \(beforeMonth) + \(day) - 1 - 865625)"
-        let seconds = "(\(hour) * 3600 + \(minute) * 60 + \(second) - \(offsetSign) * (\(offsetHour) * 60 + \(offsetMinute)) * 60)"
-        return "CASE WHEN \(valid(dialect)) THEN \(days) * 86400000 + \(seconds) * 1000 + \(millis) END"
+    var milliseconds: SQLExpression {
+        func integer(_ value: Int64) -> SQLExpression { .integer(value) }
+        func sum(_ first: SQLExpression, _ rest: (SQLExpression.Arithmetic, SQLExpression)...) -> SQLExpression {
+            rest.reduce(first) { .arithmetic($0, $1.0, $1.1) }
+        }
+        let shifted = SQLExpression.parenthesized(.arithmetic(year, .plus, integer(400)))
+        func quotient(_ add: Int64, _ divisor: Int64) -> SQLExpression { .divide(.arithmetic(shifted, .plus, integer(add)), integer(divisor)) }
+        let beforeYear = sum(.arithmetic(integer(365), .times, shifted), (.plus, quotient(3, 4)), (.minus, quotient(99, 100)), (.plus, quotient(399, 400)))
+        let february = SQLExpression.caseWhen(subject: nil, [.init(.compare(month, .lessOrEqual, integer(2)), integer(0)), .init(leapYear, integer(-1))],
+                                              otherwise: integer(-2))
+        let beforeMonth = SQLExpression.arithmetic(.divide(sum(.arithmetic(integer(367), .times, month), (.minus, integer(362))), integer(12)), .plus, february)
+        let days = SQLExpression.parenthesized(sum(beforeYear, (.plus, beforeMonth), (.plus, day), (.minus, integer(1)), (.minus, integer(865_625))))
+        let offset = SQLExpression.parenthesized(.arithmetic(.arithmetic(offsetHour, .times, integer(60)), .plus, offsetMinute))
+        let seconds = SQLExpression.parenthesized(sum(.arithmetic(hour, .times, integer(3600)), (.plus, .arithmetic(minute, .times, integer(60))),
+                                                      (.plus, second), (.minus, sum(offsetSign, (.times, offset), (.times, integer(60))))))
+        let total = sum(.arithmetic(days, .times, integer(86_400_000)), (.plus, .arithmetic(seconds, .times, integer(1000))), (.plus, millis))
+        return .caseWhen(subject: nil, [.init(valid, total)], otherwise: nil)
     }
 
     /// Whether `year` is a leap year.
-    private var leapYear: String { "(\(year) % 4 = 0 AND (\(year) % 100 <> 0 OR \(year) % 400 = 0))" }
+    private var leapYear: SQLExpression { SQLInstantParts.isLeapYear(year) }
+
+    /// Whether the year `year` is a leap year: divisible by 4, and not by 100 unless by 400.
+    static func isLeapYear(_ year: SQLExpression) -> SQLExpression {
+        func divides(_ divisor: Int64, _ comparison: SQLExpression.Comparison) -> SQLExpression {
+            .compare(.arithmetic(year, .remainder, .integer(divisor)), comparison, .integer(0))
+        }
+        return .parenthesized(.and([divides(4, .equal), .parenthesized(.or([divides(100, .notEqual), divides(400, .equal)]))]))
+    }
 }
 
 extension SQLInstantParts {
@@ -56,33 +82,46 @@ extension SQLInstantParts {
 
     /// The parts of the text `text`, read by position: only meaningful for a text that matches
     /// `instantPattern` (the caller tests it first, so no cast ever meets a non-digit).
-    static func positional(_ text: String, dialect: SQLDialect) -> SQLInstantParts {
-        func number(_ start: Int, _ length: Int) -> String { dialect.bigint("substr(\(text), \(start), \(length))") }
-        let utc = "right(\(text), 1) IN ('Z', 'z')"
+    static func positional(_ text: SQLExpression) -> SQLInstantParts {
+        func integer(_ value: Int64) -> SQLExpression { .integer(value) }
+        func substring(_ of: SQLExpression, _ start: Int64, _ length: SQLExpression) -> SQLExpression { .call("substr", [of, integer(start), length]) }
+        func number(_ start: Int64, _ length: Int64) -> SQLExpression { .cast(substring(text, start, integer(length)), .bigint) }
+        let utc = SQLExpression.isIn(.suffix(text, 1), [.string("Z"), .string("z")])
         // The fraction runs from position 21 to the zone: 1 character (`Z`) or 6 (`+05:30`).
-        let digits = "length(\(text)) - 20 - CASE WHEN \(utc) THEN 1 ELSE 6 END"
-        let millis = "CASE WHEN substr(\(text), 20, 1) = '.' THEN \(dialect.bigint("rpad(substr(\(text), 21, least(3, \(digits))), 3, '0')")) ELSE 0 END"
-        let offset = "right(\(text), 5)"
+        let digits = SQLExpression.arithmetic(.arithmetic(.call("length", [text]), .minus, integer(20)), .minus,
+                                              .caseWhen(subject: nil, [.init(utc, integer(1))], otherwise: integer(6)))
+        let fraction = SQLExpression.call("rpad", [substring(text, 21, .call("least", [integer(3), digits])), integer(3), .string("0")])
+        let millis = SQLExpression.caseWhen(subject: nil, [.init(.compare(substring(text, 20, integer(1)), .equal, .string(".")), .cast(fraction, .bigint))],
+                                            otherwise: integer(0))
+        let offset = SQLExpression.suffix(text, 5)
+        let negative = SQLExpression.and([.not(utc), .compare(substring(.suffix(text, 6), 1, integer(1)), .equal, .string("-"))])
         return SQLInstantParts(
             year: number(1, 4), month: number(6, 2), day: number(9, 2), hour: number(12, 2), minute: number(15, 2), second: number(18, 2),
             millis: millis,
-            offsetSign: "CASE WHEN NOT \(utc) AND substr(right(\(text), 6), 1, 1) = '-' THEN -1 ELSE 1 END",
-            offsetHour: "CASE WHEN \(utc) THEN 0 ELSE \(dialect.bigint("substr(\(offset), 1, 2)")) END",
-            offsetMinute: "CASE WHEN \(utc) THEN 0 ELSE \(dialect.bigint("substr(\(offset), 4, 2)")) END",
-            matched: "TRUE")
+            offsetSign: .caseWhen(subject: nil, [.init(negative, integer(-1))], otherwise: integer(1)),
+            offsetHour: .caseWhen(subject: nil, [.init(utc, integer(0))], otherwise: .cast(substring(offset, 1, integer(2)), .bigint)),
+            offsetMinute: .caseWhen(subject: nil, [.init(utc, integer(0))], otherwise: .cast(substring(offset, 4, integer(2)), .bigint)),
+            matched: .bool(true))
+    }
+
+    /// The name of each part's column after its prefix, in the order of `parts`.
+    private static let suffixes = ["y", "mo", "d", "h", "mi", "se", "fr", "sg", "oh", "om", "ok"]
+
+    /// The parts: year, month, day, hour, minute, second, milliseconds, then the offset's sign,
+    /// hours and minutes, then whether the text matched.
+    private var parts: [SQLExpression] {
+        [year, month, day, hour, minute, second, millis, offsetSign, offsetHour, offsetMinute, matched]
     }
 
     /// The same parts named `<prefix>y`, `<prefix>mo`, …: the columns a query selects them as.
     static func columns(prefix p: String) -> SQLInstantParts {
-        SQLInstantParts(year: p + "y", month: p + "mo", day: p + "d", hour: p + "h", minute: p + "mi", second: p + "se", millis: p + "fr",
-                        offsetSign: p + "sg", offsetHour: p + "oh", offsetMinute: p + "om", matched: p + "ok")
+        let c = suffixes.map { SQLExpression.column(p + $0) }
+        return SQLInstantParts(year: c[0], month: c[1], day: c[2], hour: c[3], minute: c[4], second: c[5], millis: c[6],
+                               offsetSign: c[7], offsetHour: c[8], offsetMinute: c[9], matched: c[10])
     }
 
     /// Each part with the name `columns(prefix:)` gives it: (name, expression) pairs.
-    func named(prefix: String) -> [(name: String, expression: String)] {
-        let names = SQLInstantParts.columns(prefix: prefix)
-        return [(names.year, year), (names.month, month), (names.day, day), (names.hour, hour), (names.minute, minute),
-                (names.second, second), (names.millis, millis), (names.offsetSign, offsetSign), (names.offsetHour, offsetHour),
-                (names.offsetMinute, offsetMinute), (names.matched, matched)]
+    func named(prefix: String) -> [(name: String, expression: SQLExpression)] {
+        zip(SQLInstantParts.suffixes, parts).map { (name: prefix + $0, expression: $1) }
     }
 }

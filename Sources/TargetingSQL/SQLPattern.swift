@@ -30,19 +30,12 @@ struct SQLPattern {
 
     /// The regular expression for the whole pattern.
     func regex(_ node: PatternNode) -> String {
-        switch dialect {
-        case .postgres: "^(?:" + body(node) + ")$"
-        case .spark: "^(?:" + body(node) + ")\\z"
-        }
+        "^(?:" + body(node) + ")" + dialect.endAnchor
     }
 
     /// The condition that `text` (a text expression, not NULL) matches `pattern`.
-    func condition(_ text: String, _ pattern: MatchPattern) -> String {
-        let literal = dialect.string(regex(pattern.node))
-        return switch dialect {
-        case .postgres: "(\(text) ~ \(literal))"
-        case .spark: "(\(text) RLIKE \(literal))"
-        }
+    func condition(_ text: SQLExpression, _ pattern: MatchPattern) -> SQLExpression {
+        .matches(text, .string(regex(pattern.node)))
     }
 
     private func body(_ node: PatternNode) -> String {
@@ -98,13 +91,6 @@ struct SQLPattern {
         let scalar = Unicode.Scalar(value) ?? "?"
         if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) { return String(scalar) }
         if (0x20...0x7E).contains(value) { return "\\" + String(scalar) }
-        let hex = String(value, radix: 16, uppercase: true)
-        switch dialect {
-        case .postgres:
-            return value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
-        case .spark:
-            return "\\x{" + hex + "}"
-        }
+        return dialect.regexCodePoint(value)
     }
 }

@@ -72,14 +72,15 @@ struct SQLSharedDraws {
             let prefix = "a\(number)_"
             history.addAssignment(of: experiment.name, prefix: prefix, reader: reader, into: &stages)
             var lower = 0
-            var cases: [String] = []
+            var cases: [SQLExpression.When] = []
             for step in experiment.plan.steps {
-                if let variant = step.variant { cases.append("WHEN \(dialect.string(variant)) THEN \(lower)") }
+                if let variant = step.variant { cases.append(.init(.string(variant), .integer(Int64(lower)))) }
                 lower = step.bound
             }
-            let chosen = cases.isEmpty ? "CAST(NULL AS INT)" : "CASE \(prefix)v " + cases.joined(separator: " ") + " END"
+            let chosen: SQLExpression = cases.isEmpty ? .cast(.null, .int) : .caseWhen(subject: .column("\(prefix)v"), cases, otherwise: nil)
+            let recent = SQLExpression.compare(.column("\(prefix)ms"), .greater, .integer(reader.now &- sticky))
             stickies.append((name: stickyColumn(experiment.name),
-                             expression: "CASE WHEN \(prefix)ms > \(reader.now &- sticky) THEN \(chosen) END"))
+                             expression: dialect.sql(.caseWhen(subject: nil, [.init(recent, chosen)], otherwise: nil))))
         }
         for stage in stages.ordered { chain.add(stage) }
         if !stickies.isEmpty { chain.add(stickies) }
@@ -87,22 +88,25 @@ struct SQLSharedDraws {
         var comments: [String?] = []
         // A bucket reads its hash twice: each draw's hash comes first, once.
         var hashes: [(name: String, expression: String)] = []
-        func bucket(_ name: String, _ seed: String, _ value: String) -> String {
-            let key = dialect.concat([dialect.string(seed + "-"), value])
-            hashes.append((name: name + "_h", expression: "CASE WHEN \(value) IS NOT NULL THEN \(dialect.hash(key)) END"))
-            return dialect.bucket(ofHash: name + "_h")
+        func bucket(_ name: String, _ seed: String, _ value: SQLExpression) -> SQLExpression {
+            let hash = SQLExpression.hash(.concat([.string(seed + "-"), value]))
+            hashes.append((name: name + "_h", expression: dialect.sql(.caseWhen(subject: nil, [.init(.isNull(value, negated: true), hash)], otherwise: nil))))
+            return .bucket(.column(name + "_h"))
         }
         if let holdout {
-            let value = holdout.key.sqlValue
+            let value = SQLExpression.column(holdout.key.sqlValue)
             let bucket = bucket(SQLCompiler.holdoutColumn, holdout.name, value)
             // A profile without a value for the key cannot be drawn, and is not held out.
-            draws.append((name: SQLCompiler.holdoutColumn, expression: "CASE WHEN \(value) IS NOT NULL THEN \(bucket) < \(holdout.weight) ELSE FALSE END"))
+            let drawn = SQLExpression.caseWhen(subject: nil, [.init(.isNull(value, negated: true), .compare(bucket, .less, .integer(Int64(holdout.weight))))],
+                                               otherwise: .bool(false))
+            draws.append((name: SQLCompiler.holdoutColumn, expression: dialect.sql(drawn)))
             comments.append("holdout \(holdout.name) \(holdout.weight)% by \(describe(holdout.key))".replacingNewlines)
         }
         for experiment in experiments {
-            let value = experiment.key.sqlValue
+            let value = SQLExpression.column(experiment.key.sqlValue)
             let bucket = bucket(bucketColumn(experiment.name), experiment.name, value)
-            draws.append((name: bucketColumn(experiment.name), expression: "CASE WHEN \(value) IS NOT NULL THEN \(bucket) END"))
+            draws.append((name: bucketColumn(experiment.name),
+                          expression: dialect.sql(.caseWhen(subject: nil, [.init(.isNull(value, negated: true), bucket)], otherwise: nil))))
             comments.append("experiment \(experiment.name) by \(describe(experiment.key))".replacingNewlines)
         }
         if !hashes.isEmpty { chain.add(hashes) }

@@ -15,25 +15,26 @@ extension SQLSlotReader {
     /// character, which was most of the cost of reading a date.
     func readDate(text: String, prefix c: String, column: String, into stages: inout SQLStages) {
         let pattern = "^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[.]([0-9]+))?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2})))?" + dialect.endAnchor
-        let m = "\(c)dm"
-        let matched = dialect.match(text, pattern, groups: 10)
+        let m = "\(c)dm", match = SQLExpression.column(m)
+        let matched = SQLExpression.groups(.column(text), pattern: pattern, count: 10)
         // PostgreSQL's column of the common forms' digits, `<prefix>dn`; none in Spark SQL.
         let digitsColumn: String?
         switch dialect {
         case .postgres:
             let digits = "\(c)dn"
             stages.add(SQLStage.view, digits, SQLSlotReader.postgresDateDigits(text))
-            stages.add(SQLStage.view, m, "CASE WHEN \(digits) IS NULL THEN \(matched) END")
+            stages.add(SQLStage.view, m, sql(.caseWhen(subject: nil, [.init(.isNull(.column(digits), negated: false), matched)], otherwise: nil)))
             digitsColumn = digits
         case .spark:
-            stages.add(SQLStage.view, m, sparkDateMatch(text, matched: matched))
+            stages.add(SQLStage.view, m, sql(sparkDateMatch(.column(text), matched: matched)))
             digitsColumn = nil
         }
-        /// A part: `fromDigits` of the digits' number where there is one, else `fromMatch`.
-        func part(_ fromDigits: (String) -> String, _ fromMatch: String) -> String {
-            digitsColumn.map { "CASE WHEN \($0) IS NOT NULL THEN \(fromDigits($0)) ELSE \(fromMatch) END" } ?? fromMatch
+        /// A part: `fromDigits` of the digits' number where there is one (PostgreSQL's integer
+        /// arithmetic on its own column), else `fromMatch`.
+        func part(_ fromDigits: (String) -> String, _ fromMatch: SQLExpression) -> String {
+            sql(digitsColumn.map { .caseWhen(subject: nil, [.init(.isNull(.column($0), negated: true), .raw(fromDigits($0)))], otherwise: fromMatch) } ?? fromMatch)
         }
-        func number(_ index: Int) -> String { "coalesce(\(dialect.bigint(dialect.element(m, index))), 0)" }
+        func number(_ index: Int) -> SQLExpression { .coalesce([.cast(.element(match, index), .bigint), .integer(0)]) }
         let names = ["y", "mo", "d", "h", "mi", "se"]
         for (offset, name) in names.enumerated() {
             // The number's digits from the left: 4 of the year, then 2 of each part, then 3 of milliseconds.
@@ -41,18 +42,21 @@ extension SQLSlotReader {
             let scale = "1" + String(repeating: "0", count: below)
             stages.add(SQLStage.parts, "\(c)d\(name)", part({ offset == 0 ? "\($0) / \(scale)" : "\($0) / \(scale) % 100" }, number(offset + 1)))
         }
-        let fraction = dialect.element(m, 7)
-        stages.add(SQLStage.parts, "\(c)dfr", part({ "\($0) % 1000" },
-                                                     "CASE WHEN \(fraction) IS NULL THEN 0 ELSE \(dialect.bigint("rpad(substr(\(fraction), 1, 3), 3, '0')")) END"))
+        let fraction = SQLExpression.element(match, 7)
+        let millis = SQLExpression.cast(.call("rpad", [.call("substr", [fraction, .integer(1), .integer(3)]), .integer(3), .string("0")]), .bigint)
+        stages.add(SQLStage.parts, "\(c)dfr", part({ "\($0) % 1000" }, .caseWhen(subject: nil, [.init(.isNull(fraction, negated: false), .integer(0))], otherwise: millis)))
         stages.add(SQLStage.parts, "\(c)doh", part({ _ in "0" }, number(9)))
         stages.add(SQLStage.parts, "\(c)dom", part({ _ in "0" }, number(10)))
-        stages.add(SQLStage.parts, "\(c)dsg", part({ _ in "1" }, "CASE WHEN \(dialect.element(m, 8)) = '-' THEN -1 ELSE 1 END"))
-        stages.add(SQLStage.parts, "\(c)dok", digitsColumn.map { "(\($0) IS NOT NULL OR \(m) IS NOT NULL)" } ?? "(\(m) IS NOT NULL)")
+        let negative = SQLExpression.compare(.element(match, 8), .equal, .string("-"))
+        stages.add(SQLStage.parts, "\(c)dsg", part({ _ in "1" }, .caseWhen(subject: nil, [.init(negative, .integer(-1))], otherwise: .integer(1))))
+        let parsed = SQLExpression.isNull(match, negated: true)
+        let ok = digitsColumn.map { SQLExpression.or([.isNull(.column($0), negated: true), parsed]) } ?? parsed
+        stages.add(SQLStage.parts, "\(c)dok", sql(.parenthesized(ok)))
 
         let parts = SQLInstantParts.columns(prefix: "\(c)d")
-        stages.add(SQLStage.value, column, parts.milliseconds(dialect))
+        stages.add(SQLStage.value, column, sql(parts.milliseconds))
         // Whether it parsed, without the arithmetic of its instant: what `profile.age` needs.
-        stages.add(SQLStage.value, "\(c)dv", parts.valid(dialect))
+        stages.add(SQLStage.value, "\(c)dv", sql(parts.valid))
     }
 
     /// The common forms of a date, `0` standing for an ASCII digit.
@@ -72,11 +76,13 @@ extension SQLSlotReader {
     }
 
     /// Spark SQL: the groups of a date's pattern in `text`, the common forms by position.
-    private func sparkDateMatch(_ text: String, matched: String) -> String {
+    private func sparkDateMatch(_ text: SQLExpression, matched: SQLExpression) -> SQLExpression {
         let forms = SQLSlotReader.commonDateForms.map { template in
-            "WHEN '\(template)' THEN \(dialect.textArray(SQLSlotReader.digitRuns(template).map { "substr(\(text), \($0.start), \($0.length))" })) "
+            SQLExpression.When(.string(template), .textArray(SQLSlotReader.digitRuns(template).map {
+                .call("substr", [text, .integer(Int64($0.start)), .integer(Int64($0.length))])
+            }))
         }
-        return "CASE translate(\(text), '0123456789', '0000000000') " + forms.joined() + "ELSE \(matched) END"
+        return .caseWhen(subject: .call("translate", [text, .string("0123456789"), .string("0000000000")]), forms, otherwise: matched)
     }
 
     /// PostgreSQL: the digits of `text` as one number `YYYYMMDDHHMMSSfff` when it has one of
@@ -134,35 +140,56 @@ extension SQLSlotReader {
     /// `Z`). The day before the first of a month is the last of the month before; the day after
     /// the last of a month is the first of the next.
     func readAge(prefix c: String, into stages: inout SQLStages) {
-        let y = "\(c)dy", m = "\(c)dmo", d = "\(c)dd", shift = "\(c)sh"
-        let minutes = "\(c)dh * 60 + \(c)dmi - \(c)dsg * (\(c)doh * 60 + \(c)dom)"
-        stages.add(SQLStage.value, shift, dialect.floorDivide(minutes, 1440))
-        func length(_ year: String, _ month: String) -> String {
-            "CASE WHEN \(month) IN (1, 3, 5, 7, 8, 10, 12) THEN 31 WHEN \(month) IN (4, 6, 9, 11) THEN 30 "
-                + "WHEN (\(year) % 4 = 0 AND (\(year) % 100 <> 0 OR \(year) % 400 = 0)) THEN 29 ELSE 28 END"
+        func column(_ suffix: String) -> SQLExpression { .column(c + suffix) }
+        func integer(_ value: Int) -> SQLExpression { .integer(Int64(value)) }
+        func when(_ condition: SQLExpression, _ result: SQLExpression) -> SQLExpression.When { .init(condition, result) }
+        func equals(_ left: SQLExpression, _ right: Int) -> SQLExpression { .compare(left, .equal, integer(right)) }
+        let y = column("dy"), m = column("dmo"), d = column("dd"), shift = column("sh")
+        let offset = SQLExpression.parenthesized(.arithmetic(.arithmetic(column("doh"), .times, integer(60)), .plus, column("dom")))
+        let minutes = SQLExpression.arithmetic(.arithmetic(.arithmetic(column("dh"), .times, integer(60)), .plus, column("dmi")), .minus,
+                                               .arithmetic(column("dsg"), .times, offset))
+        stages.add(SQLStage.value, "\(c)sh", sql(.floorDivide(minutes, by: 1440)))
+        func length(_ year: SQLExpression, _ month: SQLExpression) -> SQLExpression {
+            .caseWhen(subject: nil, [when(.isIn(month, [1, 3, 5, 7, 8, 10, 12].map(integer)), integer(31)), when(.isIn(month, [4, 6, 9, 11].map(integer)), integer(30)),
+                                     when(SQLInstantParts.isLeapYear(year), integer(29))], otherwise: integer(28))
         }
-        let monthEnds = "\(d) = \(length(y, m))"
-        let previousLength = "CASE WHEN \(m) = 1 THEN 31 ELSE \(length(y, "\(m) - 1")) END"
-        stages.add(SQLStage.civilDate, "\(c)bd", "(CASE WHEN \(shift) = 0 THEN \(d) "
-            + "WHEN \(shift) > 0 THEN CASE WHEN \(monthEnds) THEN 1 ELSE \(d) + 1 END "
-            + "ELSE CASE WHEN \(d) = 1 THEN \(previousLength) ELSE \(d) - 1 END END)")
-        stages.add(SQLStage.civilDate, "\(c)bm", "(CASE WHEN \(shift) = 0 THEN \(m) "
-            + "WHEN \(shift) > 0 THEN CASE WHEN \(monthEnds) THEN CASE WHEN \(m) = 12 THEN 1 ELSE \(m) + 1 END ELSE \(m) END "
-            + "ELSE CASE WHEN \(d) = 1 THEN CASE WHEN \(m) = 1 THEN 12 ELSE \(m) - 1 END ELSE \(m) END END)")
-        stages.add(SQLStage.civilDate, "\(c)by", "(CASE WHEN \(shift) > 0 AND \(m) = 12 AND \(d) = 31 THEN \(y) + 1 "
-            + "WHEN \(shift) < 0 AND \(m) = 1 AND \(d) = 1 THEN \(y) - 1 ELSE \(y) END)")
+        func plus(_ value: SQLExpression, _ amount: Int) -> SQLExpression { .arithmetic(value, .plus, integer(amount)) }
+        func minus(_ value: SQLExpression, _ amount: Int) -> SQLExpression { .arithmetic(value, .minus, integer(amount)) }
+        let unshifted = equals(shift, 0), later = SQLExpression.compare(shift, .greater, integer(0))
+        let monthEnds = SQLExpression.compare(d, .equal, length(y, m))
+        let previousLength = SQLExpression.caseWhen(subject: nil, [when(equals(m, 1), integer(31))], otherwise: length(y, minus(m, 1)))
+        let day = SQLExpression.caseWhen(subject: nil, [
+            when(unshifted, d),
+            when(later, .caseWhen(subject: nil, [when(monthEnds, integer(1))], otherwise: plus(d, 1))),
+        ], otherwise: .caseWhen(subject: nil, [when(equals(d, 1), previousLength)], otherwise: minus(d, 1)))
+        stages.add(SQLStage.civilDate, "\(c)bd", sql(.parenthesized(day)))
+        let nextMonth = SQLExpression.caseWhen(subject: nil, [when(equals(m, 12), integer(1))], otherwise: plus(m, 1))
+        let previousMonth = SQLExpression.caseWhen(subject: nil, [when(equals(m, 1), integer(12))], otherwise: minus(m, 1))
+        let month = SQLExpression.caseWhen(subject: nil, [
+            when(unshifted, m),
+            when(later, .caseWhen(subject: nil, [when(monthEnds, nextMonth)], otherwise: m)),
+        ], otherwise: .caseWhen(subject: nil, [when(equals(d, 1), previousMonth)], otherwise: m))
+        stages.add(SQLStage.civilDate, "\(c)bm", sql(.parenthesized(month)))
+        let year = SQLExpression.caseWhen(subject: nil, [
+            when(.and([later, equals(m, 12), equals(d, 31)]), plus(y, 1)),
+            when(.and([.compare(shift, .less, integer(0)), equals(m, 1), equals(d, 1)]), minus(y, 1)),
+        ], otherwise: y)
+        stages.add(SQLStage.civilDate, "\(c)by", sql(.parenthesized(year)))
 
         let today = Timestamp.civilDate(ms: now)
-        func before(_ month: String, _ day: String) -> String {
-            "(\(month) > \(today.month) OR (\(month) = \(today.month) AND \(day) > \(today.day)))"
+        func before(_ month: SQLExpression, _ day: SQLExpression) -> SQLExpression {
+            .parenthesized(.or([.compare(month, .greater, integer(today.month)),
+                                .parenthesized(.and([equals(month, today.month), .compare(day, .greater, integer(today.day))]))]))
         }
-        var beforeAnniversary = before("\(c)bm", "\(c)bd")
+        var beforeAnniversary = before(column("bm"), column("bd"))
         if !CivilDate.isLeapYear(today.year) {
-            let marchFirst = (3, 1) > (today.month, today.day) ? "TRUE" : "FALSE"
-            beforeAnniversary = "(CASE WHEN \(c)bm = 2 AND \(c)bd = 29 THEN \(marchFirst) ELSE \(beforeAnniversary) END)"
+            let marchFirst = (3, 1) > (today.month, today.day)
+            let leapDay = SQLExpression.and([equals(column("bm"), 2), equals(column("bd"), 29)])
+            beforeAnniversary = .parenthesized(.caseWhen(subject: nil, [when(leapDay, .bool(marchFirst))], otherwise: beforeAnniversary))
         }
-        let age = "\(today.year) - \(c)by - CASE WHEN \(beforeAnniversary) THEN 1 ELSE 0 END"
-        stages.add(SQLStage.derived, "\(c)v", "CASE WHEN \(c)dv THEN \(dialect.doubleCast(age)) END")
+        let age = SQLExpression.arithmetic(.arithmetic(integer(today.year), .minus, column("by")), .minus,
+                                           .caseWhen(subject: nil, [when(beforeAnniversary, integer(1))], otherwise: integer(0)))
+        stages.add(SQLStage.derived, "\(c)v", sql(.caseWhen(subject: nil, [when(column("dv"), .cast(age, .double))], otherwise: nil)))
     }
 
     /// Parses the text column `text` as a version: `_ok`, and the parts `_maj`, `_min`, `_pat`
@@ -171,13 +198,14 @@ extension SQLSlotReader {
         let number = "0|[1-9][0-9]*"
         let identifier = "0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*"
         let pattern = "^v?(\(number))(?:[.](\(number)))?(?:[.](\(number)))?(?:-((?:\(identifier))(?:[.](?:\(identifier)))*))?(?:[+][0-9A-Za-z-]+(?:[.][0-9A-Za-z-]+)*)?" + dialect.endAnchor
-        let m = "\(c)vm"
-        stages.add(SQLStage.view, m, versionMatch(text, pattern: pattern))
-        stages.add(SQLStage.parts, "\(c)ok", "(\(m) IS NOT NULL)")
-        stages.add(SQLStage.parts, "\(c)maj", dialect.element(m, 1))
-        stages.add(SQLStage.parts, "\(c)min", "coalesce(\(dialect.element(m, 2)), '0')")
-        stages.add(SQLStage.parts, "\(c)pat", "coalesce(\(dialect.element(m, 3)), '0')")
-        stages.add(SQLStage.parts, "\(c)pre", "CASE WHEN \(dialect.element(m, 4)) IS NULL THEN \(dialect.emptyTextArray) ELSE \(dialect.splitOnDot(dialect.element(m, 4))) END")
+        let m = "\(c)vm", match = SQLExpression.column(m)
+        stages.add(SQLStage.view, m, sql(versionMatch(.column(text), pattern: pattern)))
+        stages.add(SQLStage.parts, "\(c)ok", sql(.parenthesized(.isNull(match, negated: true))))
+        stages.add(SQLStage.parts, "\(c)maj", sql(.element(match, 1)))
+        stages.add(SQLStage.parts, "\(c)min", sql(.coalesce([.element(match, 2), .string("0")])))
+        stages.add(SQLStage.parts, "\(c)pat", sql(.coalesce([.element(match, 3), .string("0")])))
+        let pre = SQLExpression.element(match, 4)
+        stages.add(SQLStage.parts, "\(c)pre", sql(.caseWhen(subject: nil, [.init(.isNull(pre, negated: false), .cast(.textArray([]), .textArray))], otherwise: .splitOnDot(pre))))
     }
 
     /// The groups of a version's `pattern` in `text`. In PostgreSQL a release version of
@@ -185,20 +213,22 @@ extension SQLSlotReader {
     /// first, each part a number without a leading zero as the pattern requires; anything else
     /// is matched. (In Spark SQL that test would make the generated code of a rule set with
     /// many versions too large to compile; its match is two passes of the pattern.)
-    func versionMatch(_ text: String, pattern: String) -> String {
-        let matched = dialect.match(text, pattern, groups: 4)
+    func versionMatch(_ text: SQLExpression, pattern: String) -> SQLExpression {
+        let matched = SQLExpression.groups(text, pattern: pattern, count: 4)
         switch dialect {
         case .postgres: break
         case .spark: return matched
         }
-        let parts = (1...3).map { "split_part(\(text), '.', \($0))" }
-        func number(_ part: String) -> String { "(\(part) <> '' AND (\(part) = '0' OR left(\(part), 1) <> '0'))" }
-        func release(_ count: Int) -> String {
-            let used = Array(parts.prefix(count))
-            return "CASE WHEN \(used.map(number).joined(separator: " AND ")) THEN \(dialect.textArray(used)) END"
+        let parts = (1...3).map { SQLExpression.call("split_part", [text, .string("."), .integer(Int64($0))]) }
+        func number(_ part: SQLExpression) -> SQLExpression {
+            .parenthesized(.and([.compare(part, .notEqual, .string("")),
+                                 .parenthesized(.or([.compare(part, .equal, .string("0")), .compare(.prefix(part, 1), .notEqual, .string("0"))]))]))
         }
-        return "CASE translate(\(text), '0123456789', '') "
-            + "WHEN '' THEN \(release(1)) WHEN '.' THEN \(release(2)) WHEN '..' THEN \(release(3)) "
-            + "ELSE \(matched) END"
+        func release(_ count: Int) -> SQLExpression {
+            let used = Array(parts.prefix(count))
+            return .caseWhen(subject: nil, [.init(.and(used.map(number)), .textArray(used))], otherwise: nil)
+        }
+        let dots = SQLExpression.call("translate", [text, .string("0123456789"), .string("")])
+        return .caseWhen(subject: dots, [.init(.string(""), release(1)), .init(.string("."), release(2)), .init(.string(".."), release(3))], otherwise: matched)
     }
 }

@@ -29,12 +29,12 @@ struct SQLSlotReader {
             let history = SQLHistoryReader(dialect: dialect, now: now)
             // No history is a count of 0, never a missing value.
             stages.add(SQLStage.view, "\(c)v", history.count(SQLSlotReader.instantsColumn(placement, in: placements), window: window))
-            stages.add(SQLStage.view, "\(c)p", "TRUE")
+            stages.add(SQLStage.view, "\(c)p", sql(.bool(true)))
             return
         case .lastShown(let placement):
             let history = SQLHistoryReader(dialect: dialect, now: now)
             stages.add(SQLStage.view, "\(c)v", history.last(SQLSlotReader.instantsColumn(placement, in: placements)))
-            stages.add(SQLStage.derived, "\(c)p", "(\(c)v IS NOT NULL)")
+            stages.add(SQLStage.derived, "\(c)p", sql(.parenthesized(.isNull(.column("\(c)v"), negated: true))))
             return
         case .custom(let key):
             if let schema { readColumn(.custom(key), of: schema, prefix: c, set: false, presence: true, into: &stages) } else { readCustom(key, prefix: c, into: &stages) }
@@ -48,8 +48,8 @@ struct SQLSlotReader {
                 case .wholeYears:
                     readAge(prefix: c, into: &stages)
                 case .wholeDays:
-                    let days = dialect.floorDivide("\(now) - \(c)ms", Timestamp.msPerDay)
-                    stages.add(SQLStage.derived, "\(c)v", "CASE WHEN \(c)ms IS NOT NULL THEN \(dialect.doubleCast(days)) END")
+                    let days = SQLExpression.floorDivide(.arithmetic(.integer(now), .minus, .column("\(c)ms")), by: Timestamp.msPerDay)
+                    stages.add(SQLStage.derived, "\(c)v", sql(.caseWhen(subject: nil, [.init(.isNull(.column("\(c)ms"), negated: true), .cast(days, .double))], otherwise: nil)))
                 }
                 addFold(.number, prefix: c, folded: false, into: &stages)
                 return
@@ -62,29 +62,40 @@ struct SQLSlotReader {
             case .date: readDate(text: "\(c)s", prefix: c, column: "\(c)v", into: &stages)
             case .version: readVersion(text: "\(c)s", prefix: c, into: &stages)
             case .set: stages.add(SQLStage.view, "\(c)v", "\(c)a")
-            case .bool: stages.add(SQLStage.view, "\(c)v", "CAST(NULL AS BOOLEAN)")
+            case .bool: stages.add(SQLStage.view, "\(c)v", sql(.cast(.null, .boolean)))
             }
             addFold(viewType, prefix: c, folded: folded, into: &stages)
             return
         }
+        let number = SQLExpression.column("\(c)n"), text = SQLExpression.column("\(c)s")
         switch type {
         case .string, nil: stages.add(SQLStage.view, "\(c)v", "\(c)s")
         case .number: stages.add(SQLStage.view, "\(c)v", "\(c)n")
-        case .bool: stages.add(SQLStage.view, "\(c)v", "CASE WHEN \(c)n = 1 THEN TRUE WHEN \(c)n = 0 THEN FALSE END")
+        case .bool:
+            let bool = SQLExpression.caseWhen(subject: nil, [.init(.compare(number, .equal, .integer(1)), .bool(true)),
+                                                             .init(.compare(number, .equal, .integer(0)), .bool(false))], otherwise: nil)
+            stages.add(SQLStage.view, "\(c)v", sql(bool))
         case .date:
-            stages.add(SQLStage.view, "\(c)v", "CASE WHEN abs(\(c)n) < 9.0e15 THEN CAST(floor(\(c)n) AS BIGINT) END")
+            // Milliseconds beyond ±9e15 are no date `Timestamp` writes.
+            let inRange = SQLExpression.compare(.call("abs", [number]), .less, .raw("9.0e15"))
+            stages.add(SQLStage.view, "\(c)v", sql(.caseWhen(subject: nil, [.init(inRange, .cast(.call("floor", [number]), .bigint))], otherwise: nil)))
         case .version: readVersion(text: "\(c)s", prefix: c, into: &stages)
-        case .set: stages.add(SQLStage.view, "\(c)v", "CASE WHEN \(c)s IS NOT NULL THEN \(dialect.splitOnComma("\(c)s")) END")
+        case .set:
+            stages.add(SQLStage.view, "\(c)v", sql(.caseWhen(subject: nil, [.init(.isNull(text, negated: true), .splitOnComma(text))], otherwise: nil)))
         }
         addFold(type, prefix: c, folded: folded, into: &stages)
     }
 
+    /// `expression` as this reader's SQL text.
+    func sql(_ expression: SQLExpression) -> String { dialect.sql(expression) }
+
     private func addFold(_ type: ValueType?, prefix c: String, folded: Bool, into stages: inout SQLStages) {
         guard folded else { return }
+        let value = SQLExpression.column("\(c)v")
         if type == .set {
-            stages.add(SQLStage.folded, "\(c)f", "CASE WHEN \(c)v IS NOT NULL THEN \(dialect.lowercaseAll("\(c)v")) END")
+            stages.add(SQLStage.folded, "\(c)f", sql(.caseWhen(subject: nil, [.init(.isNull(value, negated: true), .lowercaseAll(value))], otherwise: nil)))
         } else {
-            stages.add(SQLStage.folded, "\(c)f", dialect.lowercase("\(c)v"))
+            stages.add(SQLStage.folded, "\(c)f", sql(.lowercase(value)))
         }
     }
 
@@ -105,66 +116,80 @@ struct SQLSlotReader {
                             into stages: inout SQLStages) {
         let custom: Bool
         if case .custom = target { custom = true } else { custom = false }
-        let value: String, kind: SQLTableSchema.Kind
+        let noText = SQLExpression.cast(.null, .text), noNumber = SQLExpression.cast(.null, .double)
+        let value: SQLExpression, kind: SQLTableSchema.Kind
         if target == .builtin("id") {
-            (value, kind) = ("profile_id", .text)
+            (value, kind) = (.column("profile_id"), .text)
         } else if let (index, column) = schema.column(for: target) {
-            (value, kind) = (SQLTableSchema.alias(index), column.kind)
+            (value, kind) = (.column(SQLTableSchema.alias(index)), column.kind)
         } else {
-            (value, kind) = ("CAST(NULL AS \(dialect.textType))", .text)
+            (value, kind) = (noText, .text)
         }
-        let noText = "CAST(NULL AS \(dialect.textType))", noNumber = dialect.doubleCast("NULL")
-        let text: String, number: String
+        let text: SQLExpression, number: SQLExpression
         switch kind {
         case .text:
-            text = custom ? "nullif(\(dialect.trim(value)), '')" : value
+            text = custom ? .call("nullif", [.trim(value), .string("")]) : value
             number = noNumber
         case .number:
             text = noText
-            number = "nullif(\(value), \(dialect.doubleCast("'NaN'")))"
+            number = .call("nullif", [value, .cast(.string("NaN"), .double)])
         case .bool:
             text = noText
-            number = "CASE WHEN \(value) THEN \(dialect.doubleCast("1")) WHEN NOT \(value) THEN \(dialect.doubleCast("0")) END"
+            number = .caseWhen(subject: nil, [.init(value, .cast(.integer(1), .double)), .init(.not(value), .cast(.integer(0), .double))], otherwise: nil)
         }
-        stages.add(SQLStage.stored, "\(c)s", text)
-        stages.add(SQLStage.stored, "\(c)n", number)
+        stages.add(SQLStage.stored, "\(c)s", sql(text))
+        stages.add(SQLStage.stored, "\(c)n", sql(number))
         if set {
-            let array = kind == .text ? "CASE WHEN \(value) = '' THEN \(dialect.emptyTextArray) ELSE \(dialect.splitOnComma(value)) END" : "CAST(NULL AS \(dialect.textArrayType))"
-            stages.add(SQLStage.stored, "\(c)a", "CASE WHEN \(value) IS NOT NULL THEN \(array) END")
+            let array: SQLExpression = kind == .text
+                ? .caseWhen(subject: nil, [.init(.compare(value, .equal, .string("")), .cast(.textArray([]), .textArray))], otherwise: .splitOnComma(value))
+                : .cast(.null, .textArray)
+            stages.add(SQLStage.stored, "\(c)a", sql(.caseWhen(subject: nil, [.init(.isNull(value, negated: true), array)], otherwise: nil)))
         }
         if custom {
-            stages.add(SQLStage.view, "\(c)p", "(\(c)s IS NOT NULL OR \(c)n IS NOT NULL)")
+            stages.add(SQLStage.view, "\(c)p", sql(SQLSlotReader.eitherIsSet(prefix: c)))
         } else if presence {
-            stages.add(SQLStage.stored, "\(c)p", "(\(kind == .number ? number : value) IS NOT NULL)")
+            stages.add(SQLStage.stored, "\(c)p", sql(.parenthesized(.isNull(kind == .number ? number : value, negated: true))))
         }
+    }
+
+    /// A custom attribute is set when it has a string or a number: `(_s IS NOT NULL OR _n IS NOT NULL)`.
+    private static func eitherIsSet(prefix c: String) -> SQLExpression {
+        .parenthesized(.or([.isNull(.column("\(c)s"), negated: true), .isNull(.column("\(c)n"), negated: true)]))
     }
 
     /// `_t` (JSON type name, NULL when absent or null), `_x` (text of a string or number),
     /// `_a` (an array of strings), then `_p` (unless `presence` is false), `_s`, `_n`.
     private func readBuiltin(_ field: String, prefix c: String, set: Bool, presence: Bool = true, into stages: inout SQLStages) {
-        let name = dialect.string(field)
+        // PostgreSQL looks the member up once, then reads it as it is typed; Spark SQL reads
+        // the parsed profile's field.
+        let member: SQLExpression
         switch dialect {
         case .postgres:
-            // The member is looked up once, then read as it is typed.
-            stages.add(SQLStage.locate, "\(c)j", "profile -> \(name)")
-            let value = "\(c)j"
-            stages.add(SQLStage.raw, "\(c)t", "nullif(jsonb_typeof(\(value)), 'null')")
-            stages.add(SQLStage.raw, "\(c)x", "CASE WHEN jsonb_typeof(\(value)) IN ('string', 'number') THEN \(value) #>> '{}' END")
-            if set {
-                stages.add(SQLStage.raw, "\(c)a", "CASE WHEN jsonb_typeof(\(value)) = 'array' AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(\(value)) AS e(v) WHERE jsonb_typeof(e.v) <> 'string') THEN ARRAY(SELECT jsonb_array_elements_text(\(value))) END")
-            }
+            stages.add(SQLStage.locate, "\(c)j", sql(.profileMember(field)))
+            member = .column("\(c)j")
         case .spark:
-            let text = SparkParse.field(field)
-            stages.add(SQLStage.raw, "\(c)t", SparkParse.type(of: text))
-            stages.add(SQLStage.raw, "\(c)x", SparkParse.scalarText(text))
-            if set {
-                stages.add(SQLStage.rawTyped, "\(c)r", "CASE WHEN \(c)t = 'array' THEN from_json(\(text), 'ARRAY<STRING>') END")
-                stages.add(SQLStage.text, "\(c)a", "CASE WHEN forall(\(c)r, e -> \(SparkParse.isString("e"))) THEN transform(\(c)r, e -> \(SparkParse.unmarked("e"))) END")
+            member = .profileMember(field)
+        }
+        stages.add(SQLStage.raw, "\(c)t", sql(.jsonType(member)))
+        stages.add(SQLStage.raw, "\(c)x", sql(.jsonScalarText(member)))
+        if set {
+            let value = sql(member)
+            switch dialect {
+            case .postgres:
+                stages.add(SQLStage.raw, "\(c)a", "CASE WHEN jsonb_typeof(\(value)) = 'array' AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(\(value)) AS e(v) WHERE jsonb_typeof(e.v) <> 'string') THEN ARRAY(SELECT jsonb_array_elements_text(\(value))) END")
+            case .spark:
+                let e = SQLExpression.column("e")
+                stages.add(SQLStage.rawTyped, "\(c)r", "CASE WHEN \(c)t = 'array' THEN from_json(\(value), 'ARRAY<STRING>') END")
+                stages.add(SQLStage.text, "\(c)a", "CASE WHEN forall(\(c)r, e -> \(sql(.jsonIsString(e)))) THEN transform(\(c)r, e -> \(sql(.jsonStringText(e)))) END")
             }
         }
-        if presence { stages.add(SQLStage.stored, "\(c)p", "(\(c)t IS NOT NULL)") }
-        stages.add(SQLStage.stored, "\(c)s", "CASE WHEN \(c)t = 'string' THEN \(c)x END")
-        stages.add(SQLStage.stored, "\(c)n", "CASE WHEN \(c)t = 'number' THEN \(dialect.textToDouble("\(c)x")) END")
+        let type = SQLExpression.column("\(c)t"), text = SQLExpression.column("\(c)x")
+        func typed(_ name: String, _ value: SQLExpression) -> SQLExpression {
+            .caseWhen(subject: nil, [.init(.compare(type, .equal, .string(name)), value)], otherwise: nil)
+        }
+        if presence { stages.add(SQLStage.stored, "\(c)p", sql(.parenthesized(.isNull(type, negated: true)))) }
+        stages.add(SQLStage.stored, "\(c)s", sql(typed("string", text)))
+        stages.add(SQLStage.stored, "\(c)n", sql(typed("number", .textToDouble(text))))
     }
 
     /// PostgreSQL: the column of `t0` holding the custom attributes with their keys trimmed
@@ -176,23 +201,29 @@ struct SQLSlotReader {
     private func readCustom(_ key: String, prefix c: String, into stages: inout SQLStages) {
         switch dialect {
         case .postgres:
-            stages.add(SQLStage.locate, "\(c)j", "\(SQLSlotReader.postgresCustomAttributes) -> \(dialect.string(key))")
+            stages.add(SQLStage.locate, "\(c)j", sql(.jsonMember(.column(SQLSlotReader.postgresCustomAttributes), [key])))
             let j = "\(c)j"
-            stages.add(SQLStage.raw, "\(c)t", "nullif(jsonb_typeof(\(j)), 'null')")
+            stages.add(SQLStage.raw, "\(c)t", sql(.jsonType(.column(j))))
             stages.add(SQLStage.raw, "\(c)x", "CASE WHEN jsonb_typeof(\(j)) IN ('string', 'number', 'boolean') THEN \(j) #>> '{}' "
                 + "WHEN jsonb_typeof(\(j)) = 'array' THEN (SELECT string_agg(u.e, ',' ORDER BY u.i) FROM jsonb_array_elements_text(\(j)) WITH ORDINALITY AS u(e, i)) END")
         case .spark:
             let map = SparkParse.customAttributes
-            stages.add(SQLStage.raw, "\(c)k", "try_element_at(filter(map_keys(\(map)), k -> \(dialect.trim(SparkParse.unmarked("k"))) = \(dialect.string(key))), 1)")
+            let trimmedKey = sql(.compare(.trim(.jsonStringText(.column("k"))), .equal, .string(key)))
+            stages.add(SQLStage.raw, "\(c)k", "try_element_at(filter(map_keys(\(map)), k -> \(trimmedKey)), 1)")
             stages.add(SQLStage.rawTyped, "\(c)x0", "CASE WHEN \(c)k IS NOT NULL THEN element_at(\(map), \(c)k) END")
-            stages.add(SQLStage.text, "\(c)t", SparkParse.type(of: "\(c)x0"))
+            let value = SQLExpression.column("\(c)x0")
+            stages.add(SQLStage.text, "\(c)t", sql(.jsonType(value)))
             let array = "from_json(\(c)x0, 'ARRAY<STRING>')"
-            stages.add(SQLStage.text, "\(c)x", "CASE WHEN left(\(c)x0, 1) = '[' THEN array_join(transform(\(array), e -> \(SparkParse.unmarked("e"))), ',') "
-                + "ELSE \(SparkParse.scalarText("\(c)x0")) END")
+            stages.add(SQLStage.text, "\(c)x", "CASE WHEN left(\(c)x0, 1) = '[' THEN array_join(transform(\(array), e -> \(sql(.jsonStringText(.column("e"))))), ',') "
+                + "ELSE \(sql(.jsonScalarText(value))) END")
         }
+        let type = SQLExpression.column("\(c)t"), text = SQLExpression.column("\(c)x")
+        func isType(_ name: String) -> SQLExpression { .compare(type, .equal, .string(name)) }
         // A string is trimmed; so is an array, once joined.
-        stages.add(SQLStage.stored, "\(c)s", "CASE WHEN \(c)t IN ('string', 'array') THEN nullif(\(dialect.trim("\(c)x")), '') END")
-        stages.add(SQLStage.stored, "\(c)n", "CASE WHEN \(c)t = 'number' THEN \(dialect.textToDouble("\(c)x")) WHEN \(c)t = 'boolean' THEN CASE WHEN \(c)x = 'true' THEN 1 ELSE 0 END END")
-        stages.add(SQLStage.view, "\(c)p", "(\(c)s IS NOT NULL OR \(c)n IS NOT NULL)")
+        let trimmed = SQLExpression.call("nullif", [.trim(text), .string("")])
+        stages.add(SQLStage.stored, "\(c)s", sql(.caseWhen(subject: nil, [.init(.isIn(type, [.string("string"), .string("array")]), trimmed)], otherwise: nil)))
+        let bool = SQLExpression.caseWhen(subject: nil, [.init(.compare(text, .equal, .string("true")), .integer(1))], otherwise: .integer(0))
+        stages.add(SQLStage.stored, "\(c)n", sql(.caseWhen(subject: nil, [.init(isType("number"), .textToDouble(text)), .init(isType("boolean"), bool)], otherwise: nil)))
+        stages.add(SQLStage.view, "\(c)p", sql(SQLSlotReader.eitherIsSet(prefix: c)))
     }
 }

@@ -25,9 +25,9 @@ package struct SQLTableSchema: Hashable, Sendable {
         /// The column type in `dialect`.
         func type(_ dialect: SQLDialect) -> String {
             switch self {
-            case .text: dialect.textType
-            case .number: dialect.doubleType
-            case .bool: "BOOLEAN"
+            case .text: dialect.typeName(.text)
+            case .number: dialect.typeName(.double)
+            case .bool: dialect.typeName(.boolean)
             }
         }
     }
@@ -113,8 +113,8 @@ package struct SQLTableSchema: Hashable, Sendable {
 
     /// The `CREATE TABLE` statement for the table `table` in `dialect`.
     package func createTable(_ table: SQLIdentifier, dialect: SQLDialect) -> String {
-        let lines = ["  id \(dialect.textType)"] + columns.map { "  \(SQLTableSchema.identifier($0.name, dialect)) \($0.kind.type(dialect))" }
-            + (readsHistory ? ["  \(SQLHistoryReader.typedColumn) \(dialect.textType)"] : [])
+        let lines = ["  id \(dialect.typeName(.text))"] + columns.map { "  \(SQLTableSchema.identifier($0.name, dialect)) \($0.kind.type(dialect))" }
+            + (readsHistory ? ["  \(SQLHistoryReader.typedColumn) \(dialect.typeName(.text))"] : [])
         return "CREATE TABLE \(table) (\n" + lines.joined(separator: ",\n") + "\n);\n"
     }
 }

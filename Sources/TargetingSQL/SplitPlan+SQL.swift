@@ -7,7 +7,13 @@ extension SplitPlan {
     /// The bucket, 0..<100, of the text column `keyValue` (the profile id or the key's value)
     /// for this split or experiment; NULL when `keyValue` is NULL.
     func sqlBucket(keyValue: String, dialect: SQLDialect) -> String {
-        dialect.bucket(dialect.concat([dialect.string(id + "-"), keyValue]))
+        dialect.sql(bucket(keyValue: .column(keyValue)))
+    }
+
+    /// The bucket, 0..<100, of `keyValue` for this split or experiment: the hash of the text
+    /// `ID-VALUE`.
+    func bucket(keyValue: SQLExpression) -> SQLExpression {
+        .bucket(.hash(.concat([.string(id + "-"), keyValue])))
     }
 
     /// A SQL value that picks, by `bucket`, the value `value(index)` of the variant drawn

@@ -89,8 +89,8 @@ final class SQLExperimentTests: XCTestCase {
         let key = SQLCompiler.keyPrefix(keySlot(program, .builtin("customer_user_id"))) + "v"
         let query = try SQLCompiler.compile(placements: ["first", "second"], program: program, now: now, dialect: .postgres)
         XCTAssertEqual(count("md5(('pricing-' || \(key)))", in: query), 1, "one hash, once: \(query)")
-        XCTAssertTrue(query.contains("    CASE WHEN \(key) IS NOT NULL THEN \(SQLDialect.postgres.hash("('pricing-' || \(key))")) END AS exp_pricing_h"), query)
-        XCTAssertEqual(count(SQLDialect.postgres.bucket(ofHash: "exp_pricing_h"), in: query), 1, "one bucket of that hash: \(query)")
+        XCTAssertTrue(query.contains("    CASE WHEN \(key) IS NOT NULL THEN \(SQLDialect.postgres.sql(.hash(.raw("('pricing-' || \(key))")))) END AS exp_pricing_h"), query)
+        XCTAssertEqual(count(SQLDialect.postgres.sql(.bucket(.column("exp_pricing_h"))), in: query), 1, "one bucket of that hash: \(query)")
         XCTAssertTrue(query.contains("    -- experiment pricing by profile.customer_user_id\n    CASE WHEN \(key) IS NOT NULL THEN "), query)
         let definitions = query.ranges(of: #"END AS exp_pricing[,\n]"#)
         XCTAssertEqual(definitions.count, 1, query)
@@ -128,8 +128,8 @@ final class SQLExperimentTests: XCTestCase {
         let program = program(rules)
         let account = SQLCompiler.keyPrefix(keySlot(program, .custom("account"))) + "v"
         let query = try SQLCompiler.compile(placement: "first", program: program, now: now, dialect: .postgres)
-        let bucket = SQLDialect.postgres.bucket(ofHash: "in_holdout_h")
-        XCTAssertTrue(query.contains("    CASE WHEN \(account) IS NOT NULL THEN \(SQLDialect.postgres.hash("('hold-' || \(account))")) END AS in_holdout_h"), query)
+        let bucket = SQLDialect.postgres.sql(.bucket(.column("in_holdout_h")))
+        XCTAssertTrue(query.contains("    CASE WHEN \(account) IS NOT NULL THEN \(SQLDialect.postgres.sql(.hash(.raw("('hold-' || \(account))")))) END AS in_holdout_h"), query)
         XCTAssertTrue(query.contains("    -- holdout hold 5% by account\n    CASE WHEN \(account) IS NOT NULL THEN \(bucket) < 5 ELSE FALSE END AS in_holdout"), query)
         let byID = self.program("""
         segment s = x == 1
@@ -142,7 +142,7 @@ final class SQLExperimentTests: XCTestCase {
         let spark = try SQLCompiler.compile(placement: "p", program: byID, now: now, dialect: .spark)
         // Spark SQL, like PostgreSQL, hashes once into a column that the bucket reads twice.
         XCTAssertTrue(spark.contains("CASE WHEN profile_id IS NOT NULL THEN md5(concat('h-', profile_id)) END AS in_holdout_h"), spark)
-        XCTAssertTrue(spark.contains("CASE WHEN profile_id IS NOT NULL THEN \(SQLDialect.spark.bucket(ofHash: "in_holdout_h")) < 20 ELSE FALSE END AS in_holdout"), spark)
+        XCTAssertTrue(spark.contains("CASE WHEN profile_id IS NOT NULL THEN \(SQLDialect.spark.sql(.bucket(.column("in_holdout_h")))) < 20 ELSE FALSE END AS in_holdout"), spark)
         XCTAssertTrue(spark.contains("CASE WHEN aud_a AND NOT in_holdout THEN 0 END AS r"), spark)
         XCTAssertTrue(spark.contains("CASE WHEN r = 0 THEN CAST(NULL AS STRING) END AS experiment"), spark)
     }
@@ -153,7 +153,7 @@ final class SQLExperimentTests: XCTestCase {
         let c = SQLCompiler.keyPrefix(keySlot(program, .builtin("customer_user_id")))
         let postgres = try SQLCompiler.compile(placement: "first", program: program, now: now, dialect: .postgres)
         // A custom string (or joined array) trimmed, empty as missing; a number or boolean is not a key.
-        XCTAssertTrue(postgres.contains("CASE WHEN \(k)t IN ('string', 'array') THEN nullif(\(SQLDialect.postgres.trim("\(k)x")), '') END AS \(k)s"), postgres)
+        XCTAssertTrue(postgres.contains("CASE WHEN \(k)t IN ('string', 'array') THEN nullif(\(SQLDialect.postgres.sql(.trim(.column("\(k)x")))), '') END AS \(k)s"), postgres)
         XCTAssertTrue(postgres.contains("\(k)s AS \(k)v"), postgres)
         // A built-in string as stored, untrimmed; any other JSON type is not a key.
         XCTAssertTrue(postgres.contains("CASE WHEN \(c)t = 'string' THEN \(c)x END AS \(c)s"), postgres)
@@ -162,7 +162,7 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertTrue(spark.contains("'`~id` STRING, `~installed_at` STRING, `~custom_attributes` STRING, `~customer_user_id` STRING'"),
                       "the parsed profile has the keys' fields: \(spark)")
         XCTAssertTrue(spark.contains("AS ca"), spark)
-        XCTAssertTrue(spark.contains("CASE WHEN r = 1 THEN \(SQLDialect.spark.bucket("concat('by_account-', \(k)v)")) END AS b1"), spark)
+        XCTAssertTrue(spark.contains("CASE WHEN r = 1 THEN \(SQLDialect.spark.sql(.bucket(.hash(.raw("concat('by_account-', \(k)v)"))))) END AS b1"), spark)
     }
 
     func testExperimentVariantsAreDrawnInWeightThenNameOrder() throws {
@@ -186,8 +186,8 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertTrue(query.contains("CASE WHEN exp_e < 30 THEN 'alpha' WHEN exp_e < 60 THEN 'beta' ELSE 'zeta' END"), query)
         XCTAssertTrue(query.contains("CASE WHEN exp_e < 30 THEN 'a' WHEN exp_e < 60 THEN 'b' ELSE 'z' END"), query)
         // Keyed on profile.id: the draw needs the id only; the row matches whatever the key.
-        XCTAssertTrue(query.contains("CASE WHEN profile_id IS NOT NULL THEN \(SQLDialect.postgres.hash("('e-' || profile_id)")) END AS exp_e_h"), query)
-        XCTAssertTrue(query.contains("CASE WHEN profile_id IS NOT NULL THEN \(SQLDialect.postgres.bucket(ofHash: "exp_e_h")) END AS exp_e"), query)
+        XCTAssertTrue(query.contains("CASE WHEN profile_id IS NOT NULL THEN \(SQLDialect.postgres.sql(.hash(.raw("('e-' || profile_id)")))) END AS exp_e_h"), query)
+        XCTAssertTrue(query.contains("CASE WHEN profile_id IS NOT NULL THEN \(SQLDialect.postgres.sql(.bucket(.column("exp_e_h")))) END AS exp_e"), query)
         XCTAssertTrue(query.contains("CASE WHEN aud_a THEN 0 END AS r"), query)
         XCTAssertTrue(query.contains("FALSE AS held_out"), "an experiment alone reports held_out, always false")
     }

@@ -79,7 +79,7 @@ final class SQLPatternTests: XCTestCase {
     /// backslash escapes in literals, so every backslash of the expression is doubled there.
     func testConditionQuotesTheExpression() throws {
         let pattern = try MatchPattern.compile("a\\.b'", ignoringCase: false).get()
-        XCTAssertEqual(SQLPattern(dialect: .postgres).condition("s0_v", pattern), "(s0_v ~ '^(?:a\\.b\\'')$')")
-        XCTAssertEqual(SQLPattern(dialect: .spark).condition("s0_v", pattern), "(s0_v RLIKE '^(?:a\\\\.b\\\\\\')\\\\z')")
+        XCTAssertEqual(SQLDialect.postgres.sql(SQLPattern(dialect: .postgres).condition(.column("s0_v"), pattern)), "(s0_v ~ '^(?:a\\.b\\'')$')")
+        XCTAssertEqual(SQLDialect.spark.sql(SQLPattern(dialect: .spark).condition(.column("s0_v"), pattern)), "(s0_v RLIKE '^(?:a\\\\.b\\\\\\')\\\\z')")
     }
 }

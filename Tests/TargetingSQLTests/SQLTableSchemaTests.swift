@@ -83,11 +83,11 @@ final class SQLTableSchemaTests: XCTestCase {
             XCTAssertTrue(query.contains(SQLTableSchema.identifier("ca_Mixed.Key", dialect) + " AS col9"), query)
             XCTAssertTrue(query.contains("\n  FROM profiles\n"), query)
             // A custom attribute's text is trimmed, empty text is not set; NaN is not a number; a bool is 1 or 0.
-            XCTAssertTrue(query.contains("nullif(\(dialect.trim("col4")), '') AS s"), query)
-            XCTAssertTrue(query.contains("nullif(col5, \(dialect.doubleCast("'NaN'"))) AS s"), query)
-            XCTAssertTrue(query.contains("CASE WHEN col6 THEN \(dialect.doubleCast("1")) WHEN NOT col6 THEN \(dialect.doubleCast("0")) END AS s"), query)
+            XCTAssertTrue(query.contains("nullif(\(dialect.sql(.trim(.column("col4")))), '') AS s"), query)
+            XCTAssertTrue(query.contains("nullif(col5, \(dialect.sql(.cast(.string("NaN"), .double)))) AS s"), query)
+            XCTAssertTrue(query.contains("CASE WHEN col6 THEN \(dialect.sql(.cast(.integer(1), .double))) WHEN NOT col6 THEN \(dialect.sql(.cast(.integer(0), .double))) END AS s"), query)
             // A built-in set is its comma-joined text; empty text is the empty set.
-            XCTAssertTrue(query.contains("CASE WHEN col2 IS NOT NULL THEN CASE WHEN col2 = '' THEN \(dialect.emptyTextArray) ELSE \(dialect.splitOnComma("col2")) END END"), query)
+            XCTAssertTrue(query.contains("CASE WHEN col2 IS NOT NULL THEN CASE WHEN col2 = '' THEN \(dialect.sql(.cast(.textArray([]), .textArray))) ELSE \(dialect.sql(.splitOnComma(.column("col2")))) END END"), query)
             // profile.id reads the id.
             XCTAssertTrue(query.contains("(profile_id IS NOT NULL) AS s"), query)
             XCTAssertFalse(query.contains("custom_attributes"), "nothing parses JSON: \(query)")

@@ -1,0 +1,384 @@
+import TargetingProfiles
+
+/// How each engine writes an expression tree: every spelling that differs between engines is
+/// a switch over the dialect here, and nowhere else.
+extension SQLDialect {
+    /// `expression` as this engine's SQL text.
+    func sql(_ expression: SQLExpression) -> String {
+        switch expression {
+        case .column(let name):
+            return name
+        case .string(let text):
+            return string(text)
+        case .number(let value):
+            let text = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+            return "CAST('\(text)' AS \(typeName(.double)))"
+        case .integer(let value):
+            return String(value)
+        case .bool(let value):
+            return value ? "TRUE" : "FALSE"
+        case .null:
+            return "NULL"
+        case .cast(let value, let type):
+            return "CAST(\(sql(value)) AS \(typeName(type)))"
+        case .parenthesized(let inner):
+            return "(" + sql(inner) + ")"
+        case .and(let items):
+            return items.isEmpty ? "TRUE" : items.map(sql).joined(separator: " AND ")
+        case .or(let items):
+            return items.isEmpty ? "FALSE" : items.map(sql).joined(separator: " OR ")
+        case .not(let inner):
+            return "NOT " + sql(inner)
+        case .compare(let left, let comparison, let right):
+            return "\(sql(left)) \(comparison.rawValue) \(sql(right))"
+        case .isIn(let value, let list):
+            return "\(sql(value)) IN (" + list.map(sql).joined(separator: ", ") + ")"
+        case .isNull(let value, let negated):
+            return sql(value) + (negated ? " IS NOT NULL" : " IS NULL")
+        case .arithmetic(let left, let operation, let right):
+            return "\(sql(left)) \(operation.rawValue) \(sql(right))"
+        case .between(let value, let low, let high):
+            return "\(sql(value)) BETWEEN \(sql(low)) AND \(sql(high))"
+        case .coalesce(let items):
+            return "coalesce(" + items.map(sql).joined(separator: ", ") + ")"
+        case .caseWhen(let subject, let whens, let otherwise):
+            let head = subject.map { "CASE \(sql($0)) " } ?? "CASE "
+            let branches = whens.map { "WHEN \(sql($0.condition)) THEN \(sql($0.result)) " }.joined()
+            return head + branches + (otherwise.map { "ELSE \(sql($0)) " } ?? "") + "END"
+        case .call(let name, let arguments):
+            return name + "(" + arguments.map(sql).joined(separator: ", ") + ")"
+        case .commented(let value, let note):
+            return "\(sql(value)) /* \(note) */"
+        case .raw(let text):
+            return text
+
+        case .contains(let text, let fragment):
+            switch self {
+            case .postgres: return "(strpos(\(sql(text)), \(sql(fragment))) > 0)"
+            case .spark: return "(instr(\(sql(text)), \(sql(fragment))) > 0)"
+            }
+        case .arrayContains(let array, let value):
+            switch self {
+            case .postgres: return "(\(sql(value)) = ANY(\(sql(array))))"
+            case .spark: return "array_contains(\(sql(array)), \(sql(value)))"
+            }
+        case .prefix(let text, let count):
+            switch self {
+            case .postgres, .spark: return "left(\(sql(text)), \(count))"
+            }
+        case .suffix(let text, let count):
+            switch self {
+            case .postgres, .spark: return "right(\(sql(text)), \(count))"
+            }
+        case .matches(let text, let pattern):
+            switch self {
+            case .postgres: return "(\(sql(text)) ~ \(sql(pattern)))"
+            case .spark: return "(\(sql(text)) RLIKE \(sql(pattern)))"
+            }
+        case .isDigits(let text):
+            return sql(.matches(text, .string("^[0-9]+" + endAnchor)))
+        case .groups(let text, let pattern, let count):
+            let text = sql(text)
+            switch self {
+            case .postgres:
+                return "regexp_match(\(text), \(string(pattern)))"
+            case .spark:
+                // Two passes: `RLIKE`, then one `regexp_replace` writing every group, `|` between them.
+                let written = (1...count).map { "$\($0)" }.joined(separator: "|")
+                return "CASE WHEN \(text) RLIKE \(string(pattern)) "
+                    + "THEN transform(split(regexp_replace(\(text), \(string(pattern)), '\(written)'), '[|]', -1), g -> nullif(g, '')) END"
+            }
+        case .bytes(let text):
+            switch self {
+            case .postgres: return "(\(sql(text)) COLLATE \"C\")"
+            case .spark: return sql(text)
+            }
+        case .lowercase(let text):
+            let text = sql(text)
+            switch self {
+            case .postgres:
+                return "CASE WHEN octet_length(\(text)) = length(\(text)) THEN lower(\(text) COLLATE \"C\") COLLATE \"default\" "
+                    + "ELSE lower(\(text) COLLATE \"und-x-icu\") COLLATE \"default\" END"
+            case .spark:
+                return "lower(\(text))"
+            }
+        case .lowercaseAll(let array):
+            switch self {
+            case .postgres: return "ARRAY(SELECT \(sql(.lowercase(.column("u.e")))) FROM unnest(\(sql(array))) AS u(e))"
+            case .spark: return "transform(\(sql(array)), e -> \(sql(.lowercase(.column("e")))))"
+            }
+        case .trim(let text):
+            switch self {
+            case .postgres:
+                return "btrim(\(sql(text)), \(SQLDialect.postgresWhiteSpace))"
+            case .spark:
+                let set = AdaptyLimits.whiteSpace.map { "\\u" + SQLDialect.hex4($0) }.joined()
+                return "trim(BOTH '\(set)' FROM \(sql(text)))"
+            }
+        case .count(let array):
+            switch self {
+            case .postgres: return "cardinality(\(sql(array)))"
+            case .spark: return "size(\(sql(array)))"
+            }
+        case .element(let array, let index):
+            switch self {
+            case .postgres: return "(\(sql(array)))[\(index)]"
+            case .spark: return "try_element_at(\(sql(array)), \(index))"
+            }
+        case .textArray(let items):
+            let list = items.map(sql).joined(separator: ", ")
+            switch self {
+            case .postgres: return "ARRAY[\(list)]"
+            case .spark: return "array(\(list))"
+            }
+        case .splitOnComma(let text):
+            switch self {
+            case .postgres: return "string_to_array(\(sql(text)), ',')"
+            case .spark: return "split(\(sql(text)), ',', -1)"
+            }
+        case .splitOnDot(let text):
+            switch self {
+            case .postgres: return "string_to_array(\(sql(text)), '.')"
+            case .spark: return "split(\(sql(text)), '[.]', -1)"
+            }
+        case .divide(let dividend, let divisor):
+            switch self {
+            case .postgres: return "(\(sql(dividend))) / \(sql(divisor))"
+            case .spark: return "(\(sql(dividend))) div \(sql(divisor))"
+            }
+        case .concat(let parts):
+            switch self {
+            case .postgres: return "(" + parts.map(sql).joined(separator: " || ") + ")"
+            case .spark: return "concat(" + parts.map(sql).joined(separator: ", ") + ")"
+            }
+        case .textToDouble(let text):
+            let text = sql(text)
+            switch self {
+            case .postgres:
+                let numeric = "CAST(\(text) AS NUMERIC)"
+                return "CASE WHEN abs(\(numeric)) > 1.7976931348623157e308 THEN CAST(sign(\(numeric)) AS DOUBLE PRECISION) * CAST('Infinity' AS DOUBLE PRECISION) "
+                    + "WHEN abs(\(numeric)) < 2.2250738585072014e-308 THEN CAST(0 AS DOUBLE PRECISION) "
+                    + "ELSE CAST(\(numeric) AS DOUBLE PRECISION) END"
+            case .spark:
+                return "CAST(\(text) AS DOUBLE)"
+            }
+        case .hash(let key):
+            switch self {
+            case .postgres: return "CAST(CAST(('x' || right(md5(\(sql(key))), 16)) AS BIT(64)) AS BIGINT)"
+            case .spark: return "md5(\(sql(key)))"
+            }
+        case .bucket(let hash):
+            let hash = sql(hash)
+            switch self {
+            case .postgres:
+                // The signed number is the unsigned one less 2^64 when negative, and 2^64 mod 100 = 16.
+                return "((((\(hash)) % 100) + CASE WHEN \(hash) < 0 THEN 116 ELSE 100 END) % 100)"
+            case .spark:
+                // From the two halves of the last 16 hex digits, so that it needs no decimal.
+                func half(_ start: Int) -> String { "CAST(conv(substr(\(hash), \(start), 8), 16, 10) AS BIGINT)" }
+                // (high * 2^32 + low) mod 100, with 2^32 mod 100 = 96.
+                return "((((\(half(17))) % 100) * 96 + ((\(half(25))) % 100)) % 100)"
+            }
+        case .rowText(let columns):
+            let list = columns.map(sql).joined(separator: ", ")
+            switch self {
+            case .postgres: return "CAST(ROW(\(list)) AS TEXT)"
+            case .spark: return "to_json(struct(\(list)))"
+            }
+        case .smallest(let count, let column):
+            let column = sql(column)
+            switch self {
+            case .postgres: return "(array_agg(\(column) ORDER BY \(column)) FILTER (WHERE \(column) IS NOT NULL))[1:\(count)]"
+            case .spark: return "slice(array_sort(collect_set(\(column))), 1, \(count))"
+            }
+        case .profileMember(let name):
+            switch self {
+            case .postgres: return "profile -> \(string(name))"
+            case .spark: return "\(SparkParse.profile).`\(SparkParse.mark)\(name)`"
+            }
+        case .jsonMember(let value, let path):
+            switch self {
+            case .postgres:
+                return sql(value) + path.map { " -> " + string($0) }.joined()
+            case .spark:
+                // Keys carry the mark; the names of placements and experiments are letters, digits and `_`.
+                return "get_json_object(\(sql(value)), \(string("$" + path.map { ".\(SparkParse.mark)\($0)" }.joined())))"
+            }
+        case .jsonType(let member):
+            let text = sql(member)
+            switch self {
+            case .postgres:
+                return "nullif(jsonb_typeof(\(text)), 'null')"
+            case .spark:
+                return "CASE WHEN \(text) IS NULL THEN NULL WHEN \(sql(.jsonIsString(member))) THEN 'string' WHEN \(text) IN ('true', 'false') THEN 'boolean' "
+                    + "WHEN left(\(text), 1) = '[' THEN 'array' WHEN left(\(text), 1) = '{' THEN 'object' ELSE 'number' END"
+            }
+        case .jsonIsString(let member):
+            switch self {
+            case .postgres: return "jsonb_typeof(\(sql(member))) = 'string'"
+            case .spark: return "(left(\(sql(member)), 1) = '\(SparkParse.mark)')"
+            }
+        case .jsonIsObject(let member):
+            switch self {
+            case .postgres: return "jsonb_typeof(\(sql(member))) = 'object'"
+            case .spark: return "left(\(sql(member)), 1) = '{'"
+            }
+        case .jsonStringText(let member):
+            switch self {
+            case .postgres: return "\(sql(member)) #>> '{}'"
+            case .spark: return "substr(\(sql(member)), 2)"
+            }
+        case .jsonScalarText(let member):
+            let text = sql(member)
+            switch self {
+            case .postgres:
+                return "CASE WHEN jsonb_typeof(\(text)) IN ('string', 'number') THEN \(text) #>> '{}' END"
+            case .spark:
+                return "CASE WHEN \(sql(.jsonIsString(member))) THEN \(sql(.jsonStringText(member))) WHEN left(\(text), 1) IN ('[', '{') THEN NULL ELSE \(text) END"
+            }
+        case .jsonFromText(let text):
+            switch self {
+            case .postgres: return "CAST(\(sql(text)) AS JSONB)"
+            case .spark: return "regexp_replace(\(sql(text)), \(string(SparkParse.stringToken)), \(string("\"\(SparkParse.mark)$1\"")))"
+            }
+        case .shownInstants(let list):
+            return shownInstants(sql(list))
+        case .countWithin(let array, let after, let upTo):
+            let array = sql(array)
+            switch self {
+            case .postgres:
+                return "CASE WHEN cardinality(\(array)) = 0 THEN 0 ELSE "
+                    + "(SELECT count(*) FROM unnest(\(array)) AS u(ms) WHERE u.ms > \(after) AND u.ms <= \(upTo)) END"
+            case .spark:
+                return "size(filter(\(array), m -> m > \(after) AND m <= \(upTo)))"
+            }
+        case .arrayMax(let array):
+            let array = sql(array)
+            switch self {
+            case .postgres: return "CASE WHEN cardinality(\(array)) > 0 THEN (SELECT max(u.ms) FROM unnest(\(array)) AS u(ms)) END"
+            case .spark: return "array_max(\(array))"
+            }
+        }
+    }
+
+    /// `shownInstants` of the JSON array `list`: each element that has an instant's shape taken
+    /// apart by position (`SQLInstantParts`), then its milliseconds; those that name no
+    /// instant (NULL) dropped, the rest made distinct.
+    private func shownInstants(_ list: String) -> String {
+        let pattern = string(SQLInstantParts.instantPattern(self))
+        switch self {
+        case .postgres:
+            let parts = SQLInstantParts.positional(.column("e.t")).named(prefix: "x_")
+                .map { "\(sql($0.expression)) AS \($0.name)" }.joined(separator: ", ")
+            let ms = sql(SQLInstantParts.columns(prefix: "x_").milliseconds)
+            let elements = "jsonb_array_elements_text(\(list)) AS e(t)"
+            // A profile without the list (most of them) skips the subquery: CASE evaluates one branch.
+            return "CASE WHEN jsonb_typeof(\(list)) = 'array' THEN "
+                + "ARRAY(SELECT DISTINCT i.ms FROM (SELECT \(ms) AS ms FROM (SELECT \(parts) FROM \(elements) WHERE e.t ~ \(pattern)) AS p) AS i "
+                + "WHERE i.ms IS NOT NULL) ELSE CAST(ARRAY[] AS BIGINT[]) END"
+        case .spark:
+            // Each string unmarked, then taken apart when it has an instant's shape, then its milliseconds.
+            let t = SQLExpression.column("t")
+            let texts = "transform(from_json(\(list), 'ARRAY<STRING>'), t -> CASE WHEN \(sql(.jsonIsString(t))) THEN \(sql(.jsonStringText(t))) END)"
+            let fields = SQLInstantParts.positional(.column("u")).named(prefix: "")
+                .map { "'\($0.name)', \(sql($0.expression))" }.joined(separator: ", ")
+            let parts = "transform(\(texts), u -> CASE WHEN u RLIKE \(pattern) THEN named_struct(\(fields)) END)"
+            let ms = sql(SQLInstantParts.columns(prefix: "x.").milliseconds)
+            let all = "filter(transform(\(parts), x -> \(ms)), m -> m IS NOT NULL)"
+            return "coalesce(array_distinct(\(all)), CAST(array() AS ARRAY<BIGINT>))"
+        }
+    }
+
+    /// The name of a column type.
+    func typeName(_ type: SQLExpression.ValueType) -> String {
+        switch type {
+        case .text:
+            switch self {
+            case .postgres: "TEXT"
+            case .spark: "STRING"
+            }
+        case .double:
+            switch self {
+            case .postgres: "DOUBLE PRECISION"
+            case .spark: "DOUBLE"
+            }
+        case .textArray:
+            switch self {
+            case .postgres: "TEXT[]"
+            case .spark: "ARRAY<STRING>"
+            }
+        case .bigint:
+            switch self {
+            case .postgres, .spark: "BIGINT"
+            }
+        case .int:
+            switch self {
+            case .postgres, .spark: "INT"
+            }
+        case .boolean:
+            switch self {
+            case .postgres, .spark: "BOOLEAN"
+            }
+        }
+    }
+
+    /// A string literal; quotes (and for Spark SQL, backslashes) are escaped.
+    ///
+    /// PostgreSQL text cannot hold U+0000, so no stored value equals, contains or holds a
+    /// literal with one: it is written as a NULL string, which every comparison (each wrapped in
+    /// `coalesce(…, FALSE)`) takes as false.
+    package func string(_ text: String) -> String {
+        switch self {
+        case .postgres:
+            if text.unicodeScalars.contains("\u{0}") { return sql(.cast(.null, .text)) }
+            return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .spark:
+            var out = "'"
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\\": out += "\\\\"
+                case "'": out += "\\'"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                default:
+                    if scalar.value < 0x20 {
+                        out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16).uppercased()
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return out + "'"
+        }
+    }
+
+    /// The end-of-text anchor of a regular expression (Java's `$` also matches before a final line break).
+    var endAnchor: String {
+        switch self {
+        case .postgres: "$"
+        case .spark: "\\z"
+        }
+    }
+
+    /// A code point in a regular expression, inside a class too: `\uXXXX` or `\UXXXXXXXX` in
+    /// PostgreSQL, `\x{…}` in Java.
+    func regexCodePoint(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        switch self {
+        case .postgres:
+            return value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+        case .spark:
+            return "\\x{" + hex + "}"
+        }
+    }
+
+    /// The character that quotes an identifier (doubled inside it).
+    var identifierQuote: String {
+        switch self {
+        case .postgres: "\""
+        case .spark: "`"
+        }
+    }
+}
