@@ -133,7 +133,7 @@ struct CodeActionFixes {
                 for comparison in d.expression.comparisons {
                     if case .attribute(let reference) = comparison.subject { found.append(reference) }
                 }
-            default:
+            case .attribute, .placement, .experiment, .holdout:
                 break
             }
         }

@@ -48,7 +48,7 @@ extension LanguageServer {
                 for comparison in d.expression.comparisons where comparison.op.words.contains(where: { ComparisonOperator.unreservedWords.contains($0) }) {
                     operatorWords.insert(comparison.operatorRange.start.offset)
                 }
-            default:
+            case .experiment, .holdout:
                 break
             }
         }

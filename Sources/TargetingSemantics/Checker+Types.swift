@@ -144,14 +144,22 @@ extension Checker {
 
     mutating func checkBetweenOrder(_ low: Literal, _ high: Literal, type: ValueType) {
         let reversed: Bool
-        switch (low.value, high.value) {
-        case (.number(let a), .number(let b)): reversed = a > b
-        case (.date(let a?), .date(let b?)): reversed = a > b
-        case (.now(let a), .now(let b)): reversed = a > b
-        case (.string(let a), .string(let b)):
-            guard let x = SemanticVersion(parsing: a), let y = SemanticVersion(parsing: b) else { return }
+        // Bounds of different kinds (a date and `now - 7d`) are ordered only at an instant: not here.
+        switch low.value {
+        case .number(let a):
+            guard case .number(let b) = high.value else { return }
+            reversed = a > b
+        case .date(let a):
+            guard let a, case .date(let b?) = high.value else { return }
+            reversed = a > b
+        case .now(let a):
+            guard case .now(let b) = high.value else { return }
+            reversed = a > b
+        case .string(let a):
+            guard case .string(let b) = high.value, let x = SemanticVersion(parsing: a), let y = SemanticVersion(parsing: b) else { return }
             reversed = x > y
-        default: return
+        case .bool, .pattern:
+            return
         }
         if reversed { report(.betweenReversed(low: low.text, high: high.text, at: low.range)) }
     }

@@ -308,10 +308,12 @@ package struct TestChecker {
     }
 
     static func literalFits(_ literal: Literal, _ type: ValueType) -> Bool {
-        switch (literal.value, type) {
-        case (.string, .string), (.number, .number), (.bool, .bool), (.date, .date), (.now, .date): true
-        case (.string(let text), .version): SemanticVersion(parsing: text) != nil
-        default: false
+        switch literal.value {
+        case .string(let text): type == .string || (type == .version && SemanticVersion(parsing: text) != nil)
+        case .number: type == .number
+        case .bool: type == .bool
+        case .date, .now: type == .date
+        case .pattern: false
         }
     }
 }
