@@ -21,9 +21,12 @@ extension FlatCode {
     /// live assignment that took it, when one did. `heldOut` is what the holdout did.
     func enteredRow<Questions: DecisionQuestions>(placement index: Int, heldOut: Bool, _ questions: inout Questions) -> (row: Int, assigned: Int?)? {
         let rows = placementRows[index]
+        let guards = rowGuards.baseAddress!, starts = rowGuardStarts.baseAddress!
         rows: for row in rows {
-            for rowGuard in rowGuards[rowGuardRanges[row]] {
-                switch rowGuard {
+            var position = starts[row]
+            let end = starts[row + 1]
+            while position < end {
+                switch guards[position] {
                 case .notHeldOut:
                     if heldOut { continue rows }
                 case .assignment:
@@ -33,6 +36,7 @@ extension FlatCode {
                 case .key(let slot):
                     if !questions.hasKey(slot: slot) { continue rows }
                 }
+                position += 1
             }
             return (row - rows.lowerBound, nil)
         }

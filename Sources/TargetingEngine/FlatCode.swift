@@ -47,11 +47,12 @@ package final class FlatCode: @unchecked Sendable {
     /// The segments each segment names directly (flattened; ranges per segment).
     package let segmentChildren: UnsafeBufferPointer<Int>
     package let segmentChildRanges: UnsafeBufferPointer<Range<Int>>
-    /// Every row's guards (`DecisionPlan`), flattened; `rowGuardRanges` holds each row's range.
+    /// Every row's guards (`DecisionPlan`), flattened, row after row.
     package let rowGuards: UnsafeBufferPointer<RowGuard>
-    /// Per placement, per row: its range of `rowGuards`.
-    package let rowGuardRanges: UnsafeBufferPointer<Range<Int>>
-    /// Each placement's rows: a range of `rowGuardRanges` and `rowDraws`.
+    /// Per placement, per row: where its guards start in `rowGuards` (they end where the next
+    /// row's start; one more entry ends the last row's).
+    package let rowGuardStarts: UnsafeBufferPointer<Int>
+    /// Each placement's rows: a range of `rowGuardStarts` and `rowDraws`.
     package let placementRows: UnsafeBufferPointer<Range<Int>>
     /// Per placement, per row: the prepared draw of a row whose action draws (a split or an
     /// experiment), nil for a fixed destination.
@@ -136,14 +137,14 @@ package final class FlatCode: @unchecked Sendable {
         }
         self.placementRows = FlatCode.store(placementRows)
         var guards: [RowGuard] = []
-        var guardRanges: [Range<Int>] = []
+        var guardStarts: [Int] = []
         for row in program.placements.lazy.flatMap(\.rows) {
-            let start = guards.count
+            guardStarts.append(guards.count)
             guards += row.guards
-            guardRanges.append(start..<guards.count)
         }
+        guardStarts.append(guards.count)
         rowGuards = FlatCode.store(guards)
-        rowGuardRanges = FlatCode.store(guardRanges)
+        rowGuardStarts = FlatCode.store(guardStarts)
         rowDraws = FlatCode.store(program.placements.flatMap { $0.rows.map(\.split) })
         var shown: [DecisionShown] = []
         var shownStart: [Int] = []
@@ -183,7 +184,7 @@ package final class FlatCode: @unchecked Sendable {
         FlatCode.free(segmentChildRanges)
         FlatCode.free(placementRows)
         FlatCode.free(rowGuards)
-        FlatCode.free(rowGuardRanges)
+        FlatCode.free(rowGuardStarts)
         FlatCode.free(rowDraws)
         FlatCode.free(rowShown)
         FlatCode.free(rowShownStart)

@@ -155,9 +155,9 @@ package struct FlatRun<Source: SlotSource> {
 
     /// The row of placement `index` that takes the profile, if any (`FlatCode.enteredRow`).
     mutating func matchingRow(placement index: Int) -> Int? {
-        let flat = self.flat
         let heldOut = isHeldOut(placement: index)
-        return flat.enteredRow(placement: index, heldOut: heldOut, &self)?.row
+        // Borrowed as the run borrows it: no retain per question.
+        return Unmanaged.passUnretained(flat)._withUnsafeGuaranteedRef { $0.enteredRow(placement: index, heldOut: heldOut, &self)?.row }
     }
 
     /// Whether the holdout covers placement `index` and holds this profile out.
@@ -211,8 +211,8 @@ package struct FlatRun<Source: SlotSource> {
 
     /// The row and variant that decide placement `index`; a split fails without a profile id.
     package mutating func choose(placement index: Int) -> Result<Choice, ResolveError> {
-        let flat = self.flat
-        return flat.choose(placement: index, &self)
+        // Borrowed as the run borrows it: no retain per choice.
+        return Unmanaged.passUnretained(flat)._withUnsafeGuaranteedRef { $0.choose(placement: index, &self) }
     }
 
     mutating func audienceMatches(_ audience: Int) -> Bool {
