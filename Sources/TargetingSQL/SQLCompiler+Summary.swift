@@ -50,10 +50,10 @@ extension SQLCompiler {
         var first = 1
         for (number, listed) in entries.enumerated() {
             let offset = first
-            numbered.append((name: "p\(number)_e", expression: deciding[number].perChoice { choice in
+            numbered.append((name: "p\(number)_e", expression: dialect.sql(deciding[number].perChoice { choice in
                 let decision = program.flat.decision(placement: indices[number], choice: choice, profileID: nil)
-                return dialect.sql(listed.firstIndex { $0.sameEntry(as: decision) }.map { .integer(Int64(offset + $0)) } ?? .cast(.null, .int))
-            }))
+                return listed.firstIndex { $0.sameEntry(as: decision) }.map { .integer(Int64(offset + $0)) } ?? .cast(.null, .int)
+            })))
             first += listed.count
         }
         // Per placement that can be decided by a sticky assignment, whether it was (1 or 0).
@@ -65,7 +65,7 @@ extension SQLCompiler {
                 stuckColumns.append(nil)
                 continue
             }
-            stuck.append((name: "p\(number)_s", expression: dialect.sql(.caseWhen(subject: nil, [.init(.raw(decided), .integer(1))], otherwise: .integer(0)))))
+            stuck.append((name: "p\(number)_s", expression: dialect.sql(.caseWhen(subject: nil, [.init(decided, .integer(1))], otherwise: .integer(0)))))
             stuckColumns.append("p\(number)_s")
         }
         chain.add(numbered + stuck)

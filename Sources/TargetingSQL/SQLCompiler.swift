@@ -287,16 +287,16 @@ package struct SQLCompiler {
         if includeProfile { columns.insert("profile", at: 0) }
         let single = placements.count == 1
         let values = addDecisions(placements, prefix: { single ? "" : "p\($0)_" }, shared: shared, into: &chain).enumerated().map {
-            [dialect.string(placements[$0.offset].name)] + outputValues($0.element)
+            [.string(placements[$0.offset].name)] + outputValues($0.element)
         }
         var decided = ""
         if single {
-            columns += zip(values[0], names).map { "\($0) AS \($1)" }
+            columns += zip(values[0], names).map { "\(dialect.sql($0)) AS \($1)" }
         } else {
             // One row per placement and profile; each value is the placement's own expression,
             // picked by the placement's number, so a row computes only its placement's values.
             columns += names.enumerated().map { index, name in
-                let cases = values.enumerated().map { number, value in SQLExpression.When(.integer(Int64(number)), .raw(value[index])) }
+                let cases = values.enumerated().map { number, value in SQLExpression.When(.integer(Int64(number)), value[index]) }
                 return dialect.sql(.caseWhen(subject: .column("decided.placement_number"), cases, otherwise: nil)) + " AS \(name)"
             }
             let numbers = placements.indices.map { "(\($0))" }.joined(separator: ", ")
@@ -374,74 +374,72 @@ package struct SQLCompiler {
         // for its draw's key; a sticky experiment's row decides, whatever its audience and key,
         // for a profile whose assignment sticks and that the holdout does not hold out. Then
         // the bucket of each split row; an experiment row's bucket is the shared one.
-        var rowCases: [String] = []
+        var rowCases: [SQLExpression.When] = []
         for (number, row) in placement.rows.enumerated() {
-            var terms: [String] = []
-            var gate: String?
-            var stuck: String?
+            var terms: [SQLExpression] = []
+            var gate: SQLExpression?
+            var stuck: SQLExpression?
             for rowGuard in row.guards {
                 switch rowGuard {
-                case .notHeldOut: gate = "NOT \(SQLCompiler.holdoutColumn)"
+                case .notHeldOut: gate = .not(.column(SQLCompiler.holdoutColumn))
                 case .assignment: stuck = deciding.stuck(row)
-                case .audience(let audience): terms.append(audienceColumns[audience])
-                case .key(let slot): terms.append("\(DrawKey.slot(slot).sqlValue) IS NOT NULL")
+                case .audience(let audience): terms.append(.column(audienceColumns[audience]))
+                case .key(let slot): terms.append(.isNull(.column(DrawKey.slot(slot).sqlValue), negated: true))
                 }
             }
             if let stuck {
-                let matched = terms.isEmpty ? "TRUE" : terms.joined(separator: " AND ")
-                terms = (gate.map { [$0] } ?? []) + ["(\(stuck) OR (\(matched)))"]
+                terms = (gate.map { [$0] } ?? []) + [.parenthesized(.or([stuck, .parenthesized(.and(terms))]))]
             } else if let gate {
                 terms.insert(gate, at: min(1, terms.count))
             }
-            rowCases.append("WHEN \(terms.isEmpty ? "TRUE" : terms.joined(separator: " AND ")) THEN \(number)")
+            rowCases.append(.init(.and(terms), .integer(Int64(number))))
         }
-        let decided = rowCases.isEmpty ? "CAST(NULL AS INT)" : "CASE " + rowCases.joined(separator: " ") + " END"
-        stages.add(0, deciding.rowColumn, decided)
+        stages.add(0, deciding.rowColumn, dialect.sql(rowCases.isEmpty ? .cast(.null, .int) : .caseWhen(subject: nil, rowCases, otherwise: nil)))
         for (number, row) in placement.rows.enumerated() {
             if let split = row.split, !split.isExperiment {
-                stages.add(1, deciding.splitBucket(number),
-                           "CASE WHEN \(deciding.rowColumn) = \(number) THEN \(split.sqlBucket(keyValue: split.key.sqlValue, dialect: dialect)) END")
+                let bucket = split.bucket(keyValue: .column(split.key.sqlValue))
+                stages.add(1, deciding.splitBucket(number), dialect.sql(.caseWhen(subject: nil, [.init(deciding.isRow(number), bucket)], otherwise: nil)))
             }
         }
         return deciding
     }
 
     /// The values of `outputColumns` but `placement` for the placement `deciding` decides.
-    func outputValues(_ deciding: SQLDecidingColumns) -> [String] {
-        let null = dialect.sql(.cast(.null, .text))
-        func kind(_ destination: Destination) -> String {
+    func outputValues(_ deciding: SQLDecidingColumns) -> [SQLExpression] {
+        let null = SQLExpression.cast(.null, .text)
+        func kind(_ destination: Destination) -> SQLExpression {
             switch destination {
-            case .flow: dialect.sql(.string("flow"))
-            case .paywall: dialect.sql(.string("paywall"))
+            case .flow: .string("flow")
+            case .paywall: .string("paywall")
             case .nothing, .split, .experiment: null
             }
         }
-        func id(_ destination: Destination) -> String {
+        func id(_ destination: Destination) -> SQLExpression {
             switch destination {
-            case .flow(let id, _), .paywall(let id, _): dialect.string(id)
+            case .flow(let id, _), .paywall(let id, _): .string(id)
             case .nothing, .split, .experiment: null
             }
         }
-        func pick(_ number: Int, _ row: Program.Row, _ value: (Destination) -> String) -> String {
+        func pick(_ number: Int, _ row: Program.Row, _ value: (Destination) -> SQLExpression) -> SQLExpression {
             guard let plan = row.split else { return value(row.source.destination) }
             return plan.sqlChoose(bucket: deciding.bucket(number, plan)) { value(plan.steps[$0].destination) }
         }
         var values = [
-            deciding.perRow(null: null) { dialect.string($1.source.audience.name) },
+            deciding.perRow(null: null) { .string($1.source.audience.name) },
             deciding.perRow(null: null) { pick($0, $1, kind) },
             deciding.perRow(null: null) { pick($0, $1, id) },
-            deciding.perRow(null: null) { _, row in row.split.flatMap { $0.isExperiment ? nil : dialect.string($0.id) } ?? null },
+            deciding.perRow(null: null) { _, row in row.split.flatMap { $0.isExperiment ? nil : .string($0.id) } ?? null },
         ]
         if experimentColumns {
-            let experiment = deciding.perRow(null: null) { _, row in row.split.flatMap { $0.isExperiment ? dialect.string($0.id) : nil } ?? null }
+            let experiment = deciding.perRow(null: null) { _, row in row.split.flatMap { $0.isExperiment ? .string($0.id) : nil } ?? null }
             let variant = deciding.perRow(null: null) { number, row in
                 guard let plan = row.split, plan.isExperiment else { return null }
-                return plan.sqlChoose(bucket: deciding.bucket(number, plan)) { plan.steps[$0].variant.map(dialect.string) ?? null }
+                return plan.sqlChoose(bucket: deciding.bucket(number, plan)) { plan.steps[$0].variant.map(SQLExpression.string) ?? null }
             }
-            values += [experiment, variant, deciding.heldOutIsDrawn ? SQLCompiler.holdoutColumn : dialect.sql(.bool(false))]
+            values += [experiment, variant, deciding.heldOutIsDrawn ? .column(SQLCompiler.holdoutColumn) : .bool(false)]
         }
         if stickyColumn {
-            values.append(deciding.stuckDecision ?? dialect.sql(.bool(false)))
+            values.append(deciding.stuckDecision ?? .bool(false))
         }
         return values
     }

@@ -15,64 +15,67 @@ struct SQLDecidingColumns {
     /// The column holding split row `number`'s bucket.
     func splitBucket(_ number: Int) -> String { "\(prefix)b\(number)" }
 
+    /// Whether the deciding row is row `number`.
+    func isRow(_ number: Int) -> SQLExpression { .compare(.column(rowColumn), .equal, .integer(Int64(number))) }
+
     /// Whether the holdout can hold a profile out of this placement in the query compiled.
     var heldOutIsDrawn: Bool { placement.isCoveredByHoldout && shared.holdout != nil }
 
-    /// For a row of a sticky experiment: the condition that the profile's recorded assignment
-    /// decides it (the assignment sticks, and the holdout does not hold the profile out).
-    func stuck(_ row: Program.Row) -> String? {
+    /// For a row whose guards ask for a sticky experiment's live assignment: the condition that
+    /// the profile's recorded assignment decides it (the assignment sticks, and the holdout does
+    /// not hold the profile out).
+    func stuck(_ row: Program.Row) -> SQLExpression? {
         guard row.guards.contains(.assignment), let plan = row.split else { return nil }
-        let live = "(\(shared.stickyColumn(plan.id)) IS NOT NULL)"
-        return placement.isCoveredByHoldout ? "(\(live) AND NOT \(SQLCompiler.holdoutColumn))" : live
+        let live = SQLExpression.parenthesized(.isNull(.column(shared.stickyColumn(plan.id)), negated: true))
+        return placement.isCoveredByHoldout ? .parenthesized(.and([live, .not(.column(SQLCompiler.holdoutColumn))])) : live
     }
 
     /// Whether a sticky experiment's recorded assignment decided the placement (the deciding
     /// row is a sticky experiment's, and the assignment sticks); nil when no row of the
     /// placement is a sticky experiment's, so none can.
-    var stuckDecision: String? {
+    var stuckDecision: SQLExpression? {
         let cases = placement.rows.enumerated().compactMap { number, row in
-            stuck(row).map { "WHEN \(rowColumn) = \(number) THEN \($0)" }
+            stuck(row).map { SQLExpression.When(isRow(number), $0) }
         }
-        return cases.isEmpty ? nil : "CASE " + cases.joined(separator: " ") + " ELSE FALSE END"
+        return cases.isEmpty ? nil : .caseWhen(subject: nil, cases, otherwise: .bool(false))
     }
 
     /// The bucket that picks split or experiment row `number`'s variant.
-    func bucket(_ number: Int, _ plan: SplitPlan) -> String {
-        guard plan.isExperiment else { return splitBucket(number) }
-        guard let stuck = stuck(placement.rows[number]) else { return shared.bucketColumn(plan.id) }
-        return "(CASE WHEN \(stuck) THEN \(shared.stickyColumn(plan.id)) ELSE \(shared.bucketColumn(plan.id)) END)"
+    func bucket(_ number: Int, _ plan: SplitPlan) -> SQLExpression {
+        guard plan.isExperiment else { return .column(splitBucket(number)) }
+        guard let stuck = stuck(placement.rows[number]) else { return .column(shared.bucketColumn(plan.id)) }
+        return .parenthesized(.caseWhen(subject: nil, [.init(stuck, .column(shared.stickyColumn(plan.id)))], otherwise: .column(shared.bucketColumn(plan.id))))
     }
 
     /// A value per deciding row: `CASE WHEN r = 0 THEN value(0, row 0) … END`, NULL when no row
     /// matches (or `null` when the placement has no row).
-    func perRow(null: String, _ value: (Int, Program.Row) -> String) -> String {
-        let cases = placement.rows.enumerated().map { "WHEN \(rowColumn) = \($0.offset) THEN \(value($0.offset, $0.element))" }
-        return cases.isEmpty ? null : "CASE " + cases.joined(separator: " ") + " END"
+    func perRow(null: SQLExpression, _ value: (Int, Program.Row) -> SQLExpression) -> SQLExpression {
+        let cases = placement.rows.enumerated().map { SQLExpression.When(isRow($0.offset), value($0.offset, $0.element)) }
+        return cases.isEmpty ? null : .caseWhen(subject: nil, cases, otherwise: nil)
     }
 
     /// A value per decision: `value(choice)` for the choice the profile's row, variant and
     /// holdout draw make, the choice of no match (`Choice()`, or held out) when no row matches.
     /// Used to number a profile's summary entry.
-    func perChoice(_ value: (Choice) -> String) -> String {
-        func heldOutOrNot(_ choice: (Bool) -> Choice, appliesWhenHeldOut: Bool) -> String {
+    func perChoice(_ value: (Choice) -> SQLExpression) -> SQLExpression {
+        func heldOutOrNot(_ choice: (Bool) -> Choice, admitsHeldOut: Bool) -> SQLExpression {
             let kept = value(choice(false))
-            guard heldOutIsDrawn, appliesWhenHeldOut else { return kept }
+            guard heldOutIsDrawn, admitsHeldOut else { return kept }
             let held = value(choice(true))
-            return held == kept ? kept : "CASE WHEN \(SQLCompiler.holdoutColumn) THEN \(held) ELSE \(kept) END"
+            return held == kept ? kept : .caseWhen(subject: nil, [.init(.column(SQLCompiler.holdoutColumn), held)], otherwise: kept)
         }
         let rows = placement.rows.enumerated().map { number, row in
-            let applies = row.admitsHeldOut
-            let chosen: String
+            let chosen: SQLExpression
             if let plan = row.split {
                 chosen = plan.sqlChoose(bucket: bucket(number, plan)) { step in
-                    heldOutOrNot({ Choice(row: number, step: step, heldOut: $0) }, appliesWhenHeldOut: applies)
+                    heldOutOrNot({ Choice(row: number, step: step, heldOut: $0) }, admitsHeldOut: row.admitsHeldOut)
                 }
             } else {
-                chosen = heldOutOrNot({ Choice(row: number, heldOut: $0) }, appliesWhenHeldOut: applies)
+                chosen = heldOutOrNot({ Choice(row: number, heldOut: $0) }, admitsHeldOut: row.admitsHeldOut)
             }
-            return "WHEN \(rowColumn) = \(number) THEN \(chosen)"
+            return SQLExpression.When(isRow(number), chosen)
         }
-        let none = heldOutOrNot({ Choice(heldOut: $0) }, appliesWhenHeldOut: true)
-        return rows.isEmpty ? none : "CASE " + rows.joined(separator: " ") + " ELSE \(none) END"
+        let none = heldOutOrNot({ Choice(heldOut: $0) }, admitsHeldOut: true)
+        return rows.isEmpty ? none : .caseWhen(subject: nil, rows, otherwise: none)
     }
 }

@@ -4,12 +4,6 @@ import TargetingSyntax
 /// A split or an experiment row compiled to SQL: the bucket, and the
 /// variants in the plan's draw order.
 extension SplitPlan {
-    /// The bucket, 0..<100, of the text column `keyValue` (the profile id or the key's value)
-    /// for this split or experiment; NULL when `keyValue` is NULL.
-    func sqlBucket(keyValue: String, dialect: SQLDialect) -> String {
-        dialect.sql(bucket(keyValue: .column(keyValue)))
-    }
-
     /// The bucket, 0..<100, of `keyValue` for this split or experiment: the hash of the text
     /// `ID-VALUE`.
     func bucket(keyValue: SQLExpression) -> SQLExpression {
@@ -19,10 +13,10 @@ extension SplitPlan {
     /// A SQL value that picks, by `bucket`, the value `value(index)` of the variant drawn
     /// (`index` in `steps`). The weights' walk (subtract each weight from r; the first that
     /// takes r below 0 wins) chooses the first variant whose running total of weights exceeds r.
-    func sqlChoose(bucket: String, _ value: (Int) -> String) -> String {
-        guard !steps.isEmpty else { return "NULL" }
-        let cases = steps.indices.dropLast().map { "WHEN \(bucket) < \(steps[$0].bound) THEN \(value($0))" }
-        return "CASE " + (cases + ["ELSE \(value(steps.count - 1))"]).joined(separator: " ") + " END"
+    func sqlChoose(bucket: SQLExpression, _ value: (Int) -> SQLExpression) -> SQLExpression {
+        guard !steps.isEmpty else { return .null }
+        let cases = steps.indices.dropLast().map { SQLExpression.When(.compare(bucket, .less, .integer(Int64(steps[$0].bound))), value($0)) }
+        return .caseWhen(subject: nil, cases, otherwise: value(steps.count - 1))
     }
 }
 
