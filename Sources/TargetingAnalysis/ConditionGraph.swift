@@ -275,7 +275,7 @@ struct ConditionGraph {
         let reference = AttributeReference(target: slot.target, spelling: .bare, range: range)
         let source = Comparison(subject: .attribute(reference), op: .startsWith, operatorRange: range,
                                 operands: [Literal(value: .string(""), text: "\"\"", range: range)], list: nil, ignoringCaseRange: nil, range: range)
-        let node = atom(slot: slot, CompiledTest(slot: 0, kind: .startsWith("", fold: false), negated: false, source: source), program)
+        let node = atom(slot: slot, CompiledTest(slot: 0, kind: .text(.startsWith(""), fold: false), negated: false, source: source), program)
         keyTargets[node] = slot.target
         return node
     }
@@ -293,7 +293,7 @@ struct ConditionGraph {
         let reference = AttributeReference(target: .custom("history.assigned." + plan.id), spelling: .bare, range: range)
         let source = Comparison(subject: .attribute(reference), op: .isSet, operatorRange: range, operands: [], list: nil,
                                 ignoringCaseRange: nil, range: range)
-        let test = CompiledTest(slot: -1, kind: .isSet, negated: false, source: source)
+        let test = CompiledTest(slot: -1, kind: .presence, negated: false, source: source)
         let id = atoms.count
         let node = add(.atom(id))
         atoms.append(Atom(slot: nil, test: test, node: node, variable: variable, local: variables[variable].atoms.count,

@@ -54,12 +54,13 @@ extension ProfileSearch {
             var literals: [String] = []
             for atom in atoms {
                 switch atom.test.kind {
-                case .stringEquals(let text, false): if !literals.contains(text) { literals.append(text) }
-                case .stringIn(let texts, false): for text in texts where !literals.contains(text) { literals.append(text) }
+                case .text(let test, fold: false):
+                    switch test {
+                    case .equals, .isIn: for text in test.literals where !literals.contains(text) { literals.append(text) }
+                    case .contains, .startsWith, .endsWith, .matches: break
+                    }
                 // No literal a key can equal exactly; the classes below are checked by evaluation.
-                case .stringEquals(_, true), .stringIn(_, true), .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder,
-                     .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .versionEquals, .versionOrder,
-                     .versionBetween, .versionIn, .has, .hasAny, .hasAll, .hasNone, .isSet:
+                case .text(_, fold: true), .presence, .number, .bool, .date, .version, .members:
                     break
                 }
             }
@@ -74,14 +75,17 @@ extension ProfileSearch {
                 var exact = false, folded = false
                 for atom in atoms {
                     switch atom.test.kind {
-                    case .stringEquals(let literal, let fold):
-                        if fold ? CaseFolding.lowercase(text) == literal : text == literal { fold ? (folded = true) : (exact = true) }
-                    case .stringIn(let set, let fold):
-                        if set.containsExactly(fold ? CaseFolding.lowercase(text) : text) { fold ? (folded = true) : (exact = true) }
-                    // Says nothing of whether the value equals a literal.
-                    case .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals,
-                         .dateEquals, .dateOrder, .dateBetween, .versionEquals, .versionOrder, .versionBetween, .versionIn, .has,
-                         .hasAny, .hasAll, .hasNone, .isSet:
+                    case .text(let test, let fold):
+                        switch test {
+                        case .equals(let literal):
+                            if fold ? CaseFolding.lowercase(text) == literal : text == literal { fold ? (folded = true) : (exact = true) }
+                        case .isIn(let set):
+                            if set.containsExactly(fold ? CaseFolding.lowercase(text) : text) { fold ? (folded = true) : (exact = true) }
+                        // Says nothing of whether the value equals a literal.
+                        case .contains, .startsWith, .endsWith, .matches:
+                            break
+                        }
+                    case .presence, .number, .bool, .date, .version, .members:
                         break
                     }
                 }

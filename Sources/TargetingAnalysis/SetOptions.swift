@@ -21,13 +21,9 @@ enum SetOptions {
         for test in tests {
             let (texts, fold): ([String], Bool)
             switch test.kind {
-            case .has(let text, let flag): (texts, fold) = ([text], flag)
-            case .hasAny(let list, let flag), .hasAll(let list, let flag),
-                 .hasNone(let list, let flag): (texts, fold) = (list.items, flag)
-            case .isSet: continue
-            case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder,
-                 .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .versionEquals,
-                 .versionOrder, .versionBetween, .versionIn:
+            case .members(let members, let flag): (texts, fold) = (members.literals, flag)
+            case .presence: continue
+            case .text, .number, .bool, .date, .version:
                 // Not a test of a set (the checker rejects it): the options are not modelled for
                 // it, so the table cannot claim to be complete.
                 builder.isComplete = false
@@ -61,14 +57,15 @@ enum SetOptions {
                 }
                 let raw: Bool
                 switch test.kind {
-                case .has(let text, let fold): raw = holds(text, fold)
-                case .hasAny(let list, let fold): raw = list.contains { holds($0, fold) }
-                case .hasAll(let list, let fold): raw = list.allSatisfy { holds($0, fold) }
-                case .hasNone(let list, let fold): raw = !list.contains { holds($0, fold) }
-                case .isSet: raw = true
-                case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder,
-                     .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .versionEquals,
-                     .versionOrder, .versionBetween, .versionIn:
+                case .members(let members, let fold):
+                    switch members {
+                    case .has(let text): raw = holds(text, fold)
+                    case .hasAny(let list): raw = list.contains { holds($0, fold) }
+                    case .hasAll(let list): raw = list.allSatisfy { holds($0, fold) }
+                    case .hasNone(let list): raw = !list.contains { holds($0, fold) }
+                    }
+                case .presence: raw = true
+                case .text, .number, .bool, .date, .version:
                     // On a set the engine finds it false, negated or not (the table is incomplete).
                     return false
                 }

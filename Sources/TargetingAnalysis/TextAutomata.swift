@@ -32,7 +32,7 @@ enum TextAutomata {
                     languageOfTest.append(languages.count)
                     languages.append(language)
                 }
-            } else if case .isSet = test.kind {
+            } else if case .presence = test.kind {
                 languageOfTest.append(nil)
             } else {
                 return nil

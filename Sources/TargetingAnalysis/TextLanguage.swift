@@ -14,24 +14,22 @@ struct TextLanguage: Hashable {
     /// The language of a comparison on a string; nil for `is set`, which every string meets,
     /// and for comparisons of other types, which no string meets.
     init?(_ kind: CompiledTest.Kind) {
-        switch kind {
-        case .stringEquals(let text, let fold):
+        guard case .text(let test, let fold) = kind else { return nil }
+        switch test {
+        case .equals(let text):
             self.init(node: .literal(text), fold: fold)
-        case .stringIn(let texts, let fold):
+        case .isIn(let texts):
             // An empty list accepts nothing: a set with no scalar.
             let branches = texts.map { PatternNode.literal($0) }
             self.init(node: branches.isEmpty ? .set(ScalarSet()) : .alternation(branches), fold: fold)
-        case .contains(let text, let fold):
+        case .contains(let text):
             self.init(node: .sequence([.anyText, .literal(text), .anyText]), fold: fold)
-        case .startsWith(let text, let fold):
+        case .startsWith(let text):
             self.init(node: .sequence([.literal(text), .anyText]), fold: fold)
-        case .endsWith(let text, let fold):
+        case .endsWith(let text):
             self.init(node: .sequence([.anyText, .literal(text)]), fold: fold)
         case .matches(let pattern):
             self.init(node: pattern.node, fold: pattern.ignoringCase)
-        case .isSet, .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween,
-             .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny, .hasAll, .hasNone:
-            return nil
         }
     }
 

@@ -34,20 +34,20 @@ enum TextOptions {
         var patterns: [TextPattern] = []
         for test in tests {
             switch test.kind {
-            case .stringEquals(let text, let fold):
-                fold ? folded.append(Array(text.utf8)) : exact.append(Array(text.utf8))
-            case .stringIn(let texts, let fold):
-                for text in texts { fold ? folded.append(Array(text.utf8)) : exact.append(Array(text.utf8)) }
-            case .matches:
-                // A pattern the automata could not decide (see `fillExactly`): the table cannot
-                // claim to be complete.
-                builder.isComplete = false
-            case .contains, .startsWith, .endsWith:
-                if let pattern = TextPattern(test.kind), !patterns.contains(pattern) { patterns.append(pattern) }
-            case .isSet:
+            case .text(let text, let fold):
+                switch text {
+                case .equals, .isIn:
+                    for literal in text.literals { fold ? folded.append(Array(literal.utf8)) : exact.append(Array(literal.utf8)) }
+                case .matches:
+                    // A pattern the automata could not decide (see `fillExactly`): the table cannot
+                    // claim to be complete.
+                    builder.isComplete = false
+                case .contains, .startsWith, .endsWith:
+                    if let pattern = TextPattern(test.kind), !patterns.contains(pattern) { patterns.append(pattern) }
+                }
+            case .presence:
                 break
-            case .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween,
-                 .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny, .hasAll, .hasNone:
+            case .number, .bool, .date, .version, .members:
                 // Not a test of a string (the checker rejects it): the options are not modelled
                 // for it, so the table cannot claim to be complete.
                 builder.isComplete = false
@@ -71,12 +71,12 @@ enum TextOptions {
         let patternOfTest = tests.map { TextPattern($0.kind).flatMap { patterns.firstIndex(of: $0) } }
         let classesOfTest = tests.map { test -> [[UInt8]] in
             switch test.kind {
-            case .stringEquals(let text, true): return [Array(text.utf8)]
-            case .stringIn(let texts, true): return texts.map { Array($0.utf8) }
-            case .stringEquals(_, false), .stringIn(_, false), .contains, .startsWith, .endsWith, .matches, .numberEquals,
-                 .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween,
-                 .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny, .hasAll, .hasNone,
-                 .isSet: return []
+            case .text(let text, let fold):
+                switch text {
+                case .equals, .isIn: return fold ? text.literals.map { Array($0.utf8) } : []
+                case .contains, .startsWith, .endsWith, .matches: return []
+                }
+            case .presence, .number, .bool, .date, .version, .members: return []
             }
         }
         func vector(_ foldClass: [UInt8]?, _ facts: [Bool]) -> [Bool] {
@@ -86,15 +86,14 @@ enum TextOptions {
                     raw = facts[pattern]
                 } else {
                     switch tests[index].kind {
-                    case .isSet:
+                    case .presence:
                         raw = true
-                    case .stringEquals, .stringIn:
+                    case .text(.equals, _), .text(.isIn, _):
                         raw = foldClass.map { classesOfTest[index].contains($0) } ?? false
-                    case .contains, .startsWith, .endsWith:
+                    case .text(.contains, _), .text(.startsWith, _), .text(.endsWith, _):
                         // Every pattern has its index (`patternOfTest`).
                         raw = false
-                    case .matches, .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween,
-                         .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny, .hasAll, .hasNone:
+                    case .text(.matches, _), .number, .bool, .date, .version, .members:
                         // On a string the engine finds it false, negated or not (the table is incomplete).
                         return false
                     }

@@ -14,13 +14,12 @@ struct TextPattern: Hashable {
 
     /// The pattern of a compiled test, or nil for other tests.
     init?(_ kind: CompiledTest.Kind) {
-        switch kind {
-        case .contains(let text, let fold): self.init(kind: .contains, literal: Array(text.utf8), fold: fold)
-        case .startsWith(let text, let fold): self.init(kind: .startsWith, literal: Array(text.utf8), fold: fold)
-        case .endsWith(let text, let fold): self.init(kind: .endsWith, literal: Array(text.utf8), fold: fold)
-        case .matches, .stringEquals, .stringIn, .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals,
-             .dateOrder, .dateBetween, .versionEquals, .versionOrder, .versionBetween, .versionIn, .has, .hasAny,
-             .hasAll, .hasNone, .isSet: return nil
+        guard case .text(let test, let fold) = kind else { return nil }
+        switch test {
+        case .contains(let text): self.init(kind: .contains, literal: Array(text.utf8), fold: fold)
+        case .startsWith(let text): self.init(kind: .startsWith, literal: Array(text.utf8), fold: fold)
+        case .endsWith(let text): self.init(kind: .endsWith, literal: Array(text.utf8), fold: fold)
+        case .matches, .equals, .isIn: return nil
         }
     }
 

@@ -26,21 +26,14 @@ extension CompiledTest.Kind {
     /// The test's literals by the type it tests (the analysis draws its candidate values from them).
     package var operands: CompiledTest.Operands {
         switch self {
-        case .isSet: .presence
-        case .stringEquals(let text, _), .contains(let text, _), .startsWith(let text, _), .endsWith(let text, _): .text([text])
-        case .stringIn(let texts, _): .text(texts.items)
-        case .matches(let pattern): .pattern(pattern)
-        case .numberEquals(let value), .numberOrder(_, let value): .numbers([value])
-        case .numberBetween(let low, let high): .numbers([low, high])
-        case .numberIn(let values): .numbers(Array(values))
-        case .boolEquals(let flag): .bool(flag)
-        case .dateEquals(let instant), .dateOrder(_, let instant): .instants([instant])
-        case .dateBetween(let low, let high): .instants([low, high])
-        case .versionEquals(let version), .versionOrder(_, let version): .versions([version])
-        case .versionBetween(let low, let high): .versions([low, high])
-        case .versionIn(let versions): .versions(Array(versions))
-        case .has(let text, _): .members([text])
-        case .hasAny(let texts, _), .hasAll(let texts, _), .hasNone(let texts, _): .members(texts.items)
+        case .presence: .presence
+        case .text(.matches(let pattern), _): .pattern(pattern)
+        case .text(let test, _): .text(test.literals)
+        case .number(let test): .numbers(test.literals)
+        case .bool(let flag): .bool(flag)
+        case .date(let test): .instants(test.literals)
+        case .version(let test): .versions(test.literals)
+        case .members(let test, _): .members(test.literals)
         }
     }
 }

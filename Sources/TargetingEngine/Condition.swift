@@ -3,32 +3,19 @@ import TargetingSyntax
 
 /// One compiled comparison: which slot, and the typed test.
 package struct CompiledTest: Hashable, Sendable {
-    /// The typed test.
+    /// The typed test: one case per type of value tested, each with the tests of that type.
     package enum Kind: Hashable, Sendable {
-        case stringEquals(String, fold: Bool)
-        case stringIn(ExactStringSet, fold: Bool)
-        case contains(String, fold: Bool)
-        case startsWith(String, fold: Bool)
-        case endsWith(String, fold: Bool)
-        /// The whole (trimmed) value matches the pattern, lowercased first under `ignoring case`.
-        case matches(MatchPattern)
-        case numberEquals(Double)
-        case numberOrder(Ordering, Double)
-        case numberBetween(Double, Double)
-        case numberIn(Set<Double>)
-        case boolEquals(Bool)
-        case dateEquals(DateOperand)
-        case dateOrder(Ordering, DateOperand)
-        case dateBetween(DateOperand, DateOperand)
-        case versionEquals(SemanticVersion)
-        case versionOrder(Ordering, SemanticVersion)
-        case versionBetween(SemanticVersion, SemanticVersion)
-        case versionIn(Set<SemanticVersion>)
-        case has(String, fold: Bool)
-        case hasAny(ExactStringSet, fold: Bool)
-        case hasAll(ExactStringSet, fold: Bool)
-        case hasNone(ExactStringSet, fold: Bool)
-        case isSet
+        /// `is set`: whether the slot holds a value, fitting or not.
+        case presence
+        /// A test of a string; under `ignoring case` (`fold`) the value is lowercased first.
+        case text(TextTest, fold: Bool)
+        case number(OrderedTest<Double>)
+        /// `==` on a boolean.
+        case bool(Bool)
+        case date(InstantTest)
+        case version(OrderedTest<SemanticVersion>)
+        /// A test of a set of strings; under `ignoring case` (`fold`) each member is lowercased first.
+        case members(MembersTest, fold: Bool)
     }
 
     /// Index into the program's slots (`-1` for `now`).

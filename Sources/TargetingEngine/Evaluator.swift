@@ -76,75 +76,26 @@ package struct Evaluator {
     /// not fit its type.
     package static func compare(_ value: SlotValue, _ kind: CompiledTest.Kind, now: Int64) -> Bool? {
         switch kind {
-        case .stringEquals(let literal, let fold):
+        case .presence:
+            return value.isPresent
+        case .text(let test, let fold):
             guard case .string(let text) = value else { return nil }
-            return ByteText.equals(fold ? CaseFolding.lowercase(text) : text, literal)
-        case .stringIn(let literals, let fold):
-            guard case .string(let text) = value else { return nil }
-            return literals.containsExactly(fold ? CaseFolding.lowercase(text) : text)
-        case .contains(let literal, let fold):
-            guard case .string(let text) = value else { return nil }
-            return ByteText.contains(fold ? CaseFolding.lowercase(text) : text, literal)
-        case .startsWith(let literal, let fold):
-            guard case .string(let text) = value else { return nil }
-            return ByteText.hasPrefix(fold ? CaseFolding.lowercase(text) : text, literal)
-        case .endsWith(let literal, let fold):
-            guard case .string(let text) = value else { return nil }
-            return ByteText.hasSuffix(fold ? CaseFolding.lowercase(text) : text, literal)
-        case .matches(let pattern):
-            guard case .string(let text) = value else { return nil }
-            return pattern.matches(text)
-        case .numberEquals(let literal):
+            return test.holds(text, fold: fold)
+        case .number(let test):
             guard case .number(let number) = value else { return nil }
-            return number == literal
-        case .numberOrder(let ordering, let literal):
-            guard case .number(let number) = value else { return nil }
-            return ordering.holds(number, literal)
-        case .numberBetween(let low, let high):
-            guard case .number(let number) = value else { return nil }
-            return low <= number && number <= high
-        case .numberIn(let literals):
-            guard case .number(let number) = value else { return nil }
-            return literals.contains(number)
-        case .boolEquals(let literal):
+            return test.holds(number)
+        case .bool(let literal):
             guard case .bool(let flag) = value else { return nil }
             return flag == literal
-        case .dateEquals(let literal):
+        case .date(let test):
             guard case .date(let ms) = value else { return nil }
-            return ms == literal.at(now)
-        case .dateOrder(let ordering, let literal):
-            guard case .date(let ms) = value else { return nil }
-            return ordering.holds(ms, literal.at(now))
-        case .dateBetween(let low, let high):
-            guard case .date(let ms) = value else { return nil }
-            return low.at(now) <= ms && ms <= high.at(now)
-        case .versionEquals(let literal):
+            return test.holds(ms, now: now)
+        case .version(let test):
             guard case .version(let version) = value else { return nil }
-            return version == literal
-        case .versionOrder(let ordering, let literal):
-            guard case .version(let version) = value else { return nil }
-            return ordering.holds(version, literal)
-        case .versionBetween(let low, let high):
-            guard case .version(let version) = value else { return nil }
-            return low <= version && version <= high
-        case .versionIn(let literals):
-            guard case .version(let version) = value else { return nil }
-            return literals.contains(version)
-        case .has(let literal, let fold):
+            return test.holds(version)
+        case .members(let test, let fold):
             guard case .set(let members) = value else { return nil }
-            return members.contains { ByteText.equals(fold ? CaseFolding.lowercase($0) : $0, literal) }
-        case .hasAny(let literals, let fold):
-            guard case .set(let members) = value else { return nil }
-            return members.contains { literals.containsExactly(fold ? CaseFolding.lowercase($0) : $0) }
-        case .hasAll(let literals, let fold):
-            guard case .set(let members) = value else { return nil }
-            let folded = fold ? members.map { CaseFolding.lowercase($0) } : members
-            return literals.allSatisfy { literal in folded.contains { ByteText.equals($0, literal) } }
-        case .hasNone(let literals, let fold):
-            guard case .set(let members) = value else { return nil }
-            return !members.contains { literals.containsExactly(fold ? CaseFolding.lowercase($0) : $0) }
-        case .isSet:
-            return value.isPresent
+            return test.holds(members, fold: fold)
         }
     }
 }

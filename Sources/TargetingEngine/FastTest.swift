@@ -57,36 +57,47 @@ package struct FastTest: Sendable {
             return mask
         }
         switch kind {
-        case .isSet: op = .isSet
-        case .numberEquals(let value): op = .numberEquals; low = value
-        case .numberOrder(let order, let value): op = .numberOrder; ordering = order; low = value
-        case .numberBetween(let from, let to): op = .numberBetween; low = from; high = to
-        case .boolEquals(let flag): op = .boolEquals; low = flag ? 1 : 0
-        case .dateEquals(let date): op = .dateEquals; lowDate = date
-        case .dateOrder(let order, let date): op = .dateOrder; ordering = order; lowDate = date
-        case .dateBetween(let from, let to): op = .dateBetween; lowDate = from; highDate = to
-        case .stringEquals(let text, fold: false):
-            op = .stringEquals
-            literal = Int32(table.intern(text))
-        case .stringIn(let texts, fold: false):
-            if let mask = bits(texts) { op = .stringIn; self.mask = mask }
-        case .has(let text, fold: false):
-            if let mask = bits(ExactStringSet([text])) { op = .has; self.mask = mask }
-        case .hasAny(let texts, fold: false):
-            if let mask = bits(texts) { op = .hasAny; self.mask = mask }
-        case .hasAll(let texts, fold: false):
-            if let mask = bits(texts) { op = .hasAll; self.mask = mask }
-        case .hasNone(let texts, fold: false):
-            if let mask = bits(texts) { op = .hasNone; self.mask = mask }
-        case .versionEquals(let version):
-            if let packed = version.packed { op = .versionEquals; lowBits = packed }
-        case .versionOrder(let order, let version):
-            if let packed = version.packed { op = .versionOrder; ordering = order; lowBits = packed }
-        case .versionBetween(let from, let to):
-            if let low = from.packed, let high = to.packed { op = .versionBetween; lowBits = low; highBits = high }
-        // No fixed-size form: folded text, patterns, lists of numbers and versions take the typed comparison.
-        case .stringEquals(_, fold: true), .stringIn(_, fold: true), .contains, .startsWith, .endsWith, .matches, .numberIn, .versionIn,
-             .has(_, fold: true), .hasAny(_, fold: true), .hasAll(_, fold: true), .hasNone(_, fold: true):
+        case .presence: op = .isSet
+        case .number(let test):
+            switch test {
+            case .equals(let value): op = .numberEquals; low = value
+            case .order(let order, let value): op = .numberOrder; ordering = order; low = value
+            case .between(let from, let to): op = .numberBetween; low = from; high = to
+            case .isIn: break  // a list of numbers takes the typed comparison
+            }
+        case .bool(let flag): op = .boolEquals; low = flag ? 1 : 0
+        case .date(let test):
+            switch test {
+            case .equals(let date): op = .dateEquals; lowDate = date
+            case .order(let order, let date): op = .dateOrder; ordering = order; lowDate = date
+            case .between(let from, let to): op = .dateBetween; lowDate = from; highDate = to
+            }
+        case .text(let test, fold: false):
+            switch test {
+            case .equals(let text):
+                op = .stringEquals
+                literal = Int32(table.intern(text))
+            case .isIn(let texts):
+                if let mask = bits(texts) { op = .stringIn; self.mask = mask }
+            case .contains, .startsWith, .endsWith, .matches:
+                break  // fragments and patterns take the typed comparison
+            }
+        case .members(let test, fold: false):
+            switch test {
+            case .has(let text): if let mask = bits(ExactStringSet([text])) { op = .has; self.mask = mask }
+            case .hasAny(let texts): if let mask = bits(texts) { op = .hasAny; self.mask = mask }
+            case .hasAll(let texts): if let mask = bits(texts) { op = .hasAll; self.mask = mask }
+            case .hasNone(let texts): if let mask = bits(texts) { op = .hasNone; self.mask = mask }
+            }
+        case .version(let test):
+            switch test {
+            case .equals(let version): if let packed = version.packed { op = .versionEquals; lowBits = packed }
+            case .order(let order, let version): if let packed = version.packed { op = .versionOrder; ordering = order; lowBits = packed }
+            case .between(let from, let to): if let low = from.packed, let high = to.packed { op = .versionBetween; lowBits = low; highBits = high }
+            case .isIn: break  // a list of versions takes the typed comparison
+            }
+        // No fixed-size form: folded text and sets take the typed comparison.
+        case .text(_, fold: true), .members(_, fold: true):
             break
         }
     }

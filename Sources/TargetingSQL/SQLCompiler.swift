@@ -449,14 +449,8 @@ extension CompiledTest.Kind {
     /// Whether the test compares lowercase mappings (`ignoring case`).
     var folds: Bool {
         switch self {
-        case .stringEquals(_, let fold), .stringIn(_, let fold), .contains(_, let fold), .startsWith(_, let fold),
-             .endsWith(_, let fold), .has(_, let fold), .hasAny(_, let fold), .hasAll(_, let fold), .hasNone(_, let fold):
-            fold
-        case .matches(let pattern):
-            pattern.ignoringCase
-        case .numberEquals, .numberOrder, .numberBetween, .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween,
-             .versionEquals, .versionOrder, .versionBetween, .versionIn, .isSet:
-            false
+        case .text(_, let fold), .members(_, let fold): fold
+        case .presence, .number, .bool, .date, .version: false
         }
     }
 }

@@ -26,29 +26,33 @@ struct SQLConditionCompiler {
         }
     }
 
-    /// One comparison.
+    /// One comparison: the value fits the test's type and the type's check holds (negated
+    /// for a negated test); presence is the `p` column.
     func expression(_ test: CompiledTest) -> SQLExpression {
         if test.slot < 0 {
             // `now` is inlined: the outcome is known at compile time.
-            let outcome: Bool
-            if case .isSet = test.kind { outcome = !test.negated } else {
-                outcome = Evaluator.compare(.date(now), test.kind, now: now).map { $0 != test.negated } ?? false
-            }
-            return .bool(outcome)
+            return .bool(test.holds(.date(now), now: now))
         }
         let c = "s\(test.slot)_"
+        let v = SQLExpression.column(c + "v")
+        let valueFits = SQLExpression.parenthesized(.isNull(v, negated: true))
         let fits: SQLExpression
         let check: SQLExpression
         switch test.kind {
-        case .isSet:
+        case .presence:
             return test.negated ? .parenthesized(.not(.column(c + "p"))) : .column(c + "p")
-        case .versionEquals, .versionOrder, .versionBetween, .versionIn:
-            fits = .column(c + "ok")
-            check = versionCheck(test.kind, prefix: c)
-        case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder, .numberBetween, .numberIn,
-             .boolEquals, .dateEquals, .dateOrder, .dateBetween, .has, .hasAny, .hasAll, .hasNone:
-            fits = .parenthesized(.isNull(.column(c + "v"), negated: true))
-            check = valueCheck(test.kind, prefix: c)
+        case .text(let text, let fold):
+            (fits, check) = (valueFits, self.text(text, fold ? .column(c + "f") : v))
+        case .number(let number):
+            (fits, check) = (valueFits, self.number(number, v))
+        case .bool(let literal):
+            (fits, check) = (valueFits, .parenthesized(.compare(v, .equal, .bool(literal))))
+        case .date(let date):
+            (fits, check) = (valueFits, self.date(date, v))
+        case .version(let version):
+            (fits, check) = (.column(c + "ok"), self.version(version, SQLVersionComparison(prefix: c)))
+        case .members(let members, let fold):
+            (fits, check) = (valueFits, self.members(members, fold ? .column(c + "f") : v))
         }
         let holds = SQLExpression.coalesce([check, .bool(false)])
         return .parenthesized(.and([fits, test.negated ? .not(holds) : holds]))
@@ -63,76 +67,75 @@ struct SQLConditionCompiler {
         }
     }
 
-    private func valueCheck(_ kind: CompiledTest.Kind, prefix c: String) -> SQLExpression {
-        let v = SQLExpression.column(c + "v")
-        func text(_ fold: Bool) -> SQLExpression { fold ? .column(c + "f") : v }
-        func date(_ operand: DateOperand) -> SQLExpression { SQLConditionCompiler.instant(operand, now: now) }
-        func compare(_ left: SQLExpression, _ comparison: SQLExpression.Comparison, _ right: SQLExpression) -> SQLExpression {
-            .parenthesized(.compare(left, comparison, right))
-        }
-        func between(_ low: SQLExpression, _ high: SQLExpression) -> SQLExpression {
-            .parenthesized(.and([.compare(v, .greaterOrEqual, low), .compare(v, .lessOrEqual, high)]))
-        }
-        switch kind {
-        case .stringEquals(let literal, let fold):
-            return compare(text(fold), .equal, .string(literal))
-        case .stringIn(let literals, let fold):
-            return .parenthesized(.isIn(text(fold), literals.map(SQLExpression.string)))
-        case .contains(let literal, let fold):
-            return .contains(text(fold), .string(literal))
-        case .startsWith(let literal, let fold):
-            return compare(.prefix(text(fold), literal.unicodeScalars.count), .equal, .string(literal))
-        case .endsWith(let literal, let fold):
-            return compare(.suffix(text(fold), literal.unicodeScalars.count), .equal, .string(literal))
-        case .matches(let pattern):
-            return SQLPattern(dialect: dialect).condition(text(pattern.ignoringCase), pattern)
-        case .numberEquals(let literal):
-            return compare(v, .equal, .number(literal))
-        case .numberOrder(let ordering, let literal):
-            return compare(v, op(ordering), .number(literal))
-        case .numberBetween(let low, let high):
-            return between(.number(low), .number(high))
-        case .numberIn(let literals):
-            return .parenthesized(.isIn(v, literals.sorted().map(SQLExpression.number)))
-        case .boolEquals(let literal):
-            return compare(v, .equal, .bool(literal))
-        case .dateEquals(let operand):
-            return compare(v, .equal, date(operand))
-        case .dateOrder(let ordering, let operand):
-            return compare(v, op(ordering), date(operand))
-        case .dateBetween(let low, let high):
-            return between(date(low), date(high))
-        case .has(let literal, let fold):
-            return .arrayContains(text(fold), .string(literal))
-        case .hasAny(let literals, let fold):
-            return .parenthesized(.or(literals.map { .arrayContains(text(fold), .string($0)) }))
-        case .hasAll(let literals, let fold):
-            return .parenthesized(.and(literals.map { .arrayContains(text(fold), .string($0)) }))
-        case .hasNone(let literals, let fold):
-            // Each term is coalesced: a literal PostgreSQL cannot hold is NULL and held by no set.
-            let held = literals.map { SQLExpression.coalesce([.arrayContains(text(fold), .string($0)), .bool(false)]) }
-            return .parenthesized(.not(.parenthesized(.or(held))))
-        case .versionEquals, .versionOrder, .versionBetween, .versionIn, .isSet:
-            return .bool(false)  // compiled by `versionCheck` and `expression`, never here
+    private func compare(_ left: SQLExpression, _ comparison: SQLExpression.Comparison, _ right: SQLExpression) -> SQLExpression {
+        .parenthesized(.compare(left, comparison, right))
+    }
+
+    private func between(_ value: SQLExpression, _ low: SQLExpression, _ high: SQLExpression) -> SQLExpression {
+        .parenthesized(.and([.compare(value, .greaterOrEqual, low), .compare(value, .lessOrEqual, high)]))
+    }
+
+    /// A test of the text `value` (the folded column under `ignoring case`).
+    private func text(_ test: TextTest, _ value: SQLExpression) -> SQLExpression {
+        switch test {
+        case .equals(let literal): compare(value, .equal, .string(literal))
+        case .isIn(let literals): .parenthesized(.isIn(value, literals.map(SQLExpression.string)))
+        case .contains(let literal): .contains(value, .string(literal))
+        case .startsWith(let literal): compare(.prefix(value, literal.unicodeScalars.count), .equal, .string(literal))
+        case .endsWith(let literal): compare(.suffix(value, literal.unicodeScalars.count), .equal, .string(literal))
+        case .matches(let pattern): SQLPattern(dialect: dialect).condition(value, pattern)
         }
     }
 
-    private func versionCheck(_ kind: CompiledTest.Kind, prefix c: String) -> SQLExpression {
-        let comparison = SQLVersionComparison(prefix: c)
+    /// A test of the number `value`.
+    private func number(_ test: OrderedTest<Double>, _ value: SQLExpression) -> SQLExpression {
+        switch test {
+        case .equals(let literal): compare(value, .equal, .number(literal))
+        case .order(let ordering, let literal): compare(value, op(ordering), .number(literal))
+        case .between(let low, let high): between(value, .number(low), .number(high))
+        case .isIn(let literals): .parenthesized(.isIn(value, literals.sorted().map(SQLExpression.number)))
+        }
+    }
+
+    /// A test of the instant `value` (Unix ms).
+    private func date(_ test: InstantTest, _ value: SQLExpression) -> SQLExpression {
+        func instant(_ operand: DateOperand) -> SQLExpression { SQLConditionCompiler.instant(operand, now: now) }
+        switch test {
+        case .equals(let operand): return compare(value, .equal, instant(operand))
+        case .order(let ordering, let operand): return compare(value, op(ordering), instant(operand))
+        case .between(let low, let high): return between(value, instant(low), instant(high))
+        }
+    }
+
+    /// A test of a version, through its parts' comparison with each literal.
+    private func version(_ test: OrderedTest<SemanticVersion>, _ comparison: SQLVersionComparison) -> SQLExpression {
         let zero = SQLExpression.integer(0)
-        switch kind {
-        case .versionEquals(let literal):
+        switch test {
+        case .equals(let literal):
             return .parenthesized(.compare(comparison.compare(to: literal), .equal, zero))
-        case .versionOrder(let ordering, let literal):
+        case .order(let ordering, let literal):
             return .parenthesized(.compare(comparison.compare(to: literal), op(ordering), zero))
-        case .versionBetween(let low, let high):
+        case .between(let low, let high):
             return .parenthesized(.and([.compare(comparison.compare(to: low), .greaterOrEqual, zero),
                                         .compare(comparison.compare(to: high), .lessOrEqual, zero)]))
-        case .versionIn(let literals):
+        case .isIn(let literals):
             return .parenthesized(.or(literals.sorted().map { .compare(comparison.compare(to: $0), .equal, zero) }))
-        case .stringEquals, .stringIn, .contains, .startsWith, .endsWith, .matches, .numberEquals, .numberOrder, .numberBetween,
-             .numberIn, .boolEquals, .dateEquals, .dateOrder, .dateBetween, .has, .hasAny, .hasAll, .hasNone, .isSet:
-            return .bool(false)  // compiled by `valueCheck` and `expression`, never here
+        }
+    }
+
+    /// A test of the set `value` (the folded column under `ignoring case`).
+    private func members(_ test: MembersTest, _ value: SQLExpression) -> SQLExpression {
+        switch test {
+        case .has(let literal):
+            return .arrayContains(value, .string(literal))
+        case .hasAny(let literals):
+            return .parenthesized(.or(literals.map { .arrayContains(value, .string($0)) }))
+        case .hasAll(let literals):
+            return .parenthesized(.and(literals.map { .arrayContains(value, .string($0)) }))
+        case .hasNone(let literals):
+            // Each term is coalesced: a literal PostgreSQL cannot hold is NULL and held by no set.
+            let held = literals.map { SQLExpression.coalesce([.arrayContains(value, .string($0)), .bool(false)]) }
+            return .parenthesized(.not(.parenthesized(.or(held))))
         }
     }
 

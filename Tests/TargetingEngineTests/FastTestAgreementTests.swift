@@ -25,32 +25,47 @@ final class FastTestAgreementTests: XCTestCase {
              hasAll, hasNone, isSet
     }
 
-    /// The name of `kind`'s case (no `default:`, so a new kind does not compile until named).
+    /// The name of `kind`'s test (no `default:`, so a new test does not compile until named).
     static func name(_ kind: CompiledTest.Kind) -> KindName {
         switch kind {
-        case .stringEquals: .stringEquals
-        case .stringIn: .stringIn
-        case .contains: .contains
-        case .startsWith: .startsWith
-        case .endsWith: .endsWith
-        case .matches: .matches
-        case .numberEquals: .numberEquals
-        case .numberOrder: .numberOrder
-        case .numberBetween: .numberBetween
-        case .numberIn: .numberIn
-        case .boolEquals: .boolEquals
-        case .dateEquals: .dateEquals
-        case .dateOrder: .dateOrder
-        case .dateBetween: .dateBetween
-        case .versionEquals: .versionEquals
-        case .versionOrder: .versionOrder
-        case .versionBetween: .versionBetween
-        case .versionIn: .versionIn
-        case .has: .has
-        case .hasAny: .hasAny
-        case .hasAll: .hasAll
-        case .hasNone: .hasNone
-        case .isSet: .isSet
+        case .text(let test, _):
+            switch test {
+            case .equals: .stringEquals
+            case .isIn: .stringIn
+            case .contains: .contains
+            case .startsWith: .startsWith
+            case .endsWith: .endsWith
+            case .matches: .matches
+            }
+        case .number(let test):
+            switch test {
+            case .equals: .numberEquals
+            case .order: .numberOrder
+            case .between: .numberBetween
+            case .isIn: .numberIn
+            }
+        case .bool: .boolEquals
+        case .date(let test):
+            switch test {
+            case .equals: .dateEquals
+            case .order: .dateOrder
+            case .between: .dateBetween
+            }
+        case .version(let test):
+            switch test {
+            case .equals: .versionEquals
+            case .order: .versionOrder
+            case .between: .versionBetween
+            case .isIn: .versionIn
+            }
+        case .members(let test, _):
+            switch test {
+            case .has: .has
+            case .hasAny: .hasAny
+            case .hasAll: .hasAll
+            case .hasNone: .hasNone
+            }
+        case .presence: .isSet
         }
     }
 
@@ -78,43 +93,43 @@ final class FastTestAgreementTests: XCTestCase {
         let folds = [false, true]
         let lists = [[], ["pro"], ["pro", "\u{E9}", "x"], ["Pro", "e\u{301}", "\u{C4}\u{D6}\u{DC}", ""], wide]
         switch name {
-        case .stringEquals: return folds.flatMap { fold in texts.map { .stringEquals(lowered($0, fold), fold: fold) } }
-        case .stringIn: return folds.flatMap { fold in lists.map { .stringIn(set($0, fold), fold: fold) } }
-        case .contains: return folds.flatMap { fold in texts.map { .contains(lowered($0, fold), fold: fold) } }
-        case .startsWith: return folds.flatMap { fold in texts.map { .startsWith(lowered($0, fold), fold: fold) } }
-        case .endsWith: return folds.flatMap { fold in texts.map { .endsWith(lowered($0, fold), fold: fold) } }
+        case .stringEquals: return folds.flatMap { fold in texts.map { .text(.equals(lowered($0, fold)), fold: fold) } }
+        case .stringIn: return folds.flatMap { fold in lists.map { .text(.isIn(set($0, fold)), fold: fold) } }
+        case .contains: return folds.flatMap { fold in texts.map { .text(.contains(lowered($0, fold)), fold: fold) } }
+        case .startsWith: return folds.flatMap { fold in texts.map { .text(.startsWith(lowered($0, fold)), fold: fold) } }
+        case .endsWith: return folds.flatMap { fold in texts.map { .text(.endsWith(lowered($0, fold)), fold: fold) } }
         case .matches:
             return folds.flatMap { fold in
                 patterns.map { source -> CompiledTest.Kind in
                     switch MatchPattern.compile(source, ignoringCase: fold) {
-                    case .success(let pattern): return .matches(pattern)
+                    case .success(let pattern): return .text(.matches(pattern), fold: pattern.ignoringCase)
                     case .failure(let error): fatalError("`\(source)`: \(error.message)")
                     }
                 }
             }
-        case .numberEquals: return numbers.map { .numberEquals($0) }
-        case .numberOrder: return orderings.flatMap { ordering in numbers.map { .numberOrder(ordering, $0) } }
+        case .numberEquals: return numbers.map { .number(.equals($0)) }
+        case .numberOrder: return orderings.flatMap { ordering in numbers.map { .number(.order(ordering, $0)) } }
         case .numberBetween:
-            return [(-0.0, 0), (0, -0.0), (1, 9_007_199_254_740_992), (-1e308, 1e308), (Double.leastNonzeroMagnitude, 1), (2, 1), (0.1, 0.1)].map { .numberBetween($0.0, $0.1) }
-        case .numberIn: return [[], [0], [-0.0, 1, 9_007_199_254_740_991], [1e308, Double.leastNonzeroMagnitude, 0.1]].map { .numberIn(Set($0)) }
-        case .boolEquals: return [.boolEquals(true), .boolEquals(false)]
-        case .dateEquals: return instants.map { .dateEquals($0) }
-        case .dateOrder: return orderings.flatMap { ordering in instants.map { .dateOrder(ordering, $0) } }
+            return [(-0.0, 0), (0, -0.0), (1, 9_007_199_254_740_992), (-1e308, 1e308), (Double.leastNonzeroMagnitude, 1), (2, 1), (0.1, 0.1)].map { .number(.between($0.0, $0.1)) }
+        case .numberIn: return [[], [0], [-0.0, 1, 9_007_199_254_740_991], [1e308, Double.leastNonzeroMagnitude, 0.1]].map { .number(.isIn(Set($0))) }
+        case .boolEquals: return [.bool(true), .bool(false)]
+        case .dateEquals: return instants.map { .date(.equals($0)) }
+        case .dateOrder: return orderings.flatMap { ordering in instants.map { .date(.order(ordering, $0)) } }
         case .dateBetween:
             let bounds: [(DateOperand, DateOperand)] = [(.fixed(0), .relative(0)), (.relative(-7 * day), .relative(day)),
                                                         (.fixed(0), .fixed(253_402_300_799_999)), (.relative(Int64.min), .relative(Int64.max)),
                                                         (.relative(day), .relative(0))]
-            return bounds.map { .dateBetween($0.0, $0.1) }
-        case .versionEquals: return versions.map { .versionEquals($0) }
-        case .versionOrder: return orderings.flatMap { ordering in versions.map { .versionOrder(ordering, $0) } }
+            return bounds.map { .date(.between($0.0, $0.1)) }
+        case .versionEquals: return versions.map { .version(.equals($0)) }
+        case .versionOrder: return orderings.flatMap { ordering in versions.map { .version(.order(ordering, $0)) } }
         case .versionBetween:
-            return [(0, 6), (2, 1), (1, 4), (3, 8), (6, 6)].map { .versionBetween(versions[$0.0], versions[$0.1]) }
-        case .versionIn: return [[], [1], [2, 4], [7, 0, 5]].map { .versionIn(Set($0.map { versions[$0] })) }
-        case .has: return folds.flatMap { fold in texts.map { .has(lowered($0, fold), fold: fold) } }
-        case .hasAny: return folds.flatMap { fold in lists.map { .hasAny(set($0, fold), fold: fold) } }
-        case .hasAll: return folds.flatMap { fold in lists.map { .hasAll(set($0, fold), fold: fold) } }
-        case .hasNone: return folds.flatMap { fold in lists.map { .hasNone(set($0, fold), fold: fold) } }
-        case .isSet: return [.isSet]
+            return [(0, 6), (2, 1), (1, 4), (3, 8), (6, 6)].map { .version(.between(versions[$0.0], versions[$0.1])) }
+        case .versionIn: return [[], [1], [2, 4], [7, 0, 5]].map { .version(.isIn(Set($0.map { versions[$0] }))) }
+        case .has: return folds.flatMap { fold in texts.map { .members(.has(lowered($0, fold)), fold: fold) } }
+        case .hasAny: return folds.flatMap { fold in lists.map { .members(.hasAny(set($0, fold)), fold: fold) } }
+        case .hasAll: return folds.flatMap { fold in lists.map { .members(.hasAll(set($0, fold)), fold: fold) } }
+        case .hasNone: return folds.flatMap { fold in lists.map { .members(.hasNone(set($0, fold)), fold: fold) } }
+        case .isSet: return [.presence]
         }
     }
 
