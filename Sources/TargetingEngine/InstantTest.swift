@@ -9,6 +9,7 @@ package enum InstantTest: Hashable, Sendable {
     case between(DateOperand, DateOperand)
 
     /// Whether the instant `ms` passes at `now` (both Unix ms).
+    @inline(__always)
     package func holds(_ ms: Int64, now: Int64) -> Bool {
         switch self {
         case .equals(let literal): ms == literal.at(now)

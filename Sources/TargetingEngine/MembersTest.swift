@@ -9,6 +9,7 @@ package enum MembersTest: Hashable, Sendable {
     case hasNone(ExactStringSet)
 
     /// Whether a set with these members passes, each lowercased first under `fold`.
+    @inline(__always)
     package func holds(_ members: [String], fold: Bool) -> Bool {
         func folded(_ member: String) -> String { fold ? CaseFolding.lowercase(member) : member }
         switch self {

@@ -10,6 +10,7 @@ package enum OrderedTest<Value: Comparable & Hashable & Sendable>: Hashable, Sen
     case isIn(Set<Value>)
 
     /// Whether `value` passes.
+    @inline(__always)
     package func holds(_ value: Value) -> Bool {
         switch self {
         case .equals(let literal): value == literal

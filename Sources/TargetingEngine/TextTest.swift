@@ -22,6 +22,7 @@ package enum TextTest: Hashable, Sendable {
     }
 
     /// Whether `text` passes, lowercased first under `fold` (a pattern folds for itself).
+    @inline(__always)
     package func holds(_ text: String, fold: Bool) -> Bool {
         func folded() -> String { fold ? CaseFolding.lowercase(text) : text }
         switch self {
