@@ -343,7 +343,7 @@ extension SQLDialect {
                 case "\t": out += "\\t"
                 default:
                     if scalar.value < 0x20 {
-                        out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16).uppercased()
+                        out += "\\u" + SQLDialect.hex4(scalar.value)
                     } else {
                         out.unicodeScalars.append(scalar)
                     }
