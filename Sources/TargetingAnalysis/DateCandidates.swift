@@ -14,10 +14,10 @@ enum DateCandidates {
     static func points(_ kinds: [CompiledTest.Kind], now: Int64) -> [Int64] {
         var found: [Int64] = []
         for kind in kinds {
-            switch kind.operands {
-            case .instants(let operands): found += operands.map { $0.at(now) }
+            switch kind {
+            case .date(let test): found += test.literals.map { $0.at(now) }
             // Presence, and tests of strings, numbers, booleans, versions and sets: no instant.
-            case .presence, .text, .pattern, .numbers, .bool, .versions, .members: continue
+            case .presence, .text, .number, .bool, .version, .members: continue
             }
         }
         return found
@@ -34,10 +34,10 @@ enum DateCandidates {
             }
         }
         for kind in kinds {
-            switch kind.operands {
-            case .instants(let operands): operands.forEach(add)
+            switch kind {
+            case .date(let test): test.literals.forEach(add)
             // Presence, and tests of strings, numbers, booleans, versions and sets: no instant.
-            case .presence, .text, .pattern, .numbers, .bool, .versions, .members: continue
+            case .presence, .text, .number, .bool, .version, .members: continue
             }
         }
         return (fixed, relative)

@@ -10,10 +10,10 @@ enum NumberCandidates {
     static func literals(_ kinds: [CompiledTest.Kind]) -> [Double] {
         var found: [Double] = []
         for kind in kinds {
-            switch kind.operands {
-            case .numbers(let values): found += values
+            switch kind {
+            case .number(let test): found += test.literals
             // Presence, and tests of strings, booleans, instants, versions and sets: no number.
-            case .presence, .text, .pattern, .bool, .instants, .versions, .members: continue
+            case .presence, .text, .bool, .date, .version, .members: continue
             }
         }
         return found.filter(\.isFinite)

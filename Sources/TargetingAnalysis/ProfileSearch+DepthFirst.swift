@@ -53,7 +53,7 @@ extension ProfileSearch {
     mutating func nextVariable(_ goals: [Goal]) -> Int? {
         for goal in goals where value[goal.node] == ProfileSearch.unknown {
             var node = goal.node
-            while kind[node] != ProfileSearch.atomKind {
+            while kind[node] != .atom {
                 var next = -1
                 var index = firstOpen[node]
                 let end = childStart[node + 1]

@@ -17,7 +17,7 @@ extension ProfileSearch {
             guard cone[node] != stamp else { continue }
             cone[node] = stamp
             workLeft -= 1
-            if kind[node] == ProfileSearch.atomKind {
+            if kind[node] == .atom {
                 let variable = variableOfAtom[atomOfNode[node]]
                 if variable < 0 {
                     clock = true
@@ -56,10 +56,12 @@ extension ProfileSearch {
                 workLeft -= 1
                 let result: UInt8
                 switch kind[parent] {
-                case ProfileSearch.notKind:
+                case .atom, .constant:
+                    continue  // no children, so never a parent
+                case .not:
                     result = known == ProfileSearch.yes ? ProfileSearch.no : ProfileSearch.yes
-                default:
-                    let deciding = kind[parent] == ProfileSearch.andKind ? ProfileSearch.no : ProfileSearch.yes
+                case .and, .or:
+                    let deciding = kind[parent] == .and ? ProfileSearch.no : ProfileSearch.yes
                     if known == deciding {
                         result = deciding
                     } else {

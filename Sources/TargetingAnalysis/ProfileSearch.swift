@@ -26,10 +26,14 @@ struct ProfileSearch {
     let coupled: Set<Int>
     var tables: [[Int: OptionTable]]
 
-    static let atomKind: UInt8 = 0, andKind: UInt8 = 1, orKind: UInt8 = 2, notKind: UInt8 = 3, constantKind: UInt8 = 4
+    /// What a node of the graph is, in the one byte the search keeps per node.
+    enum NodeKind: UInt8 {
+        case atom, and, or, not, constant
+    }
+
     static let unknown: UInt8 = 0, no: UInt8 = 1, yes: UInt8 = 2
 
-    let kind: [UInt8]
+    let kind: [NodeKind]
     let childStart: [Int]
     let childList: [Int]
     let parentStart: [Int]
@@ -71,7 +75,7 @@ struct ProfileSearch {
         tables = Array(repeating: [:], count: graph.variables.count)
 
         let count = graph.nodes.count
-        var kind = [UInt8](repeating: 0, count: count)
+        var kind = [NodeKind](repeating: .atom, count: count)
         var childStart = [Int](repeating: 0, count: count + 1)
         var childList: [Int] = []
         var atomOfNode = [Int](repeating: -1, count: count)
@@ -81,19 +85,19 @@ struct ProfileSearch {
             childStart[node] = childList.count
             switch content {
             case .atom(let id):
-                kind[node] = ProfileSearch.atomKind
+                kind[node] = .atom
                 atomOfNode[node] = id
             case .constant(let flag):
-                kind[node] = ProfileSearch.constantKind
+                kind[node] = .constant
                 value[node] = flag ? ProfileSearch.yes : ProfileSearch.no
             case .not(let child):
-                kind[node] = ProfileSearch.notKind
+                kind[node] = .not
                 childList.append(child)
                 if value[child] != ProfileSearch.unknown { value[node] = value[child] == ProfileSearch.yes ? ProfileSearch.no : ProfileSearch.yes }
             case .and(let children), .or(let children):
                 let isAnd: Bool
                 if case .and = content { isAnd = true } else { isAnd = false }
-                kind[node] = isAnd ? ProfileSearch.andKind : ProfileSearch.orKind
+                kind[node] = isAnd ? .and : .or
                 childList += children
                 let deciding = isAnd ? ProfileSearch.no : ProfileSearch.yes
                 if children.contains(where: { value[$0] == deciding }) {

@@ -46,7 +46,8 @@ struct Route {
         }
         // The plan's choices, each under every holdout state it can happen in: per state, the
         // rows in order (drawn variants, then those a live assignment gives), then no match.
-        let choices = placement.choices.filter { $0.row != nil || placement.canMiss }
+        let canMiss = placement.canMiss
+        let choices = placement.choices.filter { $0.row != nil || canMiss }
         var routes: [Route] = []
         func add(_ choice: Choice, state: Holdout) {
             let heldOutBy = state == .heldOut ? program.holdout?.name : nil

@@ -30,9 +30,13 @@ extension TextOptions {
     /// Whether some comparison of the field is a pattern, which only the automata decide.
     static func hasPattern(_ builder: OptionTableBuilder) -> Bool {
         builder.tests.contains { test in
-            switch test.test.kind.operands {
-            case .pattern: true
-            case .presence, .text, .numbers, .bool, .instants, .versions, .members: false
+            switch test.test.kind {
+            case .text(let text, _):
+                switch text {
+                case .matches: true
+                case .equals, .isIn, .contains, .startsWith, .endsWith: false
+                }
+            case .presence, .number, .bool, .date, .version, .members: false
             }
         }
     }

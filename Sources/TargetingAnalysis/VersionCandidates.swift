@@ -12,10 +12,10 @@ enum VersionCandidates {
     static func literals(_ kinds: [CompiledTest.Kind]) -> [SemanticVersion] {
         var found: [SemanticVersion] = []
         for kind in kinds {
-            switch kind.operands {
-            case .versions(let versions): found += versions
+            switch kind {
+            case .version(let test): found += test.literals
             // Presence, and tests of strings, numbers, booleans, instants and sets: no version.
-            case .presence, .text, .pattern, .numbers, .bool, .instants, .members: continue
+            case .presence, .text, .number, .bool, .date, .members: continue
             }
         }
         return found

@@ -10,24 +10,27 @@ import TargetingSyntax
 /// `RowGuard`, which every `switch` over it then has to handle.
 package struct DecisionPlan: Sendable {
     /// The placement's name.
-    package var name: String
+    package let name: String
     /// Rows in priority order.
-    package var rows: [DecisionRow]
+    package let rows: [DecisionRow]
     /// Whether the rule set's holdout covers this placement.
-    package var isCoveredByHoldout: Bool = false
-
+    package let isCoveredByHoldout: Bool
     /// Whether a profile can pass every row: no row lets every profile through (the `everyone`
     /// row is missing, or draws on a key a profile may lack).
-    package var canMiss: Bool {
-        !rows.contains { row in !row.guards.contains(where: \.canTurnAway) }
-    }
-
+    package let canMiss: Bool
     /// Every choice the placement can make, in the order summaries list them: for profiles the
     /// holdout does not hold out, each row (each variant of a drawing row) and then no match;
     /// in a covered placement, the same for held-out profiles over the rows they may take; then,
     /// per row of a sticky experiment, each variant as a live assignment gives it. No match is
     /// listed even where `canMiss` says no profile gets it.
-    package var choices: [Choice] {
+    package let choices: [Choice]
+
+    /// Makes the plan of `rows`, and from them what it can miss and choose.
+    init(name: String, rows: [DecisionRow], isCoveredByHoldout: Bool) {
+        self.name = name
+        self.rows = rows
+        self.isCoveredByHoldout = isCoveredByHoldout
+        canMiss = !rows.contains { row in !row.guards.contains(where: \.canTurnAway) }
         var choices: [Choice] = []
         func add(row: Int, heldOut: Bool, sticky: Bool = false) {
             switch rows[row].action {
@@ -43,18 +46,18 @@ package struct DecisionPlan: Sendable {
             choices.append(Choice(heldOut: true))
         }
         for row in rows.indices where rows[row].guards.contains(.assignment) { add(row: row, heldOut: false, sticky: true) }
-        return choices
+        self.choices = choices
     }
 }
 
 /// One row of a decision plan: guards, asked in order, and what the row decides.
 package struct DecisionRow: Sendable {
     /// What a profile must pass, in the order it is asked.
-    package var guards: [RowGuard]
+    package let guards: [RowGuard]
     /// What the row decides for a profile its guards let through.
-    package var action: RowAction
+    package let action: RowAction
     /// The row as written.
-    package var source: PlacementRow
+    package let source: PlacementRow
 
     /// The audience a profile must match, or nil for `everyone`.
     package var audience: Int? {
@@ -114,9 +117,7 @@ extension DecisionPlan {
     /// Compiles the rows of a placement: `audience` gives an audience's index, `splits` each
     /// row's prepared draw (nil for a fixed destination).
     init(name: String, rows written: [PlacementRow], isCoveredByHoldout: Bool, audience: (String) -> Int?, splits: [SplitPlan?]) {
-        self.name = name
-        self.isCoveredByHoldout = isCoveredByHoldout
-        rows = zip(written, splits).map { row, plan in
+        let rows = zip(written, splits).map { row, plan in
             var guards: [RowGuard] = []
             if isCoveredByHoldout, !row.appliesWhenHeldOut { guards.append(.notHeldOut) }
             if plan?.sticky != nil { guards.append(.assignment) }
@@ -127,5 +128,6 @@ extension DecisionPlan {
             if case .slot(let slot)? = plan?.key { guards.append(.key(slot: slot)) }
             return DecisionRow(guards: guards, action: plan.map(RowAction.draw) ?? .show(row.destination), source: row)
         }
+        self.init(name: name, rows: rows, isCoveredByHoldout: isCoveredByHoldout)
     }
 }

@@ -12,7 +12,7 @@ package struct FastTest: Sendable {
     package enum Op: UInt8, Sendable {
         /// Run `CompiledTest.Kind` on the slot's full value.
         case general
-        case isSet
+        case presence
         case numberEquals, numberOrder, numberBetween
         case boolEquals
         case dateEquals, dateOrder, dateBetween
@@ -57,7 +57,7 @@ package struct FastTest: Sendable {
             return mask
         }
         switch kind {
-        case .presence: op = .isSet
+        case .presence: op = .presence
         case .number(let test):
             switch test {
             case .equals(let value): op = .numberEquals; low = value
@@ -115,7 +115,7 @@ package struct FastTest: Sendable {
         case .general:
             // Never asked: a general test runs on the full value.
             return false
-        case .isSet:
+        case .presence:
             result = value.isPresent
         case .numberEquals:
             guard value.tag == .number else { return false }

@@ -5,8 +5,9 @@ extension Evaluator {
     /// guards let the profile through decides (a held-out profile passes only `always` rows and
     /// `everyone`; a sticky experiment's live assignment takes its row whatever the audience).
     package mutating func resolve(placement index: Int, profileID: String?) -> Result<Decision, ResolveError> {
-        var questions = Questions(evaluator: self, profileID: profileID)
         let flat: FlatCode = program.flat
+        // The evaluator moves into the questions and back, so its segment results are not copied.
+        var questions = Questions(evaluator: consume self, profileID: profileID)
         let choice = flat.choose(placement: index, &questions)
         self = questions.evaluator
         return choice.map { flat.decision(placement: index, choice: $0, profileID: profileID) }

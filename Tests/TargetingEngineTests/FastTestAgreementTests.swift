@@ -22,7 +22,7 @@ final class FastTestAgreementTests: XCTestCase {
     enum KindName: CaseIterable {
         case stringEquals, stringIn, contains, startsWith, endsWith, matches, numberEquals, numberOrder, numberBetween, numberIn,
              boolEquals, dateEquals, dateOrder, dateBetween, versionEquals, versionOrder, versionBetween, versionIn, has, hasAny,
-             hasAll, hasNone, isSet
+             hasAll, hasNone, presence
     }
 
     /// The name of `kind`'s test (no `default:`, so a new test does not compile until named).
@@ -65,7 +65,7 @@ final class FastTestAgreementTests: XCTestCase {
             case .hasAll: .hasAll
             case .hasNone: .hasNone
             }
-        case .presence: .isSet
+        case .presence: .presence
         }
     }
 
@@ -129,7 +129,7 @@ final class FastTestAgreementTests: XCTestCase {
         case .hasAny: return folds.flatMap { fold in lists.map { .members(.hasAny(set($0, fold)), fold: fold) } }
         case .hasAll: return folds.flatMap { fold in lists.map { .members(.hasAll(set($0, fold)), fold: fold) } }
         case .hasNone: return folds.flatMap { fold in lists.map { .members(.hasNone(set($0, fold)), fold: fold) } }
-        case .isSet: return [.presence]
+        case .presence: return [.presence]
         }
     }
 
