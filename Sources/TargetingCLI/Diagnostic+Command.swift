@@ -73,6 +73,12 @@ extension Diagnostic {
         Diagnostic(.error, .noPlacement, why + ", so there is nothing to compile", at: .unknown(""), place: .none)
     }
 
+    /// Two custom attributes the rules read that would share one typed column.
+    static func columnClash(_ name: String, keys: [String]) -> Diagnostic {
+        Diagnostic(.error, .columnClash, "custom attributes " + keys.map { "`\($0)`" }.joined(separator: " and ")
+                   + " would both be the typed column `\(name)`; rename one of them in the rules", at: .unknown(""), place: .none)
+    }
+
     /// A split id on the command line that no rule declares.
     static func unknownSplit(_ id: String, suggestion: String?) -> Diagnostic {
         Diagnostic(.error, .unknownSplit, "unknown split `\(id)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? ""), at: .unknown(""), place: .none)

@@ -66,7 +66,12 @@ enum SqlCommand: Command {
             let (table, _) = try source(arguments)
             let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
             guard let loaded = loadedRules else { return status }
-            io.out(SQLTableSchema(programs: [loaded.program]).createTable(table, dialect: dialect))
+            do {
+                io.out(try SQLTableSchema(programs: [loaded.program]).createTable(table, dialect: dialect))
+            } catch {
+                io.report(diagnostic(error, noPlacement: "the rules declare no placement"))
+                return ExitStatus.inputError
+            }
             return ExitStatus.success
         }
         let layout = try layout(arguments)
@@ -81,9 +86,9 @@ enum SqlCommand: Command {
         guard let loaded = loadedRules else { return status }
         let program = loaded.program
         let names = all ? program.placements.map(\.name) : arguments.positionals
-        let schema = layout == .columns ? SQLTableSchema(programs: [program]) : nil
         let query: String
         do {
+            let schema = layout == .columns ? try SQLTableSchema(programs: [program]) : nil
             query = arguments.has("--summary")
                 ? try SQLCompiler.summary(placements: names, program: program, now: now, dialect: dialect, table: table, column: column, schema: schema)
                 : try SQLCompiler.compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column, schema: schema)
@@ -102,6 +107,7 @@ enum SqlCommand: Command {
         switch error {
         case .unknownPlacement(let name, let suggestion): .unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion))
         case .noPlacement: .noPlacementToCompile(noPlacement)
+        case .columnClash(let name, let keys): .columnClash(name, keys: keys)
         }
     }
 

@@ -1,5 +1,6 @@
-/// The stages of a query after its source `t0`, each adding columns that may use the columns
-/// of the stages before.
+/// The columns of a query after its source `t0`, each of which may use the columns added
+/// before it, rendered as stages: common table expressions each adding the columns whose
+/// inputs the stages before it computed.
 ///
 /// Spark SQL: each stage is a common table expression, `SELECT *` of the one it follows plus its
 /// columns.
@@ -12,8 +13,12 @@
 /// A column goes into the first stage after every column it uses, so a query has as many
 /// stages as its longest chain of columns using columns, however its columns were grouped
 /// when added: every stage costs each engine a pass over the row.
+///
+/// With `inlining`, a column that is used once, or is only another column's name, is not a
+/// column at all: its expression is written where it is used, so that a query over a typed
+/// table is one pass, as a hand-written one is, and a stage holds only what is used twice.
 struct SQLChain {
-    /// A stage: its name, the stage it follows, and its columns with their comments.
+    /// One stage: its name, the stage it follows, and its columns with their comments.
     struct Stage {
         let name: String
         let after: String
@@ -32,46 +37,78 @@ struct SQLChain {
     /// `t0`'s query and its columns.
     let source: String
     let sourceColumns: [String]
-    private(set) var stages: [Stage] = []
-    /// Each column's stage number (0 for `t0`'s).
-    private var depths: [String: Int]
-
-    /// The last stage, which has every column.
-    var previous: String { stages.last?.name ?? "t0" }
+    /// Whether `t0` ends in `OFFSET 0` in PostgreSQL (not needed when it only renames columns).
+    var sourceIsFenced = true
+    /// Whether columns used once are written where they are used.
+    var inlining = false
+    /// Whether the dialect's string literals escape with a backslash (for reading names).
+    var backslashEscapes = false
+    /// Every column added, in order, with its comment.
+    private var columns: [(name: String, expression: String, comment: String?)] = []
 
     init(source: String, sourceColumns: [String]) {
         self.source = source
         self.sourceColumns = sourceColumns
-        depths = Dictionary(sourceColumns.map { ($0, 0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Adds `columns`, each under its comment, each to the first stage after the columns it
-    /// uses (a new stage after the last when that is the last).
+    /// Adds `columns`, each under its comment.
     mutating func add(_ columns: [(name: String, expression: String)], comments: [String?] = []) {
         for (index, column) in columns.enumerated() {
-            let depth = (SQLChain.names(in: [column.expression]).compactMap { depths[$0] }.max() ?? 0) + 1
-            while stages.count < depth {
-                stages.append(Stage(name: "t\(stages.count + 1)", after: previous))
-            }
-            stages[depth - 1].columns.append(column)
-            stages[depth - 1].comments.append(index < comments.count ? comments[index] : nil)
-            depths[column.name] = depth
+            self.columns.append((column.name, column.expression, index < comments.count ? comments[index] : nil))
         }
     }
 
-    /// Spark SQL: the `WITH` list of `t0` and every stage.
-    var commonTableExpressions: String {
-        "WITH\nt0 AS (\n\(source)\n),\n" + stages.map { "\($0.name) AS (\n  SELECT *,\n\($0.list)\n  FROM \($0.after)\n)" }.joined(separator: ",\n") + "\n"
+    /// The stages, and the final `SELECT` (`select` given the name of the last stage) with the
+    /// inlined columns written into it.
+    func render(select: (String) -> String) -> (stages: [Stage], select: String) {
+        var kept = columns
+        var written: [String: String] = [:]
+        if inlining {
+            var uses: [String: Int] = [:]
+            for text in columns.map(\.expression) + [select("t0")] {
+                for name in SQLChain.words(in: text, backslashEscapes: backslashEscapes) { uses[name, default: 0] += 1 }
+            }
+            kept = []
+            for column in columns {
+                let expression = SQLChain.substitute(written, in: column.expression, backslashEscapes: backslashEscapes)
+                let bare = SQLChain.isName(expression)
+                if (uses[column.name] ?? 0) <= 1 || bare {
+                    written[column.name] = bare ? expression : "(" + expression + ")"
+                } else {
+                    kept.append((column.name, expression, column.comment))
+                }
+            }
+        }
+        var stages: [Stage] = []
+        var depths = Dictionary(sourceColumns.map { ($0, 0) }, uniquingKeysWith: { first, _ in first })
+        for column in kept {
+            let depth = (SQLChain.names(in: [column.expression]).compactMap { depths[$0] }.max() ?? 0) + 1
+            while stages.count < depth {
+                stages.append(Stage(name: "t\(stages.count + 1)", after: stages.last?.name ?? "t0"))
+            }
+            stages[depth - 1].columns.append((column.name, column.expression))
+            stages[depth - 1].comments.append(column.comment)
+            depths[column.name] = depth
+        }
+        let finalSelect = SQLChain.substitute(written, in: select(stages.last?.name ?? "t0"), backslashEscapes: backslashEscapes)
+        return (stages, finalSelect)
     }
 
-    /// PostgreSQL: the `WITH` list of `t0` and the stages, in order, each ending in `OFFSET 0`; `uses` is the text after the list (the final
-    /// `SELECT` and what follows), whose names each stage passes on. Each is referenced once, so
+    /// Spark SQL: the `WITH` list of `t0` and every stage, then the final `SELECT`.
+    func commonTableExpressions(select: (String) -> String) -> String {
+        let (stages, finalSelect) = render(select: select)
+        return "WITH\nt0 AS (\n\(source)\n)" + stages.map { ",\n\($0.name) AS (\n  SELECT *,\n\($0.list)\n  FROM \($0.after)\n)" }.joined() + "\n" + finalSelect
+    }
+
+    /// PostgreSQL: the `WITH` list of `t0` and the stages, in order, each ending in `OFFSET 0`,
+    /// then the final `SELECT`, whose names each stage passes on. Each is referenced once, so
     /// PostgreSQL (12 and later) plans it as a subquery of the next, not a materialised table.
-    func postgresCommonTableExpressions(using uses: [String]) -> String {
+    func postgresCommonTableExpressions(select: (String) -> String) -> String {
+        let (stages, finalSelect) = render(select: select)
         // Backwards, keeping the live names: those named after the stage and defined before it.
         var order: [String: Int] = [:]
         for (position, name) in (sourceColumns + stages.flatMap { $0.columns.map(\.name) }).enumerated() { order[name] = position }
-        var live = SQLChain.names(in: uses).filter { order[$0] != nil }
+        var live = SQLChain.names(in: [finalSelect]).filter { order[$0] != nil }
         var carried: [[String]] = Array(repeating: [], count: stages.count)
         for index in stages.indices.reversed() {
             live.subtract(stages[index].columns.map(\.name))
@@ -81,35 +118,79 @@ struct SQLChain {
         let listed = zip(stages, carried).map { stage, passed in
             "\(stage.name) AS (\n  SELECT\n" + passed.map { "    \($0),\n" }.joined() + "\(stage.list)\n  FROM \(stage.after)\n  OFFSET 0\n)"
         }
-        return "WITH\nt0 AS (\n\(source)\n  OFFSET 0\n)" + listed.map { ",\n" + $0 }.joined() + "\n"
+        return "WITH\nt0 AS (\n\(source)\(sourceIsFenced ? "\n  OFFSET 0" : "")\n)" + listed.map { ",\n" + $0 }.joined() + "\n" + finalSelect
+    }
+
+    /// Whether `text` is one name (a column) or a number.
+    static func isName(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 
     /// The words of `texts` that could name a column (letters, digits and `_`, not starting
     /// with a digit), outside string literals. A name that only looks like a column is harmless:
     /// it passes on a column no one reads.
     static func names(in texts: [String]) -> Set<String> {
-        var names: Set<String> = []
-        for text in texts {
-            var word = String.UnicodeScalarView()
-            var inString = false
-            func flush() {
-                if let first = word.first, !("0"..."9").contains(first) { names.insert(String(word)) }
-                word.removeAll()
+        Set(texts.flatMap { words(in: $0, backslashEscapes: false) })
+    }
+
+    /// Each word of `text` that could name a column, once per occurrence: not in a string
+    /// literal, not a member after `.`.
+    static func words(in text: String, backslashEscapes: Bool) -> [String] {
+        var found: [String] = []
+        scan(text, backslashEscapes: backslashEscapes) { word in
+            found.append(word)
+            return nil
+        }
+        return found
+    }
+
+    /// `text` with each word that names a column of `written` replaced by its text.
+    static func substitute(_ written: [String: String], in text: String, backslashEscapes: Bool) -> String {
+        if written.isEmpty { return text }
+        return scan(text, backslashEscapes: backslashEscapes) { written[$0] }
+    }
+
+    /// Reads `text` word by word outside string literals (a word after `.` is a member, and
+    /// skipped); returns the text with each word replaced by what `replace` gives for it.
+    @discardableResult
+    private static func scan(_ text: String, backslashEscapes: Bool, _ replace: (String) -> String?) -> String {
+        var out = String.UnicodeScalarView()
+        var word = String.UnicodeScalarView()
+        var inString = false, escaped = false
+        var previous: Unicode.Scalar = " "
+        func flush() {
+            guard !word.isEmpty else { return }
+            let text = String(word)
+            if let first = word.first, !("0"..."9").contains(first), previous != ".", let replacement = replace(text) {
+                out.append(contentsOf: replacement.unicodeScalars)
+            } else {
+                out.append(contentsOf: word)
             }
-            for scalar in text.unicodeScalars {
-                if inString {
-                    if scalar == "'" { inString = false }
+            word.removeAll()
+        }
+        for scalar in text.unicodeScalars {
+            if inString {
+                out.append(scalar)
+                if escaped {
+                    escaped = false
+                } else if backslashEscapes, scalar == "\\" {
+                    escaped = true
                 } else if scalar == "'" {
-                    flush()
-                    inString = true
-                } else if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" {
-                    word.append(scalar)
-                } else {
-                    flush()
+                    inString = false
                 }
+                previous = scalar
+                continue
+            }
+            if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" {
+                word.append(scalar)
+                continue
             }
             flush()
+            previous = scalar
+            out.append(scalar)
+            if scalar == "'" { inString = true }
         }
-        return names
+        flush()
+        return String(out)
     }
 }

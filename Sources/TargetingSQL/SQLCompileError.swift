@@ -4,4 +4,6 @@ package enum SQLCompileError: Error, Hashable, Sendable {
     case unknownPlacement(String, suggestion: String?)
     /// No placement was named.
     case noPlacement
+    /// Two custom attributes read by the rules have the same column name in the typed table.
+    case columnClash(String, keys: [String])
 }

@@ -41,7 +41,7 @@ extension SQLCompiler {
         let experiments = byRow && (old.reportsExperiments || new.reportsExperiments)
         let sticky = !old.stickyExperiments.isEmpty || !new.stickyExperiments.isEmpty
         // One typed table for both rule sets: the columns either reads.
-        let schema = layout == .columns ? SQLTableSchema(programs: [old, new]) : nil
+        let schema = layout == .columns ? try SQLTableSchema(programs: [old, new]) : nil
         func side(_ program: Program, _ names: [String]) throws(SQLCompileError) -> String {
             try compile(placements: names, program: program, now: now, dialect: dialect, table: table, column: column,
                     schema: schema, includeProfile: true, experimentColumns: experiments,

@@ -84,7 +84,7 @@ extension SQLCompiler {
         let spread = columns.enumerated().map { "WHEN \($0.offset) THEN g.\($0.element)" }.joined(separator: " ")
         let spreadStuck = stuckColumns.enumerated().map { "WHEN \($0.offset) THEN \($0.element.map { "g." + $0 } ?? "0")" }.joined(separator: " ")
         let stickyOut = reportsSticky ? ", sticky" : ""
-        let select = """
+        let select = { (last: String) in """
         SELECT placement, \(list), profiles,
           ROUND(COALESCE(FLOOR(profiles * 1000.0 / NULLIF(SUM(profiles) OVER (PARTITION BY placement), 0)), 0) / 10, 1) AS share\(stickyOut)
         FROM (
@@ -96,7 +96,7 @@ extension SQLCompiler {
         SELECT entry, SUM(profiles) AS profiles\(reportsSticky ? ", SUM(CASE WHEN stuck = 1 THEN profiles ELSE 0 END) AS sticky" : "")
         FROM (
         SELECT CASE u.placement_number \(spread) END AS entry\(reportsSticky ? ", CASE u.placement_number \(spreadStuck) END AS stuck" : ""), g.profiles
-        FROM (SELECT \(grouping.joined(separator: ", ")), COUNT(*) AS profiles FROM \(chain.previous) GROUP BY \(grouping.joined(separator: ", "))) AS g
+        FROM (SELECT \(grouping.joined(separator: ", ")), COUNT(*) AS profiles FROM \(last) GROUP BY \(grouping.joined(separator: ", "))) AS g
         CROSS JOIN (VALUES \(columns.indices.map { "(\($0))" }.joined(separator: ", "))) AS u(placement_number)
         ) AS taken
         GROUP BY entry
@@ -104,7 +104,7 @@ extension SQLCompiler {
         ) AS counted
         ORDER BY entry
 
-        """
+        """ }
         return query(chain, select: select)
     }
 }

@@ -193,6 +193,10 @@ package struct SQLCompiler {
         // The history is read once per profile, for caps and for sticky experiments alike.
         let history = shared.readsHistory || read.contains { program.slots[$0].target.historyPlacement != nil }
         var chain = SQLChain(source: source(reading: read, history: history), sourceColumns: sourceColumns(reading: read, history: history))
+        // A typed table's query is written as one pass (`SQLChain.inlining`); its `t0` only renames.
+        chain.inlining = schema != nil
+        chain.sourceIsFenced = schema == nil
+        chain.backslashEscapes = dialect.backslashEscapes
         shared.addColumns(to: &chain, reader: reader)
         return (chain, shared)
     }
@@ -302,7 +306,7 @@ package struct SQLCompiler {
             let numbers = placements.indices.map { "(\($0))" }.joined(separator: ", ")
             decided = "CROSS JOIN (VALUES \(numbers)) AS decided(placement_number)\n"
         }
-        return query(chain, select: "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \(chain.previous)\n" + decided)
+        return query(chain) { "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \($0)\n" + decided }
     }
 
     /// Adds what the placements need (`addConditions`), then each placement's deciding columns
@@ -320,11 +324,12 @@ package struct SQLCompiler {
         return deciding
     }
 
-    /// The statement: `chain`'s common table expressions, then `select`.
-    func query(_ chain: SQLChain, select: String) -> String {
+    /// The statement: `chain`'s common table expressions, then `select` (given the name of the
+    /// last of them).
+    func query(_ chain: SQLChain, select: (String) -> String) -> String {
         switch dialect {
-        case .postgres: chain.postgresCommonTableExpressions(using: [select]) + select
-        case .spark: chain.commonTableExpressions + select
+        case .postgres: chain.postgresCommonTableExpressions(select: select)
+        case .spark: chain.commonTableExpressions(select: select)
         }
     }
 
@@ -346,7 +351,12 @@ package struct SQLCompiler {
         }
         let segmentColumns = SQLCompiler.columnNames(prefix: "seg_", program.ruleSet.segments.map(\.name.text))
         let audienceColumns = SQLCompiler.columnNames(prefix: "aud_", program.ruleSet.audiences.map(\.name.text))
-        let conditions = SQLConditionCompiler(dialect: dialect, now: now, segmentColumn: { segmentColumns[$0] })
+        var conditions = SQLConditionCompiler(dialect: dialect, now: now, segmentColumn: { segmentColumns[$0] })
+        let reader = self.reader
+        conditions.form = { reader.form(of: program.slots[$0]) }
+        // An audience only decides whether a row is taken; so does a segment no `not` reaches.
+        let twoValued = SQLConditionCompiler.twoValuedSegments(from: needs.audiences.map { program.audiences[$0].condition },
+                                                               segments: { program.segments[$0].condition })
 
         for stage in stages.ordered { chain.add(stage) }
         // Grouped in one pass (in `segments` order within a level): a chain of segments has as
@@ -355,11 +365,11 @@ package struct SQLCompiler {
         for segment in needs.segments { atLevel[needs.level[segment] ?? 0, default: []].append(segment) }
         for depth in atLevel.keys.sorted() {
             let atDepth = atLevel[depth] ?? []
-            chain.add(atDepth.map { (name: segmentColumns[$0], expression: conditions.compile(program.segments[$0].condition)) },
+            chain.add(atDepth.map { (name: segmentColumns[$0], expression: conditions.compile(program.segments[$0].condition, deciding: !twoValued.contains($0))) },
                       comments: atDepth.map { SQLCompiler.origin(program.ruleSet.segments[$0]) })
         }
         if !needs.audiences.isEmpty {
-            chain.add(needs.audiences.map { (name: audienceColumns[$0], expression: conditions.compile(program.audiences[$0].condition)) },
+            chain.add(needs.audiences.map { (name: audienceColumns[$0], expression: conditions.compile(program.audiences[$0].condition, deciding: true)) },
                       comments: needs.audiences.map { SQLCompiler.origin(program.ruleSet.audiences[$0]) })
         }
     }

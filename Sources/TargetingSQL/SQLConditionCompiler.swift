@@ -1,34 +1,64 @@
 import TargetingBase
 import TargetingEngine
 
-/// Compiles conditions into SQL boolean expressions that are never NULL, with the two-valued
-/// semantics of `Evaluator.run`: a missing or mistyped value makes every test false except
-/// `is set` / `is not set`, and `!=`, `not in` negate only a fitting value.
+/// Compiles conditions into SQL boolean expressions with the two-valued semantics of
+/// `Evaluator.run`: a missing or mistyped value makes every test false except `is set` /
+/// `is not set`, and `!=`, `not in` negate only a fitting value.
+///
+/// SQL is three-valued: a comparison with NULL is NULL. Where a condition only decides whether
+/// a row is taken (an audience, and every segment no `not` reaches), NULL and FALSE are the same
+/// answer through `AND` and `OR`, so a test whose comparison is NULL exactly when the value is
+/// missing is written as that comparison alone, as an analyst writes it (`country = 'US'`).
+/// Under `not`, every test is made two-valued first.
 struct SQLConditionCompiler {
     let dialect: SQLDialect
     let now: Int64
     /// The column holding segment N's result.
     let segmentColumn: (Int) -> String
+    /// How slot N's view holds its value.
+    var form: (Int) -> SQLValueForm = { _ in .plain }
 
-    /// A condition over slot columns and segment columns, as SQL text.
-    func compile(_ condition: Condition) -> String {
-        dialect.sql(expression(condition))
+    /// A condition over slot columns and segment columns, as SQL text: two-valued unless
+    /// `deciding` (a condition that only decides whether a row is taken).
+    func compile(_ condition: Condition, deciding: Bool = false) -> String {
+        dialect.sql(expression(condition, twoValued: !deciding))
     }
 
-    /// A condition over slot columns and segment columns.
-    func expression(_ condition: Condition) -> SQLExpression {
+    /// A condition over slot columns and segment columns; with `twoValued`, never NULL.
+    func expression(_ condition: Condition, twoValued: Bool = true) -> SQLExpression {
         switch condition {
-        case .and(let items): return items.isEmpty ? .bool(true) : .parenthesized(.and(items.map(expression)))
-        case .or(let items): return items.isEmpty ? .bool(false) : .parenthesized(.or(items.map(expression)))
-        case .not(let inner): return .parenthesized(.not(expression(inner)))
+        case .and(let items): return items.isEmpty ? .bool(true) : .parenthesized(.and(items.map { expression($0, twoValued: twoValued) }))
+        case .or(let items): return items.isEmpty ? .bool(false) : .parenthesized(.or(items.map { expression($0, twoValued: twoValued) }))
+        case .not(let inner): return .parenthesized(.not(expression(inner, twoValued: true)))
         case .segment(let index): return .column(segmentColumn(index))
-        case .test(let test): return expression(test)
+        case .test(let test): return expression(test, twoValued: twoValued)
         }
+    }
+
+    /// The segments whose columns must be two-valued: those a `not` reaches in `conditions`
+    /// (audiences' and segments' alike), and the segments those use. `segments(i)` is segment
+    /// i's condition.
+    static func twoValuedSegments(from conditions: [Condition], segments: (Int) -> Condition) -> Set<Int> {
+        var marked: Set<Int> = []
+        var visited: Set<[Int]> = []
+        func walk(_ condition: Condition, negated: Bool) {
+            switch condition {
+            case .and(let items), .or(let items): items.forEach { walk($0, negated: negated) }
+            case .not(let inner): walk(inner, negated: true)
+            case .test: break
+            case .segment(let index):
+                if negated { marked.insert(index) }
+                guard visited.insert([index, negated ? 1 : 0]).inserted else { return }
+                walk(segments(index), negated: negated)
+            }
+        }
+        conditions.forEach { walk($0, negated: false) }
+        return marked
     }
 
     /// One comparison: the value fits the test's type and the type's check holds (negated
     /// for a negated test); presence is the `p` column.
-    func expression(_ test: CompiledTest) -> SQLExpression {
+    func expression(_ test: CompiledTest, twoValued: Bool = true) -> SQLExpression {
         if test.slot < 0 {
             // `now` is inlined: the outcome is known at compile time.
             return .bool(test.holds(.date(now), now: now))
@@ -36,23 +66,38 @@ struct SQLConditionCompiler {
         let c = "s\(test.slot)_"
         let v = SQLExpression.column(c + "v")
         let valueFits = SQLExpression.parenthesized(.isNull(v, negated: true))
-        let fits: SQLExpression
+        var fits = valueFits
         let check: SQLExpression
+        // Whether `check` is NULL exactly when the value is missing (else it may be NULL for
+        // a fitting value, and is coalesced).
+        var strict = true
         switch test.kind {
         case .presence:
             return test.negated ? .parenthesized(.not(.column(c + "p"))) : .column(c + "p")
         case .text(let text, let fold):
-            (fits, check) = (valueFits, self.text(text, fold ? .column(c + "f") : v))
+            check = self.text(text, fold ? .column(c + "f") : v)
+            strict = text.literals.allSatisfy(dialect.canWrite)
+            if case .matches = text { strict = false }
         case .number(let number):
-            (fits, check) = (valueFits, self.number(number, v))
+            if case .derived(let rule, let source) = form(test.slot) {
+                check = derived(number, SQLDerivedBounds(rule: rule, now: now), v, source)
+            } else {
+                check = self.number(number, v)
+            }
         case .bool(let literal):
-            (fits, check) = (valueFits, .parenthesized(.compare(v, .equal, .bool(literal))))
+            check = .parenthesized(.compare(v, .equal, .bool(literal)))
         case .date(let date):
-            (fits, check) = (valueFits, self.date(date, v))
+            guard case .date(let source) = form(test.slot) else { preconditionFailure("a date test of a slot read as another type") }
+            check = self.date(date, v, source)
         case .version(let version):
-            (fits, check) = (.column(c + "ok"), self.version(version, SQLVersionComparison(prefix: c)))
+            (fits, check, strict) = (.column(c + "ok"), self.version(version, SQLVersionComparison(prefix: c)), false)
         case .members(let members, let fold):
-            (fits, check) = (valueFits, self.members(members, fold ? .column(c + "f") : v))
+            check = self.members(members, fold ? .column(c + "f") : v)
+            strict = members.literals.allSatisfy(dialect.canWrite)
+        }
+        if strict {
+            if twoValued { return .parenthesized(.and([fits, test.negated ? .not(check) : check])) }
+            return test.negated ? .parenthesized(.not(check)) : check
         }
         let holds = SQLExpression.coalesce([check, .bool(false)])
         return .parenthesized(.and([fits, test.negated ? .not(holds) : holds]))
@@ -97,13 +142,33 @@ struct SQLConditionCompiler {
         }
     }
 
-    /// A test of the instant `value` (Unix ms).
-    private func date(_ test: InstantTest, _ value: SQLExpression) -> SQLExpression {
-        func instant(_ operand: DateOperand) -> SQLExpression { SQLConditionCompiler.instant(operand, now: now) }
+    /// A test of the date `value`, held in `form`.
+    private func date(_ test: InstantTest, _ value: SQLExpression, _ form: SQLDateForm) -> SQLExpression {
+        let literals = SQLDateLiterals(dialect: dialect)
+        func compare(_ comparison: SQLExpression.Comparison, _ operand: DateOperand) -> SQLExpression {
+            literals.compare(value, comparison, operand.at(now), form: form, note: SQLConditionCompiler.note(operand, now: now))
+        }
         switch test {
-        case .equals(let operand): return compare(value, .equal, instant(operand))
-        case .order(let ordering, let operand): return compare(value, op(ordering), instant(operand))
-        case .between(let low, let high): return between(value, instant(low), instant(high))
+        case .equals(let operand): return compare(.equal, operand)
+        case .order(let ordering, let operand): return compare(op(ordering), operand)
+        case .between(let low, let high): return .parenthesized(.and([compare(.greaterOrEqual, low), compare(.lessOrEqual, high)]))
+        }
+    }
+
+    /// A test of a number derived from the date `value` (held in `form`), as comparisons of that date.
+    private func derived(_ test: OrderedTest<Double>, _ bounds: SQLDerivedBounds, _ value: SQLExpression, _ form: SQLDateForm) -> SQLExpression {
+        let literals = SQLDateLiterals(dialect: dialect)
+        func terms(_ terms: SQLDerivedBounds.Terms) -> SQLExpression {
+            // No value passes: a comparison that no date passes, NULL when the value is missing.
+            guard let terms else { return literals.compare(value, .less, Int64.min, form: form) }
+            let compared = terms.map { literals.compare(value, $0.0, $0.1, form: form) }
+            return compared.count == 1 ? compared[0] : .parenthesized(.and(compared))
+        }
+        switch test {
+        case .equals(let literal): return terms(bounds.equals(literal))
+        case .order(let ordering, let literal): return terms(bounds.order(ordering, literal))
+        case .between(let low, let high): return terms(bounds.between(low, high))
+        case .isIn(let literals): return .parenthesized(.or(literals.sorted().map { terms(bounds.equals($0)) }))
         }
     }
 
@@ -133,21 +198,44 @@ struct SQLConditionCompiler {
         case .hasAll(let literals):
             return .parenthesized(.and(literals.map { .arrayContains(value, .string($0)) }))
         case .hasNone(let literals):
-            // Each term is coalesced: a literal PostgreSQL cannot hold is NULL and held by no set.
-            let held = literals.map { SQLExpression.coalesce([.arrayContains(value, .string($0)), .bool(false)]) }
+            // A literal the engine cannot write is NULL and held by no set: its term is coalesced.
+            let held = literals.map { literal in
+                let term = SQLExpression.arrayContains(value, .string(literal))
+                return dialect.canWrite(literal) ? term : .coalesce([term, .bool(false)])
+            }
             return .parenthesized(.not(.parenthesized(.or(held))))
         }
     }
 
-    /// An instant inlined as Unix ms; a relative one (`now - 30d`) keeps its meaning in a comment
-    /// beside the number: `1793448000000 /* now - 30d = 2026-10-30T12:00:00Z */`.
-    static func instant(_ operand: DateOperand, now: Int64) -> SQLExpression {
-        let ms = operand.at(now)
-        guard case .relative(let offset) = operand else { return .integer(ms) }
+    /// What a relative instant (`now - 30d`) means, for a comment beside its value:
+    /// `now - 30d = 2026-10-30T12:00:00Z`; nil for an absolute one.
+    static func note(_ operand: DateOperand, now: Int64) -> String? {
+        guard case .relative(let offset) = operand else { return nil }
         let magnitude = offset.magnitude
         let units: [(UInt64, String)] = [(86_400_000, "d"), (3_600_000, "h"), (60_000, "m"), (1_000, "s")]
         let (size, unit) = units.first { magnitude % $0.0 == 0 && magnitude >= $0.0 } ?? (1, "ms")
         let written = offset == 0 ? "now" : "now \(offset < 0 ? "-" : "+") \(magnitude / size)\(unit)"
-        return .commented(.integer(ms), "\(written) = \(Timestamp.format(ms))")
+        return "\(written) = \(Timestamp.format(operand.at(now)))"
+    }
+}
+
+extension TextTest {
+    /// The texts the test compares with.
+    var literals: [String] {
+        switch self {
+        case .equals(let literal), .contains(let literal), .startsWith(let literal), .endsWith(let literal): [literal]
+        case .isIn(let literals): Array(literals)
+        case .matches: []
+        }
+    }
+}
+
+extension MembersTest {
+    /// The texts the test looks for.
+    var literals: [String] {
+        switch self {
+        case .has(let literal): [literal]
+        case .hasAny(let literals), .hasAll(let literals), .hasNone(let literals): Array(literals)
+        }
     }
 }

@@ -47,11 +47,11 @@ struct SQLDecidingColumns {
         return .parenthesized(.caseWhen(subject: nil, [.init(stuck, .column(shared.stickyColumn(plan.id)))], otherwise: .column(shared.bucketColumn(plan.id))))
     }
 
-    /// A value per deciding row: `CASE WHEN r = 0 THEN value(0, row 0) … END`, NULL when no row
-    /// matches (or `null` when the placement has no row).
+    /// A value per deciding row: `CASE r WHEN 0 THEN value(0, row 0) … END` (the row read
+    /// once), NULL when no row matches (or `null` when the placement has no row).
     func perRow(null: SQLExpression, _ value: (Int, Program.Row) -> SQLExpression) -> SQLExpression {
-        let cases = placement.rows.enumerated().map { SQLExpression.When(isRow($0.offset), value($0.offset, $0.element)) }
-        return cases.isEmpty ? null : .caseWhen(subject: nil, cases, otherwise: nil)
+        let cases = placement.rows.enumerated().map { SQLExpression.When(.integer(Int64($0.offset)), value($0.offset, $0.element)) }
+        return cases.isEmpty ? null : .caseWhen(subject: .column(rowColumn), cases, otherwise: nil)
     }
 
     /// A value per decision: `value(choice)` for the choice the profile's row, variant and
@@ -73,9 +73,9 @@ struct SQLDecidingColumns {
             } else {
                 chosen = heldOutOrNot({ Choice(row: number, heldOut: $0) }, admitsHeldOut: row.admitsHeldOut)
             }
-            return SQLExpression.When(isRow(number), chosen)
+            return SQLExpression.When(.integer(Int64(number)), chosen)
         }
         let none = heldOutOrNot({ Choice(heldOut: $0) }, admitsHeldOut: true)
-        return rows.isEmpty ? none : .caseWhen(subject: nil, rows, otherwise: none)
+        return rows.isEmpty ? none : .caseWhen(subject: .column(rowColumn), rows, otherwise: none)
     }
 }

@@ -1,3 +1,4 @@
+import TargetingBase
 import TargetingProfiles
 
 /// How each engine writes an expression tree: every spelling that differs between engines is
@@ -19,6 +20,10 @@ extension SQLDialect {
             return value ? "TRUE" : "FALSE"
         case .null:
             return "NULL"
+        case .instant(let ms):
+            return instantLiteral(ms)
+        case .calendarDate(let days):
+            return dateLiteral(days)
         case .cast(let value, let type):
             return "CAST(\(sql(value)) AS \(typeName(type)))"
         case .parenthesized(let inner):
@@ -319,6 +324,64 @@ extension SQLDialect {
             switch self {
             case .postgres, .spark: "BOOLEAN"
             }
+        case .date:
+            switch self {
+            case .postgres, .spark: "DATE"
+            }
+        case .timestamp:
+            switch self {
+            case .postgres: "TIMESTAMPTZ"
+            case .spark: "TIMESTAMP"
+            }
+        case .json:
+            switch self {
+            case .postgres: "JSONB"
+            case .spark: "STRING"
+            }
+        }
+    }
+
+    /// The type of a table column holding values of `type`, NULL standing for not set.
+    func columnTypeName(_ type: SQLExpression.ValueType) -> String {
+        switch self {
+        case .postgres, .spark: typeName(type)
+        }
+    }
+
+    /// What follows a `CREATE TABLE`'s column list.
+    var tableEngineClause: String {
+        switch self {
+        case .postgres, .spark: ""
+        }
+    }
+
+    /// The instants (Unix ms) the engine's instant and date types hold: years 1 to 9999.
+    var instantRange: ClosedRange<Int64> {
+        switch self {
+        case .postgres, .spark: -62_135_596_800_000 ... 253_402_300_799_999
+        }
+    }
+
+    /// An instant literal, UTC.
+    private func instantLiteral(_ ms: Int64) -> String {
+        let date = CivilDate(daysSinceEpoch: Int(Timestamp.floorDiv(ms, Timestamp.msPerDay)))
+        let inDay = Timestamp.floorMod(ms, Timestamp.msPerDay)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let time = "\(pad(inDay / 3_600_000, 2)):\(pad(inDay / 60_000 % 60, 2)):\(pad(inDay / 1000 % 60, 2)).\(pad(inDay % 1000, 3))"
+        switch self {
+        case .postgres: return "TIMESTAMPTZ '\(date) \(time)+00'"
+        case .spark: return "timestamp_millis(\(ms))"
+        }
+    }
+
+    /// A calendar date literal.
+    private func dateLiteral(_ days: Int64) -> String {
+        let date = CivilDate(daysSinceEpoch: Int(days))
+        switch self {
+        case .postgres, .spark: return "DATE '\(date)'"
         }
     }
 
@@ -350,6 +413,22 @@ extension SQLDialect {
                 }
             }
             return out + "'"
+        }
+    }
+
+    /// Whether a string literal can hold `text` (PostgreSQL's text cannot hold U+0000).
+    func canWrite(_ text: String) -> Bool {
+        switch self {
+        case .postgres: !text.unicodeScalars.contains("\u{0}")
+        case .spark: true
+        }
+    }
+
+    /// Whether a backslash escapes the next character in a string literal.
+    var backslashEscapes: Bool {
+        switch self {
+        case .postgres: false
+        case .spark: true
         }
     }
 

@@ -19,6 +19,10 @@ indirect enum SQLExpression: Hashable, Sendable {
     case bool(Bool)
     /// `NULL`.
     case null
+    /// An instant (Unix ms) in the engine's instant type, UTC.
+    case instant(Int64)
+    /// A calendar date (days since 1970-01-01) in the engine's date type.
+    case calendarDate(Int64)
     /// `CAST(value AS type)`.
     case cast(SQLExpression, ValueType)
     /// `(inner)`.
@@ -148,6 +152,12 @@ indirect enum SQLExpression: Hashable, Sendable {
     /// A column type.
     enum ValueType: Hashable, Sendable {
         case text, double, bigint, int, boolean, textArray
+        /// A calendar date.
+        case date
+        /// An instant, UTC, to the millisecond.
+        case timestamp
+        /// A JSON document (the typed table's `history`).
+        case json
     }
 
     /// A comparison operator.

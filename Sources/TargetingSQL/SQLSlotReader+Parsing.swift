@@ -1,6 +1,6 @@
 import TargetingBase
 
-/// Dates, ages and versions parsed in SQL exactly as `Timestamp.parse`, `Timestamp.age` and
+/// Dates and versions parsed in SQL exactly as `Timestamp.parse` and
 /// `SemanticVersion(parsing:)` do, with regular expressions and integer arithmetic only, so that
 /// no input ever raises an error.
 extension SQLSlotReader {
@@ -55,8 +55,6 @@ extension SQLSlotReader {
 
         let parts = SQLInstantParts.columns(prefix: "\(c)d")
         stages.add(SQLStage.value, column, sql(parts.milliseconds))
-        // Whether it parsed, without the arithmetic of its instant: what `profile.age` needs.
-        stages.add(SQLStage.value, "\(c)dv", sql(parts.valid))
     }
 
     /// The common forms of a date, `0` standing for an ASCII digit.
@@ -129,67 +127,6 @@ extension SQLSlotReader {
             return "\(collated) NOT LIKE '%\(String(repeating: "\(character)%", count: once + 1))'"
         }
         return "(" + (["\(collated) LIKE '\(like)'", trimmed] + counts).joined(separator: " AND ") + ")"
-    }
-
-    /// `profile.age` from the birthday parsed into the parts `_dy`, `_dmo`, … and `_dv`: whole
-    /// years from its UTC calendar date to the UTC calendar date of now; a 29 February birthday
-    /// counts from 1 March in other years.
-    ///
-    /// The UTC calendar date is the written date moved by at most one day: `_sh`, the whole
-    /// days the offset moves the written time of day across (−1, 0 or 1; 0 for a date alone or
-    /// `Z`). The day before the first of a month is the last of the month before; the day after
-    /// the last of a month is the first of the next.
-    func readAge(prefix c: String, into stages: inout SQLStages) {
-        func column(_ suffix: String) -> SQLExpression { .column(c + suffix) }
-        func integer(_ value: Int) -> SQLExpression { .integer(Int64(value)) }
-        func when(_ condition: SQLExpression, _ result: SQLExpression) -> SQLExpression.When { .init(condition, result) }
-        func equals(_ left: SQLExpression, _ right: Int) -> SQLExpression { .compare(left, .equal, integer(right)) }
-        let y = column("dy"), m = column("dmo"), d = column("dd"), shift = column("sh")
-        let offset = SQLExpression.parenthesized(.arithmetic(.arithmetic(column("doh"), .times, integer(60)), .plus, column("dom")))
-        let minutes = SQLExpression.arithmetic(.arithmetic(.arithmetic(column("dh"), .times, integer(60)), .plus, column("dmi")), .minus,
-                                               .arithmetic(column("dsg"), .times, offset))
-        stages.add(SQLStage.value, "\(c)sh", sql(.floorDivide(minutes, by: 1440)))
-        func length(_ year: SQLExpression, _ month: SQLExpression) -> SQLExpression {
-            .caseWhen(subject: nil, [when(.isIn(month, [1, 3, 5, 7, 8, 10, 12].map(integer)), integer(31)), when(.isIn(month, [4, 6, 9, 11].map(integer)), integer(30)),
-                                     when(SQLInstantParts.isLeapYear(year), integer(29))], otherwise: integer(28))
-        }
-        func plus(_ value: SQLExpression, _ amount: Int) -> SQLExpression { .arithmetic(value, .plus, integer(amount)) }
-        func minus(_ value: SQLExpression, _ amount: Int) -> SQLExpression { .arithmetic(value, .minus, integer(amount)) }
-        let unshifted = equals(shift, 0), later = SQLExpression.compare(shift, .greater, integer(0))
-        let monthEnds = SQLExpression.compare(d, .equal, length(y, m))
-        let previousLength = SQLExpression.caseWhen(subject: nil, [when(equals(m, 1), integer(31))], otherwise: length(y, minus(m, 1)))
-        let day = SQLExpression.caseWhen(subject: nil, [
-            when(unshifted, d),
-            when(later, .caseWhen(subject: nil, [when(monthEnds, integer(1))], otherwise: plus(d, 1))),
-        ], otherwise: .caseWhen(subject: nil, [when(equals(d, 1), previousLength)], otherwise: minus(d, 1)))
-        stages.add(SQLStage.civilDate, "\(c)bd", sql(.parenthesized(day)))
-        let nextMonth = SQLExpression.caseWhen(subject: nil, [when(equals(m, 12), integer(1))], otherwise: plus(m, 1))
-        let previousMonth = SQLExpression.caseWhen(subject: nil, [when(equals(m, 1), integer(12))], otherwise: minus(m, 1))
-        let month = SQLExpression.caseWhen(subject: nil, [
-            when(unshifted, m),
-            when(later, .caseWhen(subject: nil, [when(monthEnds, nextMonth)], otherwise: m)),
-        ], otherwise: .caseWhen(subject: nil, [when(equals(d, 1), previousMonth)], otherwise: m))
-        stages.add(SQLStage.civilDate, "\(c)bm", sql(.parenthesized(month)))
-        let year = SQLExpression.caseWhen(subject: nil, [
-            when(.and([later, equals(m, 12), equals(d, 31)]), plus(y, 1)),
-            when(.and([.compare(shift, .less, integer(0)), equals(m, 1), equals(d, 1)]), minus(y, 1)),
-        ], otherwise: y)
-        stages.add(SQLStage.civilDate, "\(c)by", sql(.parenthesized(year)))
-
-        let today = Timestamp.civilDate(ms: now)
-        func before(_ month: SQLExpression, _ day: SQLExpression) -> SQLExpression {
-            .parenthesized(.or([.compare(month, .greater, integer(today.month)),
-                                .parenthesized(.and([equals(month, today.month), .compare(day, .greater, integer(today.day))]))]))
-        }
-        var beforeAnniversary = before(column("bm"), column("bd"))
-        if !CivilDate.isLeapYear(today.year) {
-            let marchFirst = (3, 1) > (today.month, today.day)
-            let leapDay = SQLExpression.and([equals(column("bm"), 2), equals(column("bd"), 29)])
-            beforeAnniversary = .parenthesized(.caseWhen(subject: nil, [when(leapDay, .bool(marchFirst))], otherwise: beforeAnniversary))
-        }
-        let age = SQLExpression.arithmetic(.arithmetic(integer(today.year), .minus, column("by")), .minus,
-                                           .caseWhen(subject: nil, [when(beforeAnniversary, integer(1))], otherwise: integer(0)))
-        stages.add(SQLStage.derived, "\(c)v", sql(.caseWhen(subject: nil, [when(column("dv"), .cast(age, .double))], otherwise: nil)))
     }
 
     /// Parses the text column `text` as a version: `_ok`, and the parts `_maj`, `_min`, `_pat`

@@ -37,25 +37,27 @@ struct SQLSlotReader {
             stages.add(SQLStage.derived, "\(c)p", sql(.parenthesized(.isNull(.column("\(c)v"), negated: true))))
             return
         case .custom(let key):
-            if let schema { readColumn(.custom(key), of: schema, prefix: c, set: false, presence: true, into: &stages) } else { readCustom(key, prefix: c, into: &stages) }
+            if let schema {
+                readTyped(slot, .custom(key), of: schema, prefix: c, folded: folded, into: &stages)
+                return
+            }
+            readCustom(key, prefix: c, into: &stages)
         case .builtin(let field):
-            if let derived = BuiltinField.derivation(of: field) {
-                readStored(derived.source, prefix: c, set: false, presence: false, into: &stages)
-                readDate(text: "\(c)s", prefix: c, column: "\(c)ms", into: &stages)
-                // Set exactly when computable: the source is a date that parses.
-                stages.add(SQLStage.derived, "\(c)p", "\(c)dv")
-                switch derived.rule {
-                case .wholeYears:
-                    readAge(prefix: c, into: &stages)
-                case .wholeDays:
-                    let days = SQLExpression.floorDivide(.arithmetic(.integer(now), .minus, .column("\(c)ms")), by: Timestamp.msPerDay)
-                    stages.add(SQLStage.derived, "\(c)v", sql(.caseWhen(subject: nil, [.init(.isNull(.column("\(c)ms"), negated: true), .cast(days, .double))], otherwise: nil)))
-                }
-                addFold(.number, prefix: c, folded: false, into: &stages)
+            if let schema {
+                readTyped(slot, .builtin(field), of: schema, prefix: c, folded: folded, into: &stages)
+                return
+            }
+            if BuiltinField.derivation(of: field) != nil {
+                // The source date, in Unix ms: a test of the derived number compares it
+                // (`SQLValueForm.derived`). Set exactly when computable: a date that parses.
+                let source = BuiltinField.storedField(of: field)
+                readBuiltin(source, prefix: c, set: false, presence: false, into: &stages)
+                readDate(text: "\(c)s", prefix: c, column: "\(c)v", into: &stages)
+                stages.add(SQLStage.derived, "\(c)p", sql(.parenthesized(.isNull(.column("\(c)v"), negated: true))))
                 return
             }
             let viewType = slot.type ?? BuiltinField.all[field]?.type ?? .string
-            readStored(field, prefix: c, set: viewType == .set, presence: true, into: &stages)
+            readBuiltin(field, prefix: c, set: viewType == .set, presence: true, into: &stages)
             switch viewType {
             case .string: stages.add(SQLStage.view, "\(c)v", "\(c)s")
             case .number: stages.add(SQLStage.view, "\(c)v", "\(c)n")
@@ -99,57 +101,86 @@ struct SQLSlotReader {
         }
     }
 
-    /// Built-in field `field`, from the JSON profile or from its typed column.
-    private func readStored(_ field: String, prefix c: String, set: Bool, presence: Bool, into stages: inout SQLStages) {
-        if let schema {
-            readColumn(.builtin(field), of: schema, prefix: c, set: set, presence: presence, into: &stages)
-        } else {
-            readBuiltin(field, prefix: c, set: set, presence: presence, into: &stages)
+    /// How slot `slot`'s view `s<N>_v` holds its value.
+    func form(of slot: Slot) -> SQLValueForm {
+        switch slot.target {
+        case .shownCount: return .plain
+        case .lastShown: return .date(.milliseconds)
+        case .custom(let key):
+            guard slot.type == .date else { return .plain }
+            return .date(schema?.column(for: .custom(key)).map { SQLSlotReader.dateForm($0.column.kind) } ?? .milliseconds)
+        case .builtin(let field):
+            let stored = schema?.column(for: .builtin(field)).map { SQLSlotReader.dateForm($0.column.kind) } ?? .milliseconds
+            if let derived = BuiltinField.derivation(of: field) { return .derived(derived.rule, stored) }
+            return (slot.type ?? BuiltinField.all[field]?.type) == .date ? .date(stored) : .plain
         }
     }
 
-    /// From the typed column of `target` (`--layout columns`): the columns the JSON readers give
-    /// from the same value, `_s`, `_n` (and `_a` for a set, `_p` unless `presence` is false).
-    /// A custom attribute's text is trimmed and empty text is not set; a bool is 1 or 0; `NaN`
-    /// is not set. A built-in field is present whenever its column is not NULL.
-    private func readColumn(_ target: AttributeTarget, of schema: SQLTableSchema, prefix c: String, set: Bool, presence: Bool,
-                            into stages: inout SQLStages) {
-        let custom: Bool
-        if case .custom = target { custom = true } else { custom = false }
-        let noText = SQLExpression.cast(.null, .text), noNumber = SQLExpression.cast(.null, .double)
-        let value: SQLExpression, kind: SQLTableSchema.Kind
-        if target == .builtin("id") {
-            (value, kind) = (.column("profile_id"), .text)
-        } else if let (index, column) = schema.column(for: target) {
-            (value, kind) = (.column(SQLTableSchema.alias(index)), column.kind)
-        } else {
-            (value, kind) = (noText, .text)
-        }
-        let text: SQLExpression, number: SQLExpression
+    /// How a typed column of `kind` holds a date read from it.
+    static func dateForm(_ kind: SQLTableSchema.Kind) -> SQLDateForm {
         switch kind {
-        case .text:
-            text = custom ? .call("nullif", [.trim(value), .string("")]) : value
-            number = noNumber
-        case .number:
-            text = noText
-            number = .call("nullif", [value, .cast(.string("NaN"), .double)])
-        case .bool:
-            text = noText
-            number = .caseWhen(subject: nil, [.init(value, .cast(.integer(1), .double)), .init(.not(value), .cast(.integer(0), .double))], otherwise: nil)
+        case .instant: .instant
+        case .date: .calendarDate
+        case .text, .number, .bool, .set: .milliseconds
         }
-        stages.add(SQLStage.stored, "\(c)s", sql(text))
-        stages.add(SQLStage.stored, "\(c)n", sql(number))
-        if set {
-            let array: SQLExpression = kind == .text
-                ? .caseWhen(subject: nil, [.init(.compare(value, .equal, .string("")), .cast(.textArray([]), .textArray))], otherwise: .splitOnComma(value))
-                : .cast(.null, .textArray)
-            stages.add(SQLStage.stored, "\(c)a", sql(.caseWhen(subject: nil, [.init(.isNull(value, negated: true), array)], otherwise: nil)))
+    }
+
+    /// From the typed column of `target` (`--layout columns`), which holds each value as the
+    /// rules read it: the view is the column itself where the slot reads the column's type
+    /// (a derived number's view is its source date, `form(of:)`); a custom attribute read as
+    /// two types is in the column of both (`SQLTableSchema.merge`), and is converted as `Slot.view`
+    /// converts a JSON value. `_p` is whether the column is not NULL.
+    private func readTyped(_ slot: Slot, _ target: AttributeTarget, of schema: SQLTableSchema, prefix c: String, folded: Bool,
+                           into stages: inout SQLStages) {
+        let name: String, kind: SQLTableSchema.Kind
+        if target == .builtin("id") {
+            (name, kind) = ("profile_id", .text)
+        } else if let (index, column) = schema.column(for: target) {
+            (name, kind) = (SQLTableSchema.alias(index), column.kind)
+        } else {
+            preconditionFailure("the typed table has no column for a slot it was made for")
         }
-        if custom {
-            stages.add(SQLStage.view, "\(c)p", sql(SQLSlotReader.eitherIsSet(prefix: c)))
-        } else if presence {
-            stages.add(SQLStage.stored, "\(c)p", sql(.parenthesized(.isNull(kind == .number ? number : value, negated: true))))
+        let value = SQLExpression.column(name)
+        stages.add(SQLStage.stored, "\(c)p", sql(.parenthesized(.isNull(value, negated: true))))
+        let viewType: ValueType?
+        switch target {
+        case .builtin(let field):
+            if BuiltinField.derivation(of: field) != nil {
+                stages.add(SQLStage.stored, "\(c)v", name)
+                return
+            }
+            viewType = slot.type ?? BuiltinField.all[field]?.type ?? .string
+        case .custom:
+            viewType = slot.type
         }
+        guard let viewType else {
+            stages.add(SQLStage.stored, "\(c)v", name)
+            return
+        }
+        func view(_ expression: SQLExpression) { stages.add(SQLStage.stored, "\(c)v", sql(expression)) }
+        switch (kind, viewType) {
+        case (.text, .string), (.number, .number), (.bool, .bool), (.set, .set), (.instant, .date), (.date, .date):
+            stages.add(SQLStage.stored, "\(c)v", name)
+        case (.text, .version):
+            readVersion(text: name, prefix: c, into: &stages)
+        case (.text, .set):
+            view(.caseWhen(subject: nil, [.init(.isNull(value, negated: true), .splitOnComma(value))], otherwise: nil))
+        case (.number, .bool):
+            view(.caseWhen(subject: nil, [.init(.compare(value, .equal, .integer(1)), .bool(true)),
+                                          .init(.compare(value, .equal, .integer(0)), .bool(false))], otherwise: nil))
+        case (.bool, .number):
+            view(.caseWhen(subject: nil, [.init(value, .cast(.integer(1), .double)), .init(.not(value), .cast(.integer(0), .double))], otherwise: nil))
+        case (.number, .date):
+            // Milliseconds beyond ±9e15 are no date `Timestamp` writes.
+            let inRange = SQLExpression.compare(.call("abs", [value]), .less, .raw("9.0e15"))
+            view(.caseWhen(subject: nil, [.init(inRange, .cast(.call("floor", [value]), .bigint))], otherwise: nil))
+        case (_, .string), (_, .version): view(.cast(.null, .text))
+        case (_, .number): view(.cast(.null, .double))
+        case (_, .bool): view(.cast(.null, .boolean))
+        case (_, .date): view(.cast(.null, .bigint))
+        case (_, .set): view(.cast(.null, .textArray))
+        }
+        addFold(viewType, prefix: c, folded: folded, into: &stages)
     }
 
     /// A custom attribute is set when it has a string or a number: `(_s IS NOT NULL OR _n IS NOT NULL)`.

@@ -456,7 +456,7 @@ def postgres_rows(args, query, kept, workdir, columns=None):
     table = os.path.join(workdir, "table.jsonl")
     with open(table, "w", encoding="utf-8") as handle:
         if columns:
-            handle.write("".join(typed_layout.csv_line(typed_layout.row(json.loads(line), columns)) + "\n" for line in kept))
+            handle.write("".join(typed_layout.csv_line(typed_layout.row(json.loads(line), columns), columns) + "\n" for line in kept))
         else:
             handle.write("".join(line + "\n" for line in kept))
     os.chmod(table, 0o644)

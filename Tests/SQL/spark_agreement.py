@@ -36,7 +36,7 @@ def main():
 
     spark = (SparkSession.builder.master("local[2]").appName("targeting-agreement")
              .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-             .config("spark.sql.shuffle.partitions", "2")
+             .config("spark.sql.shuffle.partitions", "2").config("spark.sql.session.timeZone", "UTC")
              .getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     print("spark %s" % spark.version)
@@ -48,9 +48,7 @@ def main():
     def load(kept, columns):
         """The view `profiles`: each JSON line, or with `columns` the typed table's rows."""
         if columns:
-            types = {"text": "string", "number": "double", "bool": "boolean"}
-            schema = ", ".join("%s %s" % (typed_layout.quoted(name, "spark"), types[kind]) for name, kind in columns)
-            rows = [tuple(typed_layout.row(json.loads(line), columns)) for line in kept]
+            rows, schema = typed_layout.spark_rows(kept, columns)
             spark.createDataFrame(rows, schema).createOrReplaceTempView("profiles")
         else:
             spark.createDataFrame([(line,) for line in kept], "profile string").createOrReplaceTempView("profiles")

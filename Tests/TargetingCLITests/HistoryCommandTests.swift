@@ -117,7 +117,7 @@ final class HistoryCommandTests: TemporaryDirectoryTestCase {
             XCTAssertTrue(result.out.contains("AS held_out,\n  CASE WHEN r = 0 THEN (stk_pricing IS NOT NULL) ELSE FALSE END AS sticky\n"), result.out)
             let schema = CLIHarness.run(["sql", "--schema", "--rules", rules, "--dialect", dialect])
             XCTAssertEqual(schema.status, 0, schema.err)
-            XCTAssertTrue(schema.out.hasSuffix(",\n  history \(dialect == "postgres" ? "TEXT" : "STRING")\n);\n"), schema.out)
+            XCTAssertTrue(schema.out.hasSuffix(",\n  history \(dialect == "postgres" ? "JSONB" : "STRING")\n);\n"), schema.out)
         }
     }
 

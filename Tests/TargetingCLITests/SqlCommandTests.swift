@@ -89,11 +89,11 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
     func testSchemaPrintsTheTypedTableOfTheRules() {
         let schema = sql(["--schema", "--dialect", "postgres", "--table", "app.users"])
         XCTAssertEqual(schema.status, 0, schema.err)
-        XCTAssertTrue(schema.out.hasPrefix("CREATE TABLE app.users (\n  id TEXT,\n  birthday TEXT,\n"), schema.out)
+        XCTAssertTrue(schema.out.hasPrefix("CREATE TABLE app.users (\n  id TEXT,\n  birthday DATE,\n"), schema.out)
         XCTAssertTrue(schema.out.contains("  ca_experience TEXT,\n"), schema.out)
         XCTAssertTrue(schema.out.contains("  ca_reminders BOOLEAN,\n"), schema.out)
-        // The shipped rules cap a paywall, so the table ends with the profile's history as JSON text.
-        XCTAssertTrue(schema.out.hasSuffix("  ca_weekly_hours DOUBLE PRECISION,\n  history TEXT\n);\n"), schema.out)
+        // The shipped rules cap a paywall, so the table ends with the profile's history as JSON.
+        XCTAssertTrue(schema.out.hasSuffix("  ca_weekly_hours DOUBLE PRECISION,\n  history JSONB\n);\n"), schema.out)
         XCTAssertFalse(schema.out.contains("--"), "the statement alone, ready to run")
         XCTAssertTrue(sql(["--schema", "--dialect", "spark"]).out.contains("  ca_weekly_hours DOUBLE,\n  history STRING\n);\n"))
         for bad in [["--schema", "main_paywall"], ["--schema", "--all"], ["--schema", "--layout", "json"]] {

@@ -75,13 +75,13 @@ final class SQLExperimentTests: XCTestCase {
     func testExperimentRowsReportExperimentAndVariantAndNoSplit() throws {
         let query = try SQLCompiler.compile(placement: "first", program: program(rules), now: now, dialect: .postgres)
         XCTAssertTrue(query.contains("""
-          CASE WHEN r = 0 THEN CAST(NULL AS TEXT) WHEN r = 1 THEN 'by_account' END AS split,
-          CASE WHEN r = 0 THEN 'pricing' WHEN r = 1 THEN CAST(NULL AS TEXT) END AS experiment,
-          CASE WHEN r = 0 THEN CASE WHEN exp_pricing < 50 THEN 'control' ELSE 'discount' END WHEN r = 1 THEN CAST(NULL AS TEXT) END AS variant,
+          CASE r WHEN 0 THEN CAST(NULL AS TEXT) WHEN 1 THEN 'by_account' END AS split,
+          CASE r WHEN 0 THEN 'pricing' WHEN 1 THEN CAST(NULL AS TEXT) END AS experiment,
+          CASE r WHEN 0 THEN CASE WHEN exp_pricing < 50 THEN 'control' ELSE 'discount' END WHEN 1 THEN CAST(NULL AS TEXT) END AS variant,
           in_holdout AS held_out
         FROM t
         """), query)
-        XCTAssertTrue(query.contains("CASE WHEN r = 0 THEN CASE WHEN exp_pricing < 50 THEN 'f_control' ELSE 'f_discount' END"), query)
+        XCTAssertTrue(query.contains("CASE r WHEN 0 THEN CASE WHEN exp_pricing < 50 THEN 'f_control' ELSE 'f_discount' END"), query)
     }
 
     func testEachExperimentIsDrawnOncePerProfileForAllPlacements() throws {
@@ -102,12 +102,12 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertEqual(count("AS aud_new_users", in: query), 1, query)
         XCTAssertFalse(query.contains("UNION ALL"), "one statement: each profile gives one row per placement")
         XCTAssertTrue(query.contains("  CASE decided.placement_number WHEN 0 THEN 'first' WHEN 1 THEN 'second' END AS placement,\n"), query)
-        XCTAssertTrue(query.contains("  CASE decided.placement_number WHEN 0 THEN CASE WHEN p0_r = 0 THEN CASE WHEN exp_pricing < 50 THEN 'control'"), query)
-        XCTAssertTrue(query.contains(" WHEN 1 THEN CASE WHEN p1_r = 0 THEN CASE WHEN exp_pricing < 50 THEN 'control' ELSE 'discount' END WHEN p1_r = 1 THEN CAST(NULL AS TEXT) END END AS variant,\n"), query)
+        XCTAssertTrue(query.contains("  CASE decided.placement_number WHEN 0 THEN CASE p0_r WHEN 0 THEN CASE WHEN exp_pricing < 50 THEN 'control'"), query)
+        XCTAssertTrue(query.contains(" WHEN 1 THEN CASE p1_r WHEN 0 THEN CASE WHEN exp_pricing < 50 THEN 'control' ELSE 'discount' END WHEN 1 THEN CAST(NULL AS TEXT) END END AS variant,\n"), query)
         XCTAssertTrue(query.hasSuffix("CROSS JOIN (VALUES (0), (1)) AS decided(placement_number)\n"), query)
         // Both placements' deciding rows in one stage: a chain as deep for twenty placements as for one.
         XCTAssertNotNil(query.range(of: #"END AS p0_r,\n    CASE WHEN [^\n]* END AS p1_r\n"#, options: .regularExpression), query)
-        XCTAssertTrue(query.contains("CASE WHEN p1_r = 0 THEN CASE WHEN exp_pricing < 50 THEN 'p_control'"), query)
+        XCTAssertTrue(query.contains("CASE p1_r WHEN 0 THEN CASE WHEN exp_pricing < 50 THEN 'p_control'"), query)
         XCTAssertEqual(count("FROM profiles", in: query), 1, "the table is read once")
     }
 
@@ -144,7 +144,7 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertTrue(spark.contains("CASE WHEN profile_id IS NOT NULL THEN md5(concat('h-', profile_id)) END AS in_holdout_h"), spark)
         XCTAssertTrue(spark.contains("CASE WHEN profile_id IS NOT NULL THEN \(SQLDialect.spark.sql(.bucket(.column("in_holdout_h")))) < 20 ELSE FALSE END AS in_holdout"), spark)
         XCTAssertTrue(spark.contains("CASE WHEN aud_a AND NOT in_holdout THEN 0 END AS r"), spark)
-        XCTAssertTrue(spark.contains("CASE WHEN r = 0 THEN CAST(NULL AS STRING) END AS experiment"), spark)
+        XCTAssertTrue(spark.contains("CASE r WHEN 0 THEN CAST(NULL AS STRING) END AS experiment"), spark)
     }
 
     func testAKeyIsReadAsSlotReadReadsAString() throws {
@@ -229,7 +229,7 @@ final class SQLExperimentTests: XCTestCase {
         XCTAssertTrue(byRow.contains("o.variant AS from_variant"), byRow)
         // The old rules have no experiment: their side still has the columns, never set.
         let sides = byRow.components(separatedBy: "new_decisions AS (")
-        XCTAssertTrue(sides[0].contains("CASE WHEN r = 0 THEN CAST(NULL AS TEXT) WHEN r = 1 THEN CAST(NULL AS TEXT) END AS experiment"), sides[0])
+        XCTAssertTrue(sides[0].contains("CASE r WHEN 0 THEN CAST(NULL AS TEXT) WHEN 1 THEN CAST(NULL AS TEXT) END AS experiment"), sides[0])
         XCTAssertTrue(sides[0].contains("  FALSE AS held_out\n"), sides[0])
         XCTAssertTrue(sides[1].contains("  in_holdout AS held_out\n"), sides[1])
         let byDestination = try SQLCompiler.diff(old: old, new: new, placements: ["first"], now: now, dialect: .postgres)

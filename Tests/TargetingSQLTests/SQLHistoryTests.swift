@@ -39,7 +39,7 @@ final class SQLHistoryTests: XCTestCase {
     private func query(_ placements: [String], _ dialect: SQLDialect, schema: Bool = false) throws -> String {
         let program = checkedProgram(rules)
         return try SQLCompiler.compile(placements: placements, program: program, now: now, dialect: dialect,
-                                       schema: schema ? SQLTableSchema(programs: [program]) : nil)
+                                       schema: schema ? try SQLTableSchema(programs: [program]) : nil)
     }
 
     private func count(_ text: String, in query: String) -> Int { query.components(separatedBy: text).count - 1 }
@@ -81,11 +81,11 @@ final class SQLHistoryTests: XCTestCase {
         XCTAssertFalse(try query(["other"], .postgres).contains("history"))
     }
 
-    func testTheSchemaListsTheHistoryColumnOnlyForRulesThatReadIt() {
-        let schema = SQLTableSchema(programs: [checkedProgram(rules)])
+    func testTheSchemaListsTheHistoryColumnOnlyForRulesThatReadIt() throws {
+        let schema = try SQLTableSchema(programs: [checkedProgram(rules)])
         XCTAssertTrue(schema.readsHistory)
-        XCTAssertEqual(schema.createTable(.profiles, dialect: .postgres), "CREATE TABLE profiles (\n  id TEXT,\n  history TEXT\n);\n")
-        let plain = SQLTableSchema(programs: [checkedProgram("segment us = profile.country == \"US\"\naudience a = us\nplacement p {\n  a -> flow \"f\"\n}\n")])
+        XCTAssertEqual(schema.createTable(.profiles, dialect: .postgres), "CREATE TABLE profiles (\n  id TEXT,\n  history JSONB\n);\n")
+        let plain = try SQLTableSchema(programs: [checkedProgram("segment us = profile.country == \"US\"\naudience a = us\nplacement p {\n  a -> flow \"f\"\n}\n")])
         XCTAssertFalse(plain.readsHistory)
         XCTAssertFalse(plain.createTable(.profiles, dialect: .spark).contains("history"))
     }

@@ -111,6 +111,7 @@ package enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case storeLock = "store-lock"
 
     // The command line.
+    case columnClash = "column-clash"
     case format = "format"
     case `internal` = "internal"
     case noPlacement = "no-placement"
