@@ -100,10 +100,11 @@ struct SQLChain {
         return "WITH\nt0 AS (\n\(source)\n)" + stages.map { ",\n\($0.name) AS (\n  SELECT *,\n\($0.list)\n  FROM \($0.after)\n)" }.joined() + "\n" + finalSelect
     }
 
-    /// PostgreSQL: the `WITH` list of `t0` and the stages, in order, each ending in `OFFSET 0`,
-    /// then the final `SELECT`, whose names each stage passes on. Each is referenced once, so
-    /// PostgreSQL (12 and later) plans it as a subquery of the next, not a materialised table.
-    func postgresCommonTableExpressions(select: (String) -> String) -> String {
+    /// PostgreSQL and DuckDB: the `WITH` list of `t0` and the stages, in order, each passing on
+    /// only the names a later stage or the final `SELECT` uses, and ending in `fence` (PostgreSQL's
+    /// `OFFSET 0`), then the final `SELECT`. Each is referenced once, so PostgreSQL (12 and
+    /// later) plans it as a subquery of the next, not a materialised table.
+    func carryingCommonTableExpressions(fence: String?, select: (String) -> String) -> String {
         let (stages, finalSelect) = render(select: select)
         // Backwards, keeping the live names: those named after the stage and defined before it.
         var order: [String: Int] = [:]
@@ -116,9 +117,10 @@ struct SQLChain {
             live.formUnion(SQLChain.names(in: stages[index].columns.map(\.expression)).filter { order[$0] != nil })
         }
         let listed = zip(stages, carried).map { stage, passed in
-            "\(stage.name) AS (\n  SELECT\n" + passed.map { "    \($0),\n" }.joined() + "\(stage.list)\n  FROM \(stage.after)\n  OFFSET 0\n)"
+            "\(stage.name) AS (\n  SELECT\n" + passed.map { "    \($0),\n" }.joined() + "\(stage.list)\n  FROM \(stage.after)" + (fence.map { "\n  " + $0 } ?? "") + "\n)"
         }
-        return "WITH\nt0 AS (\n\(source)\(sourceIsFenced ? "\n  OFFSET 0" : "")\n)" + listed.map { ",\n" + $0 }.joined() + "\n" + finalSelect
+        let sourceFence = sourceIsFenced ? fence.map { "\n  " + $0 } ?? "" : ""
+        return "WITH\nt0 AS (\n\(source)\(sourceFence)\n)" + listed.map { ",\n" + $0 }.joined() + "\n" + finalSelect
     }
 
     /// Whether `text` is one name (a column) or a number.

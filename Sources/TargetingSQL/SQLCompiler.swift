@@ -224,6 +224,18 @@ package struct SQLCompiler {
                 + "THEN o ELSE (SELECT jsonb_object_agg(\(trimmed), e.value) FROM jsonb_each(o) AS e) END END"
             return "  SELECT profile, \(profileID) AS profile_id,\n    \(custom) AS \(SQLSlotReader.postgresCustomAttributes)\(historyColumn)\n"
                 + "  FROM (SELECT profile, profile -> 'custom_attributes' AS o FROM \(source)) AS unread"
+        case .duckdb:
+            let id = SQLExpression.profileMember("id")
+            let profileID = dialect.sql(.caseWhen(subject: nil, [.init(.jsonIsString(id), .jsonStringText(id))], otherwise: nil))
+            guard reads(custom: slots) else { return "  SELECT profile, \(profileID) AS profile_id\(historyColumn)\n  FROM \(source)" }
+            // As in PostgreSQL: the object itself when no key needs trimming, else rebuilt with
+            // its keys trimmed. DuckDB keeps JSON as written, so the keys are read to tell.
+            let trimmed = dialect.sql(.trim(.column("k")))
+            let member = "json_extract(o, '$.\"' || replace(replace(k, '\\', '\\\\'), '\"', '\\\"') || '\"')"
+            let custom = "CASE WHEN json_type(o) = 'OBJECT' THEN CASE WHEN len(list_filter(json_keys(o), lambda k: \(trimmed) <> k)) = 0 "
+                + "THEN o ELSE (SELECT json_group_object(\(trimmed), \(member)) FROM (SELECT unnest(json_keys(o)) AS k)) END END"
+            return "  SELECT profile, \(profileID) AS profile_id,\n    \(custom) AS \(SQLSlotReader.postgresCustomAttributes)\(historyColumn)\n"
+                + "  FROM (SELECT profile, profile -> 'custom_attributes' AS o FROM \(source)) AS unread"
         case .spark:
             // The profile is parsed once, with exactly the top-level fields the query reads.
             var fields = history ? ["id", "history"] : ["id"]
@@ -268,7 +280,7 @@ package struct SQLCompiler {
         let historyColumn = history ? [SQLHistoryReader.column] : []
         if let schema { return (includeProfile ? ["profile"] : []) + ["profile_id"] + schema.columns.indices.map(SQLTableSchema.alias) + historyColumn }
         switch dialect {
-        case .postgres: return ["profile", "profile_id"] + (reads(custom: slots) ? [SQLSlotReader.postgresCustomAttributes] : []) + historyColumn
+        case .postgres, .duckdb: return ["profile", "profile_id"] + (reads(custom: slots) ? [SQLSlotReader.postgresCustomAttributes] : []) + historyColumn
         case .spark: return ["profile", SparkParse.profile, "profile_id"] + (reads(custom: slots) ? [SparkParse.customAttributes] : []) + historyColumn
         }
     }
@@ -328,8 +340,9 @@ package struct SQLCompiler {
     /// last of them).
     func query(_ chain: SQLChain, select: (String) -> String) -> String {
         switch dialect {
-        case .postgres: chain.postgresCommonTableExpressions(select: select)
+        case .postgres: chain.carryingCommonTableExpressions(fence: "OFFSET 0", select: select)
         case .spark: chain.commonTableExpressions(select: select)
+        case .duckdb: chain.carryingCommonTableExpressions(fence: nil, select: select)
         }
     }
 

@@ -61,24 +61,27 @@ extension SQLDialect {
             switch self {
             case .postgres: return "(strpos(\(sql(text)), \(sql(fragment))) > 0)"
             case .spark: return "(instr(\(sql(text)), \(sql(fragment))) > 0)"
+            case .duckdb: return "(strpos(\(sql(text)), \(sql(fragment))) > 0)"
             }
         case .arrayContains(let array, let value):
             switch self {
             case .postgres: return "(\(sql(value)) = ANY(\(sql(array))))"
             case .spark: return "array_contains(\(sql(array)), \(sql(value)))"
+            case .duckdb: return "list_contains(\(sql(array)), \(sql(value)))"
             }
         case .prefix(let text, let count):
             switch self {
-            case .postgres, .spark: return "left(\(sql(text)), \(count))"
+            case .postgres, .spark, .duckdb: return "left(\(sql(text)), \(count))"
             }
         case .suffix(let text, let count):
             switch self {
-            case .postgres, .spark: return "right(\(sql(text)), \(count))"
+            case .postgres, .spark, .duckdb: return "right(\(sql(text)), \(count))"
             }
         case .matches(let text, let pattern):
             switch self {
             case .postgres: return "(\(sql(text)) ~ \(sql(pattern)))"
             case .spark: return "(\(sql(text)) RLIKE \(sql(pattern)))"
+            case .duckdb: return "regexp_full_match(\(sql(text)), \(sql(pattern)))"
             }
         case .isDigits(let text):
             return sql(.matches(text, .string("^[0-9]+" + endAnchor)))
@@ -92,11 +95,17 @@ extension SQLDialect {
                 let written = (1...count).map { "$\($0)" }.joined(separator: "|")
                 return "CASE WHEN \(text) RLIKE \(string(pattern)) "
                     + "THEN transform(split(regexp_replace(\(text), \(string(pattern)), '\(written)'), '[|]', -1), g -> nullif(g, '')) END"
+            case .duckdb:
+                // One match: the groups as a struct, then each (empty for no group) as a list.
+                let names = (1...count).map { "'g\($0)'" }.joined(separator: ", ")
+                let groups = (1...count).map { "nullif(m.g\($0), '')" }.joined(separator: ", ")
+                return "CASE WHEN regexp_full_match(\(text), \(string(pattern))) "
+                    + "THEN list_transform([regexp_extract(\(text), \(string(pattern)), [\(names)])], lambda m: [\(groups)])[1] END"
             }
         case .bytes(let text):
             switch self {
             case .postgres: return "(\(sql(text)) COLLATE \"C\")"
-            case .spark: return sql(text)
+            case .spark, .duckdb: return sql(text)
             }
         case .lowercase(let text):
             let text = sql(text)
@@ -106,11 +115,16 @@ extension SQLDialect {
                     + "ELSE lower(\(text) COLLATE \"und-x-icu\") COLLATE \"default\" END"
             case .spark:
                 return "lower(\(text))"
+            case .duckdb:
+                // DuckDB maps each character alone: U+0130 maps to two characters, and a final
+                // capital sigma to ς (`CaseFolding.lowercase`), only where the text has them.
+                return "CASE WHEN regexp_matches(\(text), '[\\x{130}\\x{3A3}]') THEN \(SQLDialect.duckdbSpecialLowercase(text)) ELSE lower(\(text)) END"
             }
         case .lowercaseAll(let array):
             switch self {
             case .postgres: return "ARRAY(SELECT \(sql(.lowercase(.column("u.e")))) FROM unnest(\(sql(array))) AS u(e))"
             case .spark: return "transform(\(sql(array)), e -> \(sql(.lowercase(.column("e")))))"
+            case .duckdb: return "list_transform(\(sql(array)), lambda e: \(sql(.lowercase(.column("e")))))"
             }
         case .trim(let text):
             switch self {
@@ -119,41 +133,49 @@ extension SQLDialect {
             case .spark:
                 let set = AdaptyLimits.whiteSpace.map { "\\u" + SQLDialect.hex4($0) }.joined()
                 return "trim(BOTH '\(set)' FROM \(sql(text)))"
+            case .duckdb:
+                return "trim(\(sql(text)), \(SQLDialect.duckdbWhiteSpace))"
             }
         case .count(let array):
             switch self {
             case .postgres: return "cardinality(\(sql(array)))"
             case .spark: return "size(\(sql(array)))"
+            case .duckdb: return "len(\(sql(array)))"
             }
         case .element(let array, let index):
             switch self {
             case .postgres: return "(\(sql(array)))[\(index)]"
             case .spark: return "try_element_at(\(sql(array)), \(index))"
+            case .duckdb: return "(\(sql(array)))[\(index)]"
             }
         case .textArray(let items):
             let list = items.map(sql).joined(separator: ", ")
             switch self {
             case .postgres: return "ARRAY[\(list)]"
             case .spark: return "array(\(list))"
+            case .duckdb: return "[\(list)]"
             }
         case .splitOnComma(let text):
             switch self {
             case .postgres: return "string_to_array(\(sql(text)), ',')"
             case .spark: return "split(\(sql(text)), ',', -1)"
+            case .duckdb: return "string_split(\(sql(text)), ',')"
             }
         case .splitOnDot(let text):
             switch self {
             case .postgres: return "string_to_array(\(sql(text)), '.')"
             case .spark: return "split(\(sql(text)), '[.]', -1)"
+            case .duckdb: return "string_split(\(sql(text)), '.')"
             }
         case .divide(let dividend, let divisor):
             switch self {
             case .postgres: return "(\(sql(dividend))) / \(sql(divisor))"
             case .spark: return "(\(sql(dividend))) div \(sql(divisor))"
+            case .duckdb: return "(\(sql(dividend))) // \(sql(divisor))"
             }
         case .concat(let parts):
             switch self {
-            case .postgres: return "(" + parts.map(sql).joined(separator: " || ") + ")"
+            case .postgres, .duckdb: return "(" + parts.map(sql).joined(separator: " || ") + ")"
             case .spark: return "concat(" + parts.map(sql).joined(separator: ", ") + ")"
             }
         case .textToDouble(let text):
@@ -166,11 +188,13 @@ extension SQLDialect {
                     + "ELSE CAST(\(numeric) AS DOUBLE PRECISION) END"
             case .spark:
                 return "CAST(\(text) AS DOUBLE)"
+            case .duckdb:
+                return "TRY_CAST(\(text) AS DOUBLE)"
             }
         case .hash(let key):
             switch self {
             case .postgres: return "CAST(CAST(('x' || right(md5(\(sql(key))), 16)) AS BIT(64)) AS BIGINT)"
-            case .spark: return "md5(\(sql(key)))"
+            case .spark, .duckdb: return "md5(\(sql(key)))"
             }
         case .bucket(let hash):
             let hash = sql(hash)
@@ -183,28 +207,36 @@ extension SQLDialect {
                 func half(_ start: Int) -> String { "CAST(conv(substr(\(hash), \(start), 8), 16, 10) AS BIGINT)" }
                 // (high * 2^32 + low) mod 100, with 2^32 mod 100 = 96.
                 return "((((\(half(17))) % 100) * 96 + ((\(half(25))) % 100)) % 100)"
+            case .duckdb:
+                return "CAST(CAST('0x' || right(\(hash), 16) AS UBIGINT) % 100 AS INTEGER)"
             }
         case .rowText(let columns):
             let list = columns.map(sql).joined(separator: ", ")
             switch self {
             case .postgres: return "CAST(ROW(\(list)) AS TEXT)"
             case .spark: return "to_json(struct(\(list)))"
+            case .duckdb: return "CAST(json_array(\(list)) AS VARCHAR)"
             }
         case .smallest(let count, let column):
             let column = sql(column)
             switch self {
             case .postgres: return "(array_agg(\(column) ORDER BY \(column)) FILTER (WHERE \(column) IS NOT NULL))[1:\(count)]"
             case .spark: return "slice(array_sort(collect_set(\(column))), 1, \(count))"
+            case .duckdb: return "(array_agg(\(column) ORDER BY \(column)) FILTER (WHERE \(column) IS NOT NULL))[1:\(count)]"
             }
         case .profileMember(let name):
             switch self {
-            case .postgres: return "profile -> \(string(name))"
+            case .postgres, .duckdb: return "profile -> \(string(name))"
             case .spark: return "\(SparkParse.profile).`\(SparkParse.mark)\(name)`"
             }
         case .jsonMember(let value, let path):
             switch self {
             case .postgres:
                 return sql(value) + path.map { " -> " + string($0) }.joined()
+            case .duckdb:
+                // Each key quoted in the path: `->` would read a key starting with `$` as a path.
+                let quoted = path.map { ".\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+                return "json_extract(\(sql(value)), \(string("$" + quoted.joined())))"
             case .spark:
                 // Keys carry the mark; the names of placements and experiments are letters, digits and `_`.
                 return "get_json_object(\(sql(value)), \(string("$" + path.map { ".\(SparkParse.mark)\($0)" }.joined())))"
@@ -217,21 +249,28 @@ extension SQLDialect {
             case .spark:
                 return "CASE WHEN \(text) IS NULL THEN NULL WHEN \(sql(.jsonIsString(member))) THEN 'string' WHEN \(text) IN ('true', 'false') THEN 'boolean' "
                     + "WHEN left(\(text), 1) = '[' THEN 'array' WHEN left(\(text), 1) = '{' THEN 'object' ELSE 'number' END"
+            case .duckdb:
+                return "CASE json_type(\(text)) WHEN 'VARCHAR' THEN 'string' WHEN 'BOOLEAN' THEN 'boolean' WHEN 'ARRAY' THEN 'array' "
+                    + "WHEN 'OBJECT' THEN 'object' WHEN 'NULL' THEN NULL WHEN 'BIGINT' THEN 'number' WHEN 'UBIGINT' THEN 'number' "
+                    + "WHEN 'DOUBLE' THEN 'number' WHEN 'HUGEINT' THEN 'number' END"
             }
         case .jsonIsString(let member):
             switch self {
             case .postgres: return "jsonb_typeof(\(sql(member))) = 'string'"
             case .spark: return "(left(\(sql(member)), 1) = '\(SparkParse.mark)')"
+            case .duckdb: return "json_type(\(sql(member))) = 'VARCHAR'"
             }
         case .jsonIsObject(let member):
             switch self {
             case .postgres: return "jsonb_typeof(\(sql(member))) = 'object'"
             case .spark: return "left(\(sql(member)), 1) = '{'"
+            case .duckdb: return "json_type(\(sql(member))) = 'OBJECT'"
             }
         case .jsonStringText(let member):
             switch self {
             case .postgres: return "\(sql(member)) #>> '{}'"
             case .spark: return "substr(\(sql(member)), 2)"
+            case .duckdb: return "(\(sql(member))) ->> '$'"
             }
         case .jsonScalarText(let member):
             let text = sql(member)
@@ -240,11 +279,14 @@ extension SQLDialect {
                 return "CASE WHEN jsonb_typeof(\(text)) IN ('string', 'number') THEN \(text) #>> '{}' END"
             case .spark:
                 return "CASE WHEN \(sql(.jsonIsString(member))) THEN \(sql(.jsonStringText(member))) WHEN left(\(text), 1) IN ('[', '{') THEN NULL ELSE \(text) END"
+            case .duckdb:
+                return "CASE WHEN json_type(\(text)) IN ('VARCHAR', 'BIGINT', 'UBIGINT', 'DOUBLE', 'HUGEINT') THEN (\(text)) ->> '$' END"
             }
         case .jsonFromText(let text):
             switch self {
             case .postgres: return "CAST(\(sql(text)) AS JSONB)"
             case .spark: return "regexp_replace(\(sql(text)), \(string(SparkParse.stringToken)), \(string("\"\(SparkParse.mark)$1\"")))"
+            case .duckdb: return "CAST(\(sql(text)) AS JSON)"
             }
         case .shownInstants(let list):
             return shownInstants(sql(list))
@@ -256,12 +298,15 @@ extension SQLDialect {
                     + "(SELECT count(*) FROM unnest(\(array)) AS u(ms) WHERE u.ms > \(after) AND u.ms <= \(upTo)) END"
             case .spark:
                 return "size(filter(\(array), m -> m > \(after) AND m <= \(upTo)))"
+            case .duckdb:
+                return "len(list_filter(\(array), lambda m: m > \(after) AND m <= \(upTo)))"
             }
         case .arrayMax(let array):
             let array = sql(array)
             switch self {
             case .postgres: return "CASE WHEN cardinality(\(array)) > 0 THEN (SELECT max(u.ms) FROM unnest(\(array)) AS u(ms)) END"
             case .spark: return "array_max(\(array))"
+            case .duckdb: return "list_max(\(array))"
             }
         }
     }
@@ -291,6 +336,16 @@ extension SQLDialect {
             let ms = sql(SQLInstantParts.columns(prefix: "x.").milliseconds)
             let all = "filter(transform(\(parts), x -> \(ms)), m -> m IS NOT NULL)"
             return "coalesce(array_distinct(\(all)), CAST(array() AS ARRAY<BIGINT>))"
+        case .duckdb:
+            // As in Spark SQL, with lists and lambdas.
+            let t = SQLExpression.column("t")
+            let texts = "list_transform(json_extract(\(list), '$[*]'), lambda t: CASE WHEN \(sql(.jsonIsString(t))) THEN \(sql(.jsonStringText(t))) END)"
+            let fields = SQLInstantParts.positional(.column("u")).named(prefix: "")
+                .map { "\($0.name) := \(sql($0.expression))" }.joined(separator: ", ")
+            let parts = "list_transform(\(texts), lambda u: CASE WHEN regexp_full_match(u, \(pattern)) THEN struct_pack(\(fields)) END)"
+            let ms = sql(SQLInstantParts.columns(prefix: "x.").milliseconds)
+            let all = "list_filter(list_transform(\(parts), lambda x: \(ms)), lambda m: m IS NOT NULL)"
+            return "CASE WHEN json_type(\(list)) = 'ARRAY' THEN list_distinct(\(all)) ELSE CAST([] AS BIGINT[]) END"
         }
     }
 
@@ -301,42 +356,46 @@ extension SQLDialect {
             switch self {
             case .postgres: "TEXT"
             case .spark: "STRING"
+            case .duckdb: "VARCHAR"
             }
         case .double:
             switch self {
             case .postgres: "DOUBLE PRECISION"
-            case .spark: "DOUBLE"
+            case .spark, .duckdb: "DOUBLE"
             }
         case .textArray:
             switch self {
             case .postgres: "TEXT[]"
             case .spark: "ARRAY<STRING>"
+            case .duckdb: "VARCHAR[]"
             }
         case .bigint:
             switch self {
-            case .postgres, .spark: "BIGINT"
+            case .postgres, .spark, .duckdb: "BIGINT"
             }
         case .int:
             switch self {
             case .postgres, .spark: "INT"
+            case .duckdb: "INTEGER"
             }
         case .boolean:
             switch self {
-            case .postgres, .spark: "BOOLEAN"
+            case .postgres, .spark, .duckdb: "BOOLEAN"
             }
         case .date:
             switch self {
-            case .postgres, .spark: "DATE"
+            case .postgres, .spark, .duckdb: "DATE"
             }
         case .timestamp:
             switch self {
-            case .postgres: "TIMESTAMPTZ"
+            case .postgres, .duckdb: "TIMESTAMPTZ"
             case .spark: "TIMESTAMP"
             }
         case .json:
             switch self {
             case .postgres: "JSONB"
             case .spark: "STRING"
+            case .duckdb: "JSON"
             }
         }
     }
@@ -344,21 +403,21 @@ extension SQLDialect {
     /// The type of a table column holding values of `type`, NULL standing for not set.
     func columnTypeName(_ type: SQLExpression.ValueType) -> String {
         switch self {
-        case .postgres, .spark: typeName(type)
+        case .postgres, .spark, .duckdb: typeName(type)
         }
     }
 
     /// What follows a `CREATE TABLE`'s column list.
     var tableEngineClause: String {
         switch self {
-        case .postgres, .spark: ""
+        case .postgres, .spark, .duckdb: ""
         }
     }
 
     /// The instants (Unix ms) the engine's instant and date types hold: years 1 to 9999.
     var instantRange: ClosedRange<Int64> {
         switch self {
-        case .postgres, .spark: -62_135_596_800_000 ... 253_402_300_799_999
+        case .postgres, .spark, .duckdb: -62_135_596_800_000 ... 253_402_300_799_999
         }
     }
 
@@ -372,7 +431,7 @@ extension SQLDialect {
         }
         let time = "\(pad(inDay / 3_600_000, 2)):\(pad(inDay / 60_000 % 60, 2)):\(pad(inDay / 1000 % 60, 2)).\(pad(inDay % 1000, 3))"
         switch self {
-        case .postgres: return "TIMESTAMPTZ '\(date) \(time)+00'"
+        case .postgres, .duckdb: return "TIMESTAMPTZ '\(date) \(time)+00'"
         case .spark: return "timestamp_millis(\(ms))"
         }
     }
@@ -381,7 +440,7 @@ extension SQLDialect {
     private func dateLiteral(_ days: Int64) -> String {
         let date = CivilDate(daysSinceEpoch: Int(days))
         switch self {
-        case .postgres, .spark: return "DATE '\(date)'"
+        case .postgres, .spark, .duckdb: return "DATE '\(date)'"
         }
     }
 
@@ -389,12 +448,17 @@ extension SQLDialect {
     ///
     /// PostgreSQL text cannot hold U+0000, so no stored value equals, contains or holds a
     /// literal with one: it is written as a NULL string, which every comparison (each wrapped in
-    /// `coalesce(…, FALSE)`) takes as false.
+    /// `coalesce(…, FALSE)`) takes as false. DuckDB text can: its literal is joined with `chr(0)`.
     package func string(_ text: String) -> String {
         switch self {
         case .postgres:
             if text.unicodeScalars.contains("\u{0}") { return sql(.cast(.null, .text)) }
             return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .duckdb:
+            // DuckDB text holds U+0000, which a literal cannot: `chr(0)` stands for it.
+            let parts = text.split(separator: "\u{0}", omittingEmptySubsequences: false)
+                .map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
+            return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " || chr(0) || ") + ")"
         case .spark:
             var out = "'"
             for scalar in text.unicodeScalars {
@@ -420,14 +484,14 @@ extension SQLDialect {
     func canWrite(_ text: String) -> Bool {
         switch self {
         case .postgres: !text.unicodeScalars.contains("\u{0}")
-        case .spark: true
+        case .spark, .duckdb: true
         }
     }
 
     /// Whether a backslash escapes the next character in a string literal.
     var backslashEscapes: Bool {
         switch self {
-        case .postgres: false
+        case .postgres, .duckdb: false
         case .spark: true
         }
     }
@@ -435,7 +499,7 @@ extension SQLDialect {
     /// The end-of-text anchor of a regular expression (Java's `$` also matches before a final line break).
     var endAnchor: String {
         switch self {
-        case .postgres: "$"
+        case .postgres, .duckdb: "$"
         case .spark: "\\z"
         }
     }
@@ -448,7 +512,7 @@ extension SQLDialect {
         case .postgres:
             return value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
-        case .spark:
+        case .spark, .duckdb:
             return "\\x{" + hex + "}"
         }
     }
@@ -456,7 +520,7 @@ extension SQLDialect {
     /// The character that quotes an identifier (doubled inside it).
     var identifierQuote: String {
         switch self {
-        case .postgres: "\""
+        case .postgres, .duckdb: "\""
         case .spark: "`"
         }
     }

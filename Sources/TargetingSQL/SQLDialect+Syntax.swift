@@ -28,6 +28,47 @@ extension SQLDialect {
         return "E'\"" + space + "|" + space + "\": '"
     }()
 
+    /// The white space `AdaptyLimits.trimmed` trims, as a DuckDB text of those characters.
+    static let duckdbWhiteSpace = "(" + AdaptyLimits.whiteSpace.map { "chr(\($0))" }.joined(separator: " || ") + ")"
+
+    /// DuckDB: the lowercase mapping of `text` (SQL) for text holding U+0130 or a capital
+    /// sigma, which DuckDB's `lower()` maps one character at a time: U+0130 becomes `i` and
+    /// U+0307, and a capital sigma after a cased letter and before none (case-ignorable
+    /// characters skipped on both sides) becomes ς, as `CaseFolding.lowercase` maps them.
+    static func duckdbSpecialLowercase(_ text: String) -> String {
+        let (cased, ignorable) = finalSigmaClasses
+        let pattern = "([\(cased)][\(ignorable)]*)\\x{3A3}([\(ignorable)]*)($|[^\(cased)\(ignorable)])"
+        return "lower(regexp_replace(replace(\(text), chr(304), 'i' || chr(775)), '\(pattern)', '\\1' || chr(962) || '\\2\\3', 'g'))"
+    }
+
+    /// The characters that are cased and not case-ignorable, and the case-ignorable ones, as
+    /// the insides of two RE2 classes of code point ranges.
+    static let finalSigmaClasses: (cased: String, ignorable: String) = {
+        var cased: [ClosedRange<UInt32>] = [], ignorable: [ClosedRange<UInt32>] = []
+        func add(_ value: UInt32, to ranges: inout [ClosedRange<UInt32>]) {
+            if let last = ranges.last, last.upperBound + 1 == value {
+                ranges[ranges.count - 1] = last.lowerBound...value
+            } else {
+                ranges.append(value...value)
+            }
+        }
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            if scalar.properties.isCaseIgnorable {
+                add(value, to: &ignorable)
+            } else if scalar.properties.isCased {
+                add(value, to: &cased)
+            }
+        }
+        func written(_ ranges: [ClosedRange<UInt32>]) -> String {
+            ranges.map { range in
+                let low = SQLDialect.duckdb.regexCodePoint(range.lowerBound)
+                return range.count == 1 ? low : low + "-" + SQLDialect.duckdb.regexCodePoint(range.upperBound)
+            }.joined()
+        }
+        return (written(cased), written(ignorable))
+    }()
+
     /// Four upper-case hex digits of a code point below 0x10000.
     static func hex4(_ value: UInt32) -> String {
         let digits = String(value, radix: 16).uppercased()
@@ -39,6 +80,7 @@ extension SQLDialect {
         switch self {
         case .postgres: "PostgreSQL"
         case .spark: "Spark SQL"
+        case .duckdb: "DuckDB"
         }
     }
 
@@ -46,7 +88,7 @@ extension SQLDialect {
     package var hasJIT: Bool {
         switch self {
         case .postgres: true
-        case .spark: false
+        case .spark, .duckdb: false
         }
     }
 }

@@ -5,4 +5,6 @@ package enum SQLDialect: String, Hashable, Sendable, CaseIterable {
     case postgres
     /// Spark SQL: `profiles.profile` is a JSON string, parsed once per row (see `SparkParse`).
     case spark
+    /// DuckDB: `profiles.profile` is `JSON`; lists for arrays, RE2 for regular expressions.
+    case duckdb
 }

@@ -8,7 +8,7 @@ extension SQLSlotReader {
     ///
     /// The common forms, `YYYY-MM-DD` and `YYYY-MM-DDTHH:MM:SS[.fff]Z`, are taken apart by
     /// position (regular expressions cost far more than a string function in both engines);
-    /// anything else is matched. Spark SQL tells the form by the text with every ASCII digit made
+    /// anything else is matched. Spark SQL and DuckDB tell the form by the text with every ASCII digit made
     /// `0` and takes each part with `substr`. PostgreSQL tells it by `hasPostgresForm` and reads
     /// all its digits as one number, `<prefix>dn` (`YYYYMMDDHHMMSSfff`), whose parts are
     /// integer arithmetic: its `translate` and `substr` measure multibyte text character by
@@ -25,8 +25,8 @@ extension SQLSlotReader {
             stages.add(SQLStage.view, digits, SQLSlotReader.postgresDateDigits(text))
             stages.add(SQLStage.view, m, sql(.caseWhen(subject: nil, [.init(.isNull(.column(digits), negated: false), matched)], otherwise: nil)))
             digitsColumn = digits
-        case .spark:
-            stages.add(SQLStage.view, m, sql(sparkDateMatch(.column(text), matched: matched)))
+        case .spark, .duckdb:
+            stages.add(SQLStage.view, m, sql(positionalDateMatch(.column(text), matched: matched)))
             digitsColumn = nil
         }
         /// A part: `fromDigits` of the digits' number where there is one (PostgreSQL's integer
@@ -73,8 +73,8 @@ extension SQLSlotReader {
         return runs
     }
 
-    /// Spark SQL: the groups of a date's pattern in `text`, the common forms by position.
-    private func sparkDateMatch(_ text: SQLExpression, matched: SQLExpression) -> SQLExpression {
+    /// Spark SQL and DuckDB: the groups of a date's pattern in `text`, the common forms by position.
+    private func positionalDateMatch(_ text: SQLExpression, matched: SQLExpression) -> SQLExpression {
         let forms = SQLSlotReader.commonDateForms.map { template in
             SQLExpression.When(.string(template), .textArray(SQLSlotReader.digitRuns(template).map {
                 .call("substr", [text, .integer(Int64($0.start)), .integer(Int64($0.length))])
@@ -153,7 +153,7 @@ extension SQLSlotReader {
     func versionMatch(_ text: SQLExpression, pattern: String) -> SQLExpression {
         let matched = SQLExpression.groups(text, pattern: pattern, count: 4)
         switch dialect {
-        case .postgres: break
+        case .postgres, .duckdb: break
         case .spark: return matched
         }
         let parts = (1...3).map { SQLExpression.call("split_part", [text, .string("."), .integer(Int64($0))]) }

@@ -195,7 +195,7 @@ struct SQLSlotReader {
         // the parsed profile's field.
         let member: SQLExpression
         switch dialect {
-        case .postgres:
+        case .postgres, .duckdb:
             stages.add(SQLStage.locate, "\(c)j", sql(.profileMember(field)))
             member = .column("\(c)j")
         case .spark:
@@ -212,6 +212,9 @@ struct SQLSlotReader {
                 let e = SQLExpression.column("e")
                 stages.add(SQLStage.rawTyped, "\(c)r", "CASE WHEN \(c)t = 'array' THEN from_json(\(value), 'ARRAY<STRING>') END")
                 stages.add(SQLStage.text, "\(c)a", "CASE WHEN forall(\(c)r, e -> \(sql(.jsonIsString(e)))) THEN transform(\(c)r, e -> \(sql(.jsonStringText(e)))) END")
+            case .duckdb:
+                stages.add(SQLStage.raw, "\(c)a", "CASE WHEN json_type(\(value)) = 'ARRAY' AND len(list_filter(json_extract(\(value), '$[*]'), lambda e: json_type(e) <> 'VARCHAR')) = 0 "
+                    + "THEN CAST(json_extract_string(\(value), '$[*]') AS VARCHAR[]) END")
             }
         }
         let type = SQLExpression.column("\(c)t"), text = SQLExpression.column("\(c)x")
@@ -247,6 +250,12 @@ struct SQLSlotReader {
             let array = "from_json(\(c)x0, 'ARRAY<STRING>')"
             stages.add(SQLStage.text, "\(c)x", "CASE WHEN left(\(c)x0, 1) = '[' THEN array_join(transform(\(array), e -> \(sql(.jsonStringText(.column("e"))))), ',') "
                 + "ELSE \(sql(.jsonScalarText(value))) END")
+        case .duckdb:
+            stages.add(SQLStage.locate, "\(c)j", sql(.jsonMember(.column(SQLSlotReader.postgresCustomAttributes), [key])))
+            let j = "\(c)j"
+            stages.add(SQLStage.raw, "\(c)t", sql(.jsonType(.column(j))))
+            stages.add(SQLStage.raw, "\(c)x", "CASE WHEN json_type(\(j)) IN ('VARCHAR', 'BIGINT', 'UBIGINT', 'DOUBLE', 'HUGEINT', 'BOOLEAN') THEN \(j) ->> '$' "
+                + "WHEN json_type(\(j)) = 'ARRAY' THEN array_to_string(json_extract_string(\(j), '$[*]'), ',') END")
         }
         let type = SQLExpression.column("\(c)t"), text = SQLExpression.column("\(c)x")
         func isType(_ name: String) -> SQLExpression { .compare(type, .equal, .string(name)) }

@@ -252,7 +252,7 @@ def representable(lines, columns):
 def quoted(name, dialect):
     if re.fullmatch(r"[a-z_][a-z0-9_]*", name):
         return name
-    mark = '"' if dialect == "postgres" else "`"
+    mark = '`' if dialect == "spark" else '"'
     return mark + name.replace(mark, mark * 2) + mark
 
 

@@ -36,7 +36,7 @@ final class SQLChainTests: XCTestCase {
         var chain = chain()
         chain.add([(name: "a", expression: "profile -> 'a'"), (name: "unused", expression: "1")])
         chain.add([(name: "b", expression: "a || 'x'")])
-        let text = chain.postgresCommonTableExpressions { "SELECT profile_id, b FROM \($0)" }
+        let text = chain.carryingCommonTableExpressions(fence: "OFFSET 0") { "SELECT profile_id, b FROM \($0)" }
         XCTAssertTrue(text.contains("t2 AS (\n  SELECT\n    profile_id,\n    a || 'x' AS b\n  FROM t1\n  OFFSET 0\n)"), text)
         XCTAssertTrue(text.contains("t1 AS (\n  SELECT\n    profile_id,\n    profile -> 'a' AS a,\n    1 AS unused\n  FROM t0\n  OFFSET 0\n)"), text)
         XCTAssertTrue(text.hasSuffix("SELECT profile_id, b FROM t2"), text)

@@ -47,7 +47,7 @@ final class SQLHistoryTests: XCTestCase {
     func testAPlacementsInstantsAreReadOnceForEveryCapOnIt() throws {
         for dialect in SQLDialect.allCases {
             let sql = try query(["main_paywall"], dialect)
-            let read = dialect == .postgres ? "hj -> 'shown' -> 'main_paywall'" : "get_json_object(hj, '$.~shown.~main_paywall')"
+            let read = dialect.sql(.jsonMember(.column("hj"), ["shown", "main_paywall"]))
             XCTAssertEqual(count(" AS h0,", in: sql) + count(" AS h0\n", in: sql), 1, sql)
             XCTAssertTrue(sql.contains(read), sql)
         }
