@@ -7,7 +7,7 @@ import TargetingSQL
 enum SqlCommand: Command {
     static let name = "sql"
     static let overview = "Compile a placement into one SQL query for audience sizing"
-    static let usage = "sql (PLACEMENT | --all | --schema) --dialect postgres|spark [--summary] [--layout json|columns] [--no-jit] [--table NAME] [--column NAME] [--rules PATH] [--now TIME]"
+    static let usage = "sql (PLACEMENT | --all | --schema | --check-table) --dialect postgres|spark|duckdb [--summary] [--layout json|columns] [--no-jit] [--table NAME] [--column NAME] [--rules PATH] [--now TIME]"
     static let discussion = """
     ARGUMENTS:
       PLACEMENT                   The placement to compile (or --all for every placement)
@@ -38,11 +38,12 @@ enum SqlCommand: Command {
     """
     static let options = [
         CommonOptions.rules, CommonOptions.now,
-        OptionSpec(names: ["--dialect"], takesValue: true, valueName: "DIALECT", help: "SQL dialect: postgres or spark"),
+        OptionSpec(names: ["--dialect"], takesValue: true, valueName: "DIALECT", help: "SQL dialect: postgres, spark or duckdb"),
         OptionSpec(names: ["--all"], takesValue: false, valueName: "", help: "Every placement, in one query"),
         OptionSpec(names: ["--summary"], takesValue: false, valueName: "", help: "Profiles and share per audience, destination and variant"),
         layoutOption,
         OptionSpec(names: ["--schema"], takesValue: false, valueName: "", help: "Print the CREATE TABLE of --layout columns for the rules"),
+        OptionSpec(names: ["--check-table"], takesValue: false, valueName: "", help: "Print a query counting, per column, the rows that break the typed table's contract"),
         noJITOption,
         OptionSpec(names: ["--table"], takesValue: true, valueName: "NAME", help: "The source table, e.g. warehouse.profiles (default: profiles)"),
         OptionSpec(names: ["--column"], takesValue: true, valueName: "NAME", help: "The column holding each profile's JSON (default: profile)"),
@@ -50,24 +51,25 @@ enum SqlCommand: Command {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         guard let dialectName = arguments.value("--dialect") else {
-            throw UsageError(message: "missing `--dialect` (postgres or spark)")
+            throw UsageError(message: "missing `--dialect` (postgres, spark or duckdb)")
         }
         guard let dialect = SQLDialect(rawValue: dialectName) else {
-            throw UsageError(message: "unknown dialect `\(dialectName)`; use `postgres` or `spark`")
+            throw UsageError(message: "unknown dialect `\(dialectName)`; use `postgres`, `spark` or `duckdb`")
         }
         let noJIT = try noJIT(arguments, dialect: dialect)
-        if arguments.has("--schema") {
-            guard arguments.positionals.isEmpty, !arguments.has("--all"), !arguments.has("--summary") else {
-                throw UsageError(message: "--schema prints the table only: give no placement, --all or --summary")
+        if let option = ["--schema", "--check-table"].first(where: arguments.has) {
+            guard arguments.positionals.isEmpty, !arguments.has("--all"), !arguments.has("--summary"), !(arguments.has("--schema") && arguments.has("--check-table")) else {
+                throw UsageError(message: "\(option) prints the \(option == "--schema" ? "table" : "check") only: give no placement, --all, --summary or other statement")
             }
             guard arguments.value("--layout").map({ $0 == SQLLayout.columns.rawValue }) ?? true else {
-                throw UsageError(message: "--schema is the table of --layout columns")
+                throw UsageError(message: "\(option) is about the table of --layout columns")
             }
             let (table, _) = try source(arguments)
             let (loadedRules, status) = CommandSupport.loadCheckedRules(arguments, io: io)
             guard let loaded = loadedRules else { return status }
             do {
-                io.out(try SQLTableSchema(programs: [loaded.program]).createTable(table, dialect: dialect))
+                let schema = try SQLTableSchema(programs: [loaded.program])
+                io.out(option == "--schema" ? schema.createTable(table, dialect: dialect) : schema.checkQuery(table, dialect: dialect))
             } catch {
                 io.report(diagnostic(error, noPlacement: "the rules declare no placement"))
                 return ExitStatus.inputError

@@ -142,6 +142,24 @@ extension SQLDialect {
             case .spark: return "size(\(sql(array)))"
             case .duckdb: return "len(\(sql(array)))"
             }
+        case .hasNullElement(let array):
+            switch self {
+            case .postgres: return "(array_position(\(sql(array)), NULL) IS NOT NULL)"
+            case .spark: return "exists(\(sql(array)), e -> e IS NULL)"
+            case .duckdb: return "(len(list_filter(\(sql(array)), lambda e: e IS NULL)) > 0)"
+            }
+        case .joinWithCommas(let array):
+            switch self {
+            case .postgres, .duckdb: return "array_to_string(\(sql(array)), ',')"
+            case .spark: return "array_join(\(sql(array)), ',')"
+            }
+        case .isNotFinite(let value):
+            let value = sql(value)
+            switch self {
+            case .postgres: return "(\(value) IN (CAST('NaN' AS DOUBLE PRECISION), CAST('Infinity' AS DOUBLE PRECISION), CAST('-Infinity' AS DOUBLE PRECISION)))"
+            case .spark: return "(isnan(\(value)) OR abs(\(value)) = CAST('Infinity' AS DOUBLE))"
+            case .duckdb: return "(NOT isfinite(\(value)))"
+            }
         case .element(let array, let index):
             switch self {
             case .postgres: return "(\(sql(array)))[\(index)]"

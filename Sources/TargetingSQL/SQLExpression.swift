@@ -85,6 +85,12 @@ indirect enum SQLExpression: Hashable, Sendable {
     case trim(SQLExpression)
     /// The number of elements of an array.
     case count(SQLExpression)
+    /// Whether an array has a NULL element.
+    case hasNullElement(SQLExpression)
+    /// The elements of a text array joined with commas.
+    case joinWithCommas(SQLExpression)
+    /// Whether a double is NaN or infinite.
+    case isNotFinite(SQLExpression)
     /// The one-based element `index` of an array, NULL past its end.
     case element(SQLExpression, Int)
     /// An array of texts (`element` reads NULL past its end).

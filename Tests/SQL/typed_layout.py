@@ -315,3 +315,8 @@ def spark_rows(lines, columns):
     schema = ", ".join("%s %s" % (quoted(name, "spark"), SPARK_TYPES[kind]) for name, kind in columns)
     rows = [tuple(python_value(value, kind) for value, (_, kind) in zip(row(json.loads(line), columns), columns)) for line in lines]
     return rows, schema
+
+
+def sql_string(text):
+    """A SQL string literal (quotes doubled)."""
+    return "'" + text.replace("'", "''") + "'"
