@@ -112,7 +112,7 @@ enum DiffCommand: Command {
         if arguments.has("--no-jit"), arguments.value("--sql") == nil { throw UsageError(message: "--no-jit needs --sql postgres") }
         if arguments.has("--layout"), arguments.value("--sql") == nil { throw UsageError(message: "--layout needs --sql (it names how the table holds the profiles)") }
         if let name = arguments.value("--sql") {
-            guard let parsed = SQLDialect(rawValue: name) else { throw UsageError(message: "unknown dialect `\(name)`; use `postgres` or `spark`") }
+            guard let parsed = SQLDialect(rawValue: name) else { throw UsageError(message: "unknown dialect `\(name)`; use `postgres`, `spark`, `duckdb` or `clickhouse`") }
             guard !arguments.has("--profiles") else { throw UsageError(message: "give --profiles or --sql, not both") }
             for option in ["--fail-on-change", "--examples", "--format"] where arguments.has(option) {
                 throw UsageError(message: "\(option) needs --profiles (with --sql the query prints the changes)")

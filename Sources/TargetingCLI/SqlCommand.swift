@@ -3,17 +3,17 @@ import TargetingBase
 import TargetingEngine
 import TargetingSQL
 
-/// `targeting sql PLACEMENT --dialect postgres|spark`: the placement as one SQL query.
+/// `targeting sql PLACEMENT --dialect postgres|spark|duckdb|clickhouse`: the placement as one SQL query.
 enum SqlCommand: Command {
     static let name = "sql"
     static let overview = "Compile a placement into one SQL query for audience sizing"
-    static let usage = "sql (PLACEMENT | --all | --schema | --check-table) --dialect postgres|spark|duckdb [--summary] [--layout json|columns] [--no-jit] [--table NAME] [--column NAME] [--rules PATH] [--now TIME]"
+    static let usage = "sql (PLACEMENT | --all | --schema | --check-table) --dialect postgres|spark|duckdb|clickhouse [--summary] [--layout json|columns] [--no-jit] [--table NAME] [--column NAME] [--rules PATH] [--now TIME]"
     static let discussion = """
     ARGUMENTS:
       PLACEMENT                   The placement to compile (or --all for every placement)
 
     The query reads a table `profiles` (--table) with one column `profile` (--column; jsonb in
-    PostgreSQL, a JSON string in Spark SQL) and returns, for every row, the columns of `resolve --format json`:
+    PostgreSQL, a JSON string in Spark SQL, JSON in DuckDB) and returns, for every row, the columns of `resolve --format json`:
       profile_id, placement, audience, kind, id, split
     and, when the rules declare an experiment or a holdout, experiment, variant, held_out (then
     sticky, when an experiment is sticky: whether a recorded assignment decided).
@@ -23,14 +23,22 @@ enum SqlCommand: Command {
       give, with profiles (0 where none takes it) and share (percent, rounded down to one
       decimal); with a sticky experiment in the rules, then sticky: how many of the entry's
       profiles a recorded assignment kept (one row per decision, however it was made)
-    --layout columns reads a typed table instead: `id`, one column per built-in field the rules
-      read, named as in the profile JSON (`country`, `birthday` for profile.age, ...), and one
-      column `ca_<attribute>` per custom attribute. Numbers (and custom dates, in milliseconds)
-      are DOUBLE PRECISION (Spark: DOUBLE), bools BOOLEAN, the rest text (a set as its
-      comma-joined text); NULL is not set. A value means what it means in a JSON profile: a
-      custom attribute's text is trimmed, and empty text is not set. Rules that read history
-      (caps, sticky experiments) read it from a text column `history` holding its JSON.
+    --layout columns reads a typed table instead, in the engine's native types: `id`, one column
+      per built-in field the rules read, named as in the profile JSON (`country`, `birthday`
+      for profile.age, ...), one column `ca_<attribute>` per custom attribute (characters other
+      than letters, digits and `_` made `_`), and `history` (JSON) when the rules read it.
+      Strings and versions are text, numbers DOUBLE, bools BOOLEAN, `birthday` DATE, instants
+      TIMESTAMPTZ (Spark: TIMESTAMP in a UTC session; ClickHouse: DateTime64(3, 'UTC')), sets
+      arrays; NULL is not set. Each value is held as the rules read it (custom text trimmed and
+      not empty, finite numbers, a birthday's UTC date), so the query compares the columns as
+      they are, in one pass; `targeting export --layout columns` writes such rows.
     --schema prints the CREATE TABLE statement of that table for the rules, and nothing else.
+    --check-table prints a query counting, per column, the rows that break that contract
+      (untrimmed or empty custom text, NaN or infinite numbers, NULL set members, a history
+      that is no JSON object).
+    DuckDB reads `profile` as JSON. ClickHouse reads the typed table only, without history
+      (no caps, no sticky experiments); its sets are Array(String), where an empty array is an
+      unset set.
     --no-jit (PostgreSQL) puts `SET jit = off;` before the query: JIT-compiling a query this
       size takes PostgreSQL longer than running it
     In Spark, set spark.sql.codegen.hugeMethodLimit=8000 for the session: the code Spark
@@ -38,7 +46,7 @@ enum SqlCommand: Command {
     """
     static let options = [
         CommonOptions.rules, CommonOptions.now,
-        OptionSpec(names: ["--dialect"], takesValue: true, valueName: "DIALECT", help: "SQL dialect: postgres, spark or duckdb"),
+        OptionSpec(names: ["--dialect"], takesValue: true, valueName: "DIALECT", help: "SQL dialect: postgres, spark, duckdb or clickhouse"),
         OptionSpec(names: ["--all"], takesValue: false, valueName: "", help: "Every placement, in one query"),
         OptionSpec(names: ["--summary"], takesValue: false, valueName: "", help: "Profiles and share per audience, destination and variant"),
         layoutOption,
@@ -51,10 +59,10 @@ enum SqlCommand: Command {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         guard let dialectName = arguments.value("--dialect") else {
-            throw UsageError(message: "missing `--dialect` (postgres, spark or duckdb)")
+            throw UsageError(message: "missing `--dialect` (postgres, spark, duckdb or clickhouse)")
         }
         guard let dialect = SQLDialect(rawValue: dialectName) else {
-            throw UsageError(message: "unknown dialect `\(dialectName)`; use `postgres`, `spark` or `duckdb`")
+            throw UsageError(message: "unknown dialect `\(dialectName)`; use `postgres`, `spark`, `duckdb` or `clickhouse`")
         }
         let noJIT = try noJIT(arguments, dialect: dialect)
         if let option = ["--schema", "--check-table"].first(where: arguments.has) {
@@ -110,6 +118,7 @@ enum SqlCommand: Command {
         case .unknownPlacement(let name, let suggestion): .unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion))
         case .noPlacement: .noPlacementToCompile(noPlacement)
         case .columnClash(let name, let keys): .columnClash(name, keys: keys)
+        case .unsupported(_, let message): .unsupportedByEngine(message)
         }
     }
 

@@ -82,7 +82,7 @@ struct SQLChain {
         var stages: [Stage] = []
         var depths = Dictionary(sourceColumns.map { ($0, 0) }, uniquingKeysWith: { first, _ in first })
         for column in kept {
-            let depth = (SQLChain.names(in: [column.expression]).compactMap { depths[$0] }.max() ?? 0) + 1
+            let depth = (names(in: [column.expression]).compactMap { depths[$0] }.max() ?? 0) + 1
             while stages.count < depth {
                 stages.append(Stage(name: "t\(stages.count + 1)", after: stages.last?.name ?? "t0"))
             }
@@ -109,12 +109,12 @@ struct SQLChain {
         // Backwards, keeping the live names: those named after the stage and defined before it.
         var order: [String: Int] = [:]
         for (position, name) in (sourceColumns + stages.flatMap { $0.columns.map(\.name) }).enumerated() { order[name] = position }
-        var live = SQLChain.names(in: [finalSelect]).filter { order[$0] != nil }
+        var live = names(in: [finalSelect]).filter { order[$0] != nil }
         var carried: [[String]] = Array(repeating: [], count: stages.count)
         for index in stages.indices.reversed() {
             live.subtract(stages[index].columns.map(\.name))
             carried[index] = live.sorted { order[$0]! < order[$1]! }
-            live.formUnion(SQLChain.names(in: stages[index].columns.map(\.expression)).filter { order[$0] != nil })
+            live.formUnion(names(in: stages[index].columns.map(\.expression)).filter { order[$0] != nil })
         }
         let listed = zip(stages, carried).map { stage, passed in
             "\(stage.name) AS (\n  SELECT\n" + passed.map { "    \($0),\n" }.joined() + "\(stage.list)\n  FROM \(stage.after)" + (fence.map { "\n  " + $0 } ?? "") + "\n)"
@@ -131,8 +131,8 @@ struct SQLChain {
     /// The words of `texts` that could name a column (letters, digits and `_`, not starting
     /// with a digit), outside string literals. A name that only looks like a column is harmless:
     /// it passes on a column no one reads.
-    static func names(in texts: [String]) -> Set<String> {
-        Set(texts.flatMap { words(in: $0, backslashEscapes: false) })
+    func names(in texts: [String]) -> Set<String> {
+        Set(texts.flatMap { SQLChain.words(in: $0, backslashEscapes: backslashEscapes) })
     }
 
     /// Each word of `text` that could name a column, once per occurrence: not in a string

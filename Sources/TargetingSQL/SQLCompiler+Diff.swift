@@ -84,7 +84,7 @@ extension SQLCompiler {
             sides.append("new_decisions AS (\n\(grouped(try side(new, placements), new))\n)")
             let from = parts.map { "o.\($0) AS from_\($0)" }.joined(separator: ", ")
             let to = parts.map { "n.\($0) AS to_\($0)" }.joined(separator: ", ")
-            let same = parts.map { "o.\($0) IS NOT DISTINCT FROM n.\($0)" }.joined(separator: " AND ")
+            let same = parts.map { dialect.sql(.notDistinct(.column("o.\($0)"), .column("n.\($0)"))) }.joined(separator: " AND ")
             let keys = (decision("o") + decision("n")).joined(separator: ", ")
             selects.append("""
             SELECT o.placement, \(from), o.matched AS from_matched,

@@ -35,6 +35,7 @@ extension SQLCompiler {
                                 table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile,
                                 schema: SQLTableSchema? = nil) throws(SQLCompileError) -> String {
         let indices = try placementIndices(placements, in: program)
+        try check(dialect, schema: schema, programs: [program])
         var compiler = SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column)
         compiler.schema = schema
         let entries = indices.map { program.possibleDecisions(placement: $0) }
@@ -75,8 +76,8 @@ extension SQLCompiler {
         let values = all.enumerated().map { number, entry in
             var items = [String(number + 1), text(entry.placement), text(entry.audience), text(entry.outcome?.kind), text(entry.outcome?.id), text(entry.split)]
             if experiments { items += [text(entry.experiment), text(entry.variant), dialect.sql(.bool(entry.heldOut))] }
-            return "  (" + items.joined(separator: ", ") + ")"
-        }.joined(separator: ",\n")
+            return items
+        }
         let parts = ["audience", "kind", "id", "split"] + (experiments ? ["experiment", "variant", "held_out"] : [])
         let list = parts.joined(separator: ", ")
         let columns = numbered.map(\.name)
@@ -89,15 +90,13 @@ extension SQLCompiler {
           ROUND(COALESCE(FLOOR(profiles * 1000.0 / NULLIF(SUM(profiles) OVER (PARTITION BY placement), 0)), 0) / 10, 1) AS share\(stickyOut)
         FROM (
         SELECT e.entry, e.placement, \(parts.map { "e." + $0 }.joined(separator: ", ")), COALESCE(c.profiles, 0) AS profiles\(reportsSticky ? ", COALESCE(c.sticky, 0) AS sticky" : "")
-        FROM (VALUES
-        \(values)
-        ) AS e(entry, placement, \(list))
+        FROM \(dialect.valuesTable(values, alias: "e", columns: ["entry", "placement"] + parts))
         LEFT JOIN (
         SELECT entry, SUM(profiles) AS profiles\(reportsSticky ? ", SUM(CASE WHEN stuck = 1 THEN profiles ELSE 0 END) AS sticky" : "")
         FROM (
         SELECT CASE u.placement_number \(spread) END AS entry\(reportsSticky ? ", CASE u.placement_number \(spreadStuck) END AS stuck" : ""), g.profiles
         FROM (SELECT \(grouping.joined(separator: ", ")), COUNT(*) AS profiles FROM \(last) GROUP BY \(grouping.joined(separator: ", "))) AS g
-        CROSS JOIN (VALUES \(columns.indices.map { "(\($0))" }.joined(separator: ", "))) AS u(placement_number)
+        CROSS JOIN \(dialect.valuesTable(columns.indices.map { [String($0)] }, alias: "u", columns: ["placement_number"]))
         ) AS taken
         GROUP BY entry
         ) AS c ON c.entry = e.entry

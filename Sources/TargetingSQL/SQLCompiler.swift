@@ -59,12 +59,27 @@ package struct SQLCompiler {
                                 includeProfile: Bool = false, experimentColumns: Bool? = nil,
                                 stickyColumn: Bool? = nil) throws(SQLCompileError) -> String {
         let indices = try placementIndices(placements, in: program)
+        try check(dialect, schema: schema, programs: [program])
         var compiler = SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column,
                                    includeProfile: includeProfile)
         compiler.experimentColumns = experimentColumns ?? program.reportsExperiments
         compiler.stickyColumn = stickyColumn ?? (compiler.experimentColumns && !program.stickyExperiments.isEmpty)
         compiler.schema = schema
         return compiler.compile(indices.map { program.placements[$0] })
+    }
+
+    /// Whether `dialect` can read what `programs` need from the table: ClickHouse reads the
+    /// typed table only, and no history.
+    ///
+    /// - Throws: `SQLCompileError.unsupported` when it cannot.
+    static func check(_ dialect: SQLDialect, schema: SQLTableSchema?, programs: [Program]) throws(SQLCompileError) {
+        guard !dialect.readsJSON else { return }
+        guard schema != nil else {
+            throw .unsupported(dialect, "\(dialect.displayName) reads the typed table only: use `--layout columns` (`targeting export --layout columns` writes its rows)")
+        }
+        if programs.contains(where: { $0.historyUse != nil }) {
+            throw .unsupported(dialect, "\(dialect.displayName) cannot read a profile's history: these rules cap a placement or keep a sticky experiment")
+        }
     }
 
     /// The indices of the placements named `names`, in that order.
@@ -224,6 +239,11 @@ package struct SQLCompiler {
                 + "THEN o ELSE (SELECT jsonb_object_agg(\(trimmed), e.value) FROM jsonb_each(o) AS e) END END"
             return "  SELECT profile, \(profileID) AS profile_id,\n    \(custom) AS \(SQLSlotReader.postgresCustomAttributes)\(historyColumn)\n"
                 + "  FROM (SELECT profile, profile -> 'custom_attributes' AS o FROM \(source)) AS unread"
+        case .clickhouse:
+            // Not reached: ClickHouse reads the typed table only (`SQLCompiler.check`).
+            let id = SQLExpression.profileMember("id")
+            let profileID = dialect.sql(.caseWhen(subject: nil, [.init(.jsonIsString(id), .jsonStringText(id))], otherwise: nil))
+            return "  SELECT profile, \(profileID) AS profile_id, profile AS ca\(historyColumn)\n  FROM \(source)"
         case .duckdb:
             let id = SQLExpression.profileMember("id")
             let profileID = dialect.sql(.caseWhen(subject: nil, [.init(.jsonIsString(id), .jsonStringText(id))], otherwise: nil))
@@ -280,7 +300,7 @@ package struct SQLCompiler {
         let historyColumn = history ? [SQLHistoryReader.column] : []
         if let schema { return (includeProfile ? ["profile"] : []) + ["profile_id"] + schema.columns.indices.map(SQLTableSchema.alias) + historyColumn }
         switch dialect {
-        case .postgres, .duckdb: return ["profile", "profile_id"] + (reads(custom: slots) ? [SQLSlotReader.postgresCustomAttributes] : []) + historyColumn
+        case .postgres, .duckdb, .clickhouse: return ["profile", "profile_id"] + (reads(custom: slots) ? [SQLSlotReader.postgresCustomAttributes] : []) + historyColumn
         case .spark: return ["profile", SparkParse.profile, "profile_id"] + (reads(custom: slots) ? [SparkParse.customAttributes] : []) + historyColumn
         }
     }
@@ -315,8 +335,7 @@ package struct SQLCompiler {
                 let cases = values.enumerated().map { number, value in SQLExpression.When(.integer(Int64(number)), value[index]) }
                 return dialect.sql(.caseWhen(subject: .column("decided.placement_number"), cases, otherwise: nil)) + " AS \(name)"
             }
-            let numbers = placements.indices.map { "(\($0))" }.joined(separator: ", ")
-            decided = "CROSS JOIN (VALUES \(numbers)) AS decided(placement_number)\n"
+            decided = "CROSS JOIN \(dialect.valuesTable(placements.indices.map { [String($0)] }, alias: "decided", columns: ["placement_number"]))\n"
         }
         return query(chain) { "SELECT\n" + columns.map { "  " + $0 }.joined(separator: ",\n") + "\nFROM \($0)\n" + decided }
     }
@@ -342,7 +361,7 @@ package struct SQLCompiler {
         switch dialect {
         case .postgres: chain.carryingCommonTableExpressions(fence: "OFFSET 0", select: select)
         case .spark: chain.commonTableExpressions(select: select)
-        case .duckdb: chain.carryingCommonTableExpressions(fence: nil, select: select)
+        case .duckdb, .clickhouse: chain.carryingCommonTableExpressions(fence: nil, select: select)
         }
     }
 

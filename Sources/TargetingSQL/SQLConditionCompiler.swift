@@ -92,8 +92,10 @@ struct SQLConditionCompiler {
         case .version(let version):
             (fits, check, strict) = (.column(c + "ok"), self.version(version, SQLVersionComparison(prefix: c)), false)
         case .members(let members, let fold):
+            // A set is present when `setIsPresent` (ClickHouse has no NULL array: its unset set is empty).
+            fits = .parenthesized(.setIsPresent(v))
             check = self.members(members, fold ? .column(c + "f") : v)
-            strict = members.literals.allSatisfy(dialect.canWrite)
+            strict = dialect.hasNullArrays && members.literals.allSatisfy(dialect.canWrite)
         }
         if strict {
             if twoValued { return .parenthesized(.and([fits, test.negated ? .not(check) : check])) }

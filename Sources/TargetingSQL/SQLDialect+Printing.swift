@@ -62,26 +62,31 @@ extension SQLDialect {
             case .postgres: return "(strpos(\(sql(text)), \(sql(fragment))) > 0)"
             case .spark: return "(instr(\(sql(text)), \(sql(fragment))) > 0)"
             case .duckdb: return "(strpos(\(sql(text)), \(sql(fragment))) > 0)"
+            case .clickhouse: return "(position(\(sql(text)), \(sql(fragment))) > 0)"
             }
         case .arrayContains(let array, let value):
             switch self {
             case .postgres: return "(\(sql(value)) = ANY(\(sql(array))))"
             case .spark: return "array_contains(\(sql(array)), \(sql(value)))"
             case .duckdb: return "list_contains(\(sql(array)), \(sql(value)))"
+            case .clickhouse: return "has(\(sql(array)), \(sql(value)))"
             }
         case .prefix(let text, let count):
             switch self {
             case .postgres, .spark, .duckdb: return "left(\(sql(text)), \(count))"
+            case .clickhouse: return "leftUTF8(\(sql(text)), \(count))"
             }
         case .suffix(let text, let count):
             switch self {
             case .postgres, .spark, .duckdb: return "right(\(sql(text)), \(count))"
+            case .clickhouse: return "rightUTF8(\(sql(text)), \(count))"
             }
         case .matches(let text, let pattern):
             switch self {
             case .postgres: return "(\(sql(text)) ~ \(sql(pattern)))"
             case .spark: return "(\(sql(text)) RLIKE \(sql(pattern)))"
             case .duckdb: return "regexp_full_match(\(sql(text)), \(sql(pattern)))"
+            case .clickhouse: return "match(\(sql(text)), \(sql(pattern)))"
             }
         case .isDigits(let text):
             return sql(.matches(text, .string("^[0-9]+" + endAnchor)))
@@ -101,11 +106,34 @@ extension SQLDialect {
                 let groups = (1...count).map { "nullif(m.g\($0), '')" }.joined(separator: ", ")
                 return "CASE WHEN regexp_full_match(\(text), \(string(pattern))) "
                     + "THEN list_transform([regexp_extract(\(text), \(string(pattern)), [\(names)])], lambda m: [\(groups)])[1] END"
+            case .clickhouse:
+                // No match is an empty array (ClickHouse has no NULL array; see `groupsMatched`).
+                return "arrayMap(g -> nullIf(g, ''), extractGroups(\(text), \(string(pattern))))"
+            }
+        case .notDistinct(let left, let right):
+            switch self {
+            case .postgres, .spark, .duckdb: return "\(sql(left)) IS NOT DISTINCT FROM \(sql(right))"
+            case .clickhouse: return "coalesce(\(sql(left)) = \(sql(right)), isNull(\(sql(left))) AND isNull(\(sql(right))))"
+            }
+        case .groupsMatched(let groups):
+            switch self {
+            case .postgres, .spark, .duckdb: return sql(.isNull(groups, negated: true))
+            case .clickhouse: return "notEmpty(\(sql(groups)))"
+            }
+        case .nullArray:
+            switch self {
+            case .postgres, .spark, .duckdb: return sql(.cast(.null, .textArray))
+            case .clickhouse: return sql(.cast(.textArray([]), .textArray))
+            }
+        case .setIsPresent(let set):
+            switch self {
+            case .postgres, .spark, .duckdb: return sql(.isNull(set, negated: true))
+            case .clickhouse: return "notEmpty(\(sql(set)))"
             }
         case .bytes(let text):
             switch self {
             case .postgres: return "(\(sql(text)) COLLATE \"C\")"
-            case .spark, .duckdb: return sql(text)
+            case .spark, .duckdb, .clickhouse: return sql(text)
             }
         case .lowercase(let text):
             let text = sql(text)
@@ -119,12 +147,16 @@ extension SQLDialect {
                 // DuckDB maps each character alone: U+0130 maps to two characters, and a final
                 // capital sigma to ς (`CaseFolding.lowercase`), only where the text has them.
                 return "CASE WHEN regexp_matches(\(text), '[\\x{130}\\x{3A3}]') THEN \(SQLDialect.duckdbSpecialLowercase(text)) ELSE lower(\(text)) END"
+            case .clickhouse:
+                // ICU's full mapping, final sigma included.
+                return "lowerUTF8(\(text))"
             }
         case .lowercaseAll(let array):
             switch self {
             case .postgres: return "ARRAY(SELECT \(sql(.lowercase(.column("u.e")))) FROM unnest(\(sql(array))) AS u(e))"
             case .spark: return "transform(\(sql(array)), e -> \(sql(.lowercase(.column("e")))))"
             case .duckdb: return "list_transform(\(sql(array)), lambda e: \(sql(.lowercase(.column("e")))))"
+            case .clickhouse: return "arrayMap(e -> \(sql(.lowercase(.column("e")))), \(sql(array)))"
             }
         case .trim(let text):
             switch self {
@@ -135,22 +167,28 @@ extension SQLDialect {
                 return "trim(BOTH '\(set)' FROM \(sql(text)))"
             case .duckdb:
                 return "trim(\(sql(text)), \(SQLDialect.duckdbWhiteSpace))"
+            case .clickhouse:
+                let set = AdaptyLimits.whiteSpace.map { regexCodePoint($0) }.joined()
+                return "replaceRegexpAll(\(sql(text)), '^[\(set)]+|[\(set)]+$', '')"
             }
         case .count(let array):
             switch self {
             case .postgres: return "cardinality(\(sql(array)))"
             case .spark: return "size(\(sql(array)))"
             case .duckdb: return "len(\(sql(array)))"
+            case .clickhouse: return "length(\(sql(array)))"
             }
         case .hasNullElement(let array):
             switch self {
             case .postgres: return "(array_position(\(sql(array)), NULL) IS NOT NULL)"
             case .spark: return "exists(\(sql(array)), e -> e IS NULL)"
             case .duckdb: return "(len(list_filter(\(sql(array)), lambda e: e IS NULL)) > 0)"
+            case .clickhouse: return "arrayExists(e -> isNull(e), \(sql(array)))"
             }
         case .joinWithCommas(let array):
             switch self {
             case .postgres, .duckdb: return "array_to_string(\(sql(array)), ',')"
+            case .clickhouse: return "arrayStringConcat(\(sql(array)), ',')"
             case .spark: return "array_join(\(sql(array)), ',')"
             }
         case .isNotFinite(let value):
@@ -159,42 +197,46 @@ extension SQLDialect {
             case .postgres: return "(\(value) IN (CAST('NaN' AS DOUBLE PRECISION), CAST('Infinity' AS DOUBLE PRECISION), CAST('-Infinity' AS DOUBLE PRECISION)))"
             case .spark: return "(isnan(\(value)) OR abs(\(value)) = CAST('Infinity' AS DOUBLE))"
             case .duckdb: return "(NOT isfinite(\(value)))"
+            case .clickhouse: return "(NOT isFinite(\(value)))"
             }
         case .element(let array, let index):
             switch self {
             case .postgres: return "(\(sql(array)))[\(index)]"
             case .spark: return "try_element_at(\(sql(array)), \(index))"
-            case .duckdb: return "(\(sql(array)))[\(index)]"
+            case .duckdb, .clickhouse: return "(\(sql(array)))[\(index)]"
             }
         case .textArray(let items):
             let list = items.map(sql).joined(separator: ", ")
             switch self {
             case .postgres: return "ARRAY[\(list)]"
             case .spark: return "array(\(list))"
-            case .duckdb: return "[\(list)]"
+            case .duckdb, .clickhouse: return "[\(list)]"
             }
         case .splitOnComma(let text):
             switch self {
             case .postgres: return "string_to_array(\(sql(text)), ',')"
             case .spark: return "split(\(sql(text)), ',', -1)"
             case .duckdb: return "string_split(\(sql(text)), ',')"
+            case .clickhouse: return "splitByChar(',', \(sql(text)))"
             }
         case .splitOnDot(let text):
             switch self {
             case .postgres: return "string_to_array(\(sql(text)), '.')"
             case .spark: return "split(\(sql(text)), '[.]', -1)"
             case .duckdb: return "string_split(\(sql(text)), '.')"
+            case .clickhouse: return "splitByChar('.', \(sql(text)))"
             }
         case .divide(let dividend, let divisor):
             switch self {
             case .postgres: return "(\(sql(dividend))) / \(sql(divisor))"
             case .spark: return "(\(sql(dividend))) div \(sql(divisor))"
             case .duckdb: return "(\(sql(dividend))) // \(sql(divisor))"
+            case .clickhouse: return "intDiv(\(sql(dividend)), \(sql(divisor)))"
             }
         case .concat(let parts):
             switch self {
             case .postgres, .duckdb: return "(" + parts.map(sql).joined(separator: " || ") + ")"
-            case .spark: return "concat(" + parts.map(sql).joined(separator: ", ") + ")"
+            case .spark, .clickhouse: return "concat(" + parts.map(sql).joined(separator: ", ") + ")"
             }
         case .textToDouble(let text):
             let text = sql(text)
@@ -208,11 +250,14 @@ extension SQLDialect {
                 return "CAST(\(text) AS DOUBLE)"
             case .duckdb:
                 return "TRY_CAST(\(text) AS DOUBLE)"
+            case .clickhouse:
+                return "toFloat64OrNull(\(text))"
             }
         case .hash(let key):
             switch self {
             case .postgres: return "CAST(CAST(('x' || right(md5(\(sql(key))), 16)) AS BIT(64)) AS BIGINT)"
             case .spark, .duckdb: return "md5(\(sql(key)))"
+            case .clickhouse: return "MD5(\(sql(key)))"
             }
         case .bucket(let hash):
             let hash = sql(hash)
@@ -227,6 +272,9 @@ extension SQLDialect {
                 return "((((\(half(17))) % 100) * 96 + ((\(half(25))) % 100)) % 100)"
             case .duckdb:
                 return "CAST(CAST('0x' || right(\(hash), 16) AS UBIGINT) % 100 AS INTEGER)"
+            case .clickhouse:
+                // The 16 bytes of the MD5: the last 8, read big-endian.
+                return "toInt32(reinterpretAsUInt64(reverse(substring(\(hash), 9, 8))) % 100)"
             }
         case .rowText(let columns):
             let list = columns.map(sql).joined(separator: ", ")
@@ -234,6 +282,7 @@ extension SQLDialect {
             case .postgres: return "CAST(ROW(\(list)) AS TEXT)"
             case .spark: return "to_json(struct(\(list)))"
             case .duckdb: return "CAST(json_array(\(list)) AS VARCHAR)"
+            case .clickhouse: return "toJSONString(tuple(\(list)))"
             }
         case .smallest(let count, let column):
             let column = sql(column)
@@ -241,10 +290,12 @@ extension SQLDialect {
             case .postgres: return "(array_agg(\(column) ORDER BY \(column)) FILTER (WHERE \(column) IS NOT NULL))[1:\(count)]"
             case .spark: return "slice(array_sort(collect_set(\(column))), 1, \(count))"
             case .duckdb: return "(array_agg(\(column) ORDER BY \(column)) FILTER (WHERE \(column) IS NOT NULL))[1:\(count)]"
+            case .clickhouse: return "arraySlice(arraySort(groupUniqArray(\(column))), 1, \(count))"
             }
         case .profileMember(let name):
             switch self {
             case .postgres, .duckdb: return "profile -> \(string(name))"
+            case .clickhouse: return "nullIf(JSONExtractRaw(profile, \(string(name))), '')"
             case .spark: return "\(SparkParse.profile).`\(SparkParse.mark)\(name)`"
             }
         case .jsonMember(let value, let path):
@@ -255,6 +306,9 @@ extension SQLDialect {
                 // Each key quoted in the path: `->` would read a key starting with `$` as a path.
                 let quoted = path.map { ".\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
                 return "json_extract(\(sql(value)), \(string("$" + quoted.joined())))"
+            case .clickhouse:
+                // A member is its raw JSON text, NULL when absent.
+                return "nullIf(JSONExtractRaw(\(sql(value)), \(path.map(string).joined(separator: ", "))), '')"
             case .spark:
                 // Keys carry the mark; the names of placements and experiments are letters, digits and `_`.
                 return "get_json_object(\(sql(value)), \(string("$" + path.map { ".\(SparkParse.mark)\($0)" }.joined())))"
@@ -271,24 +325,30 @@ extension SQLDialect {
                 return "CASE json_type(\(text)) WHEN 'VARCHAR' THEN 'string' WHEN 'BOOLEAN' THEN 'boolean' WHEN 'ARRAY' THEN 'array' "
                     + "WHEN 'OBJECT' THEN 'object' WHEN 'NULL' THEN NULL WHEN 'BIGINT' THEN 'number' WHEN 'UBIGINT' THEN 'number' "
                     + "WHEN 'DOUBLE' THEN 'number' WHEN 'HUGEINT' THEN 'number' END"
+            case .clickhouse:
+                return "CASE JSONType(\(text)) WHEN 'String' THEN 'string' WHEN 'Bool' THEN 'boolean' WHEN 'Array' THEN 'array' "
+                    + "WHEN 'Object' THEN 'object' WHEN 'Int64' THEN 'number' WHEN 'UInt64' THEN 'number' WHEN 'Double' THEN 'number' END"
             }
         case .jsonIsString(let member):
             switch self {
             case .postgres: return "jsonb_typeof(\(sql(member))) = 'string'"
             case .spark: return "(left(\(sql(member)), 1) = '\(SparkParse.mark)')"
             case .duckdb: return "json_type(\(sql(member))) = 'VARCHAR'"
+            case .clickhouse: return "JSONType(\(sql(member))) = 'String'"
             }
         case .jsonIsObject(let member):
             switch self {
             case .postgres: return "jsonb_typeof(\(sql(member))) = 'object'"
             case .spark: return "left(\(sql(member)), 1) = '{'"
             case .duckdb: return "json_type(\(sql(member))) = 'OBJECT'"
+            case .clickhouse: return "JSONType(\(sql(member))) = 'Object'"
             }
         case .jsonStringText(let member):
             switch self {
             case .postgres: return "\(sql(member)) #>> '{}'"
             case .spark: return "substr(\(sql(member)), 2)"
             case .duckdb: return "(\(sql(member))) ->> '$'"
+            case .clickhouse: return "JSONExtractString(\(sql(member)))"
             }
         case .jsonScalarText(let member):
             let text = sql(member)
@@ -299,12 +359,15 @@ extension SQLDialect {
                 return "CASE WHEN \(sql(.jsonIsString(member))) THEN \(sql(.jsonStringText(member))) WHEN left(\(text), 1) IN ('[', '{') THEN NULL ELSE \(text) END"
             case .duckdb:
                 return "CASE WHEN json_type(\(text)) IN ('VARCHAR', 'BIGINT', 'UBIGINT', 'DOUBLE', 'HUGEINT') THEN (\(text)) ->> '$' END"
+            case .clickhouse:
+                return "CASE WHEN JSONType(\(text)) = 'String' THEN JSONExtractString(\(text)) WHEN JSONType(\(text)) IN ('Int64', 'UInt64', 'Double') THEN \(text) END"
             }
         case .jsonFromText(let text):
             switch self {
             case .postgres: return "CAST(\(sql(text)) AS JSONB)"
             case .spark: return "regexp_replace(\(sql(text)), \(string(SparkParse.stringToken)), \(string("\"\(SparkParse.mark)$1\"")))"
             case .duckdb: return "CAST(\(sql(text)) AS JSON)"
+            case .clickhouse: return sql(text)
             }
         case .shownInstants(let list):
             return shownInstants(sql(list))
@@ -318,6 +381,8 @@ extension SQLDialect {
                 return "size(filter(\(array), m -> m > \(after) AND m <= \(upTo)))"
             case .duckdb:
                 return "len(list_filter(\(array), lambda m: m > \(after) AND m <= \(upTo)))"
+            case .clickhouse:
+                return "length(arrayFilter(m -> m > \(after) AND m <= \(upTo), \(array)))"
             }
         case .arrayMax(let array):
             let array = sql(array)
@@ -325,6 +390,7 @@ extension SQLDialect {
             case .postgres: return "CASE WHEN cardinality(\(array)) > 0 THEN (SELECT max(u.ms) FROM unnest(\(array)) AS u(ms)) END"
             case .spark: return "array_max(\(array))"
             case .duckdb: return "list_max(\(array))"
+            case .clickhouse: return "if(empty(\(array)), NULL, arrayMax(\(array)))"
             }
         }
     }
@@ -364,6 +430,10 @@ extension SQLDialect {
             let ms = sql(SQLInstantParts.columns(prefix: "x.").milliseconds)
             let all = "list_filter(list_transform(\(parts), lambda x: \(ms)), lambda m: m IS NOT NULL)"
             return "CASE WHEN json_type(\(list)) = 'ARRAY' THEN list_distinct(\(all)) ELSE CAST([] AS BIGINT[]) END"
+        case .clickhouse:
+            let texts = "arrayMap(t -> JSONExtractString(t), arrayFilter(t -> JSONType(t) = 'String', JSONExtractArrayRaw(coalesce(\(list), '[]'))))"
+            let ms = sql(SQLInstantParts.positional(.column("u")).milliseconds)
+            return "arrayDistinct(arrayFilter(m -> isNotNull(m), arrayMap(u -> CASE WHEN match(u, \(pattern)) THEN \(ms) END, \(texts))))"
         }
     }
 
@@ -375,45 +445,54 @@ extension SQLDialect {
             case .postgres: "TEXT"
             case .spark: "STRING"
             case .duckdb: "VARCHAR"
+            case .clickhouse: "Nullable(String)"
             }
         case .double:
             switch self {
             case .postgres: "DOUBLE PRECISION"
             case .spark, .duckdb: "DOUBLE"
+            case .clickhouse: "Nullable(Float64)"
             }
         case .textArray:
             switch self {
             case .postgres: "TEXT[]"
             case .spark: "ARRAY<STRING>"
             case .duckdb: "VARCHAR[]"
+            case .clickhouse: "Array(String)"
             }
         case .bigint:
             switch self {
             case .postgres, .spark, .duckdb: "BIGINT"
+            case .clickhouse: "Nullable(Int64)"
             }
         case .int:
             switch self {
             case .postgres, .spark: "INT"
             case .duckdb: "INTEGER"
+            case .clickhouse: "Nullable(Int32)"
             }
         case .boolean:
             switch self {
             case .postgres, .spark, .duckdb: "BOOLEAN"
+            case .clickhouse: "Nullable(Bool)"
             }
         case .date:
             switch self {
             case .postgres, .spark, .duckdb: "DATE"
+            case .clickhouse: "Nullable(Date32)"
             }
         case .timestamp:
             switch self {
             case .postgres, .duckdb: "TIMESTAMPTZ"
             case .spark: "TIMESTAMP"
+            case .clickhouse: "Nullable(DateTime64(3, 'UTC'))"
             }
         case .json:
             switch self {
             case .postgres: "JSONB"
             case .spark: "STRING"
             case .duckdb: "JSON"
+            case .clickhouse: "Nullable(String)"
             }
         }
     }
@@ -421,7 +500,7 @@ extension SQLDialect {
     /// The type of a table column holding values of `type`, NULL standing for not set.
     func columnTypeName(_ type: SQLExpression.ValueType) -> String {
         switch self {
-        case .postgres, .spark, .duckdb: typeName(type)
+        case .postgres, .spark, .duckdb, .clickhouse: typeName(type)
         }
     }
 
@@ -429,13 +508,15 @@ extension SQLDialect {
     var tableEngineClause: String {
         switch self {
         case .postgres, .spark, .duckdb: ""
+        case .clickhouse: " ENGINE = MergeTree ORDER BY tuple()"
         }
     }
 
     /// The instants (Unix ms) the engine's instant and date types hold: years 1 to 9999.
     var instantRange: ClosedRange<Int64> {
         switch self {
-        case .postgres, .spark, .duckdb: -62_135_596_800_000 ... 253_402_300_799_999
+        case .postgres, .spark, .duckdb: SQLTableSchema.instantRange
+        case .clickhouse: -2_208_988_800_000 ... 10_413_791_999_999  // 1900-01-01 to 2299-12-31
         }
     }
 
@@ -451,6 +532,7 @@ extension SQLDialect {
         switch self {
         case .postgres, .duckdb: return "TIMESTAMPTZ '\(date) \(time)+00'"
         case .spark: return "timestamp_millis(\(ms))"
+        case .clickhouse: return "toDateTime64('\(date) \(time)', 3, 'UTC')"
         }
     }
 
@@ -459,6 +541,7 @@ extension SQLDialect {
         let date = CivilDate(daysSinceEpoch: Int(days))
         switch self {
         case .postgres, .spark, .duckdb: return "DATE '\(date)'"
+        case .clickhouse: return "toDate32('\(date)')"
         }
     }
 
@@ -477,6 +560,21 @@ extension SQLDialect {
             let parts = text.split(separator: "\u{0}", omittingEmptySubsequences: false)
                 .map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
             return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " || chr(0) || ") + ")"
+        case .clickhouse:
+            var out = "'"
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\\": out += "\\\\"
+                case "'": out += "\\'"
+                default:
+                    if scalar.value < 0x20 || scalar.value == 0x7F {
+                        out += "\\x" + String(SQLDialect.hex4(scalar.value).suffix(2))
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return out + "'"
         case .spark:
             var out = "'"
             for scalar in text.unicodeScalars {
@@ -502,7 +600,24 @@ extension SQLDialect {
     func canWrite(_ text: String) -> Bool {
         switch self {
         case .postgres: !text.unicodeScalars.contains("\u{0}")
-        case .spark, .duckdb: true
+        case .spark, .duckdb, .clickhouse: true
+        }
+    }
+
+    /// Whether an array can be NULL (ClickHouse's cannot).
+    var hasNullArrays: Bool {
+        switch self {
+        case .postgres, .spark, .duckdb: true
+        case .clickhouse: false
+        }
+    }
+
+    /// Whether the engine reads the JSON layout and profile histories (ClickHouse reads the
+    /// typed table without history).
+    var readsJSON: Bool {
+        switch self {
+        case .postgres, .spark, .duckdb: true
+        case .clickhouse: false
         }
     }
 
@@ -510,14 +625,14 @@ extension SQLDialect {
     var backslashEscapes: Bool {
         switch self {
         case .postgres, .duckdb: false
-        case .spark: true
+        case .spark, .clickhouse: true
         }
     }
 
     /// The end-of-text anchor of a regular expression (Java's `$` also matches before a final line break).
     var endAnchor: String {
         switch self {
-        case .postgres, .duckdb: "$"
+        case .postgres, .duckdb, .clickhouse: "$"
         case .spark: "\\z"
         }
     }
@@ -530,7 +645,7 @@ extension SQLDialect {
         case .postgres:
             return value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
-        case .spark, .duckdb:
+        case .spark, .duckdb, .clickhouse:
             return "\\x{" + hex + "}"
         }
     }
@@ -539,7 +654,7 @@ extension SQLDialect {
     var identifierQuote: String {
         switch self {
         case .postgres, .duckdb: "\""
-        case .spark: "`"
+        case .spark, .clickhouse: "`"
         }
     }
 }

@@ -28,6 +28,21 @@ extension SQLDialect {
         return "E'\"" + space + "|" + space + "\": '"
     }()
 
+    /// A table of constant rows named `alias` with the columns `columns`: `(VALUES (…), …) AS
+    /// alias(columns)`, or in ClickHouse, whose `VALUES` is a table function with types, one
+    /// `SELECT` per row joined by `UNION ALL`.
+    func valuesTable(_ rows: [[String]], alias: String, columns: [String]) -> String {
+        switch self {
+        case .postgres, .spark, .duckdb:
+            let named = ") AS \(alias)(\(columns.joined(separator: ", ")))"
+            if columns.count == 1 { return "(VALUES " + rows.map { "(" + $0[0] + ")" }.joined(separator: ", ") + named }
+            return "(VALUES\n" + rows.map { "  (" + $0.joined(separator: ", ") + ")" }.joined(separator: ",\n") + "\n" + named
+        case .clickhouse:
+            return "(\n" + rows.map { row in "  SELECT " + zip(row, columns).map { "\($0) AS \($1)" }.joined(separator: ", ") }
+                .joined(separator: "\n  UNION ALL\n") + "\n) AS \(alias)"
+        }
+    }
+
     /// The white space `AdaptyLimits.trimmed` trims, as a DuckDB text of those characters.
     static let duckdbWhiteSpace = "(" + AdaptyLimits.whiteSpace.map { "chr(\($0))" }.joined(separator: " || ") + ")"
 
@@ -81,6 +96,7 @@ extension SQLDialect {
         case .postgres: "PostgreSQL"
         case .spark: "Spark SQL"
         case .duckdb: "DuckDB"
+        case .clickhouse: "ClickHouse"
         }
     }
 
@@ -88,7 +104,7 @@ extension SQLDialect {
     package var hasJIT: Bool {
         switch self {
         case .postgres: true
-        case .spark, .duckdb: false
+        case .spark, .duckdb, .clickhouse: false
         }
     }
 }

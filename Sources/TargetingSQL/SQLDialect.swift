@@ -7,4 +7,7 @@ package enum SQLDialect: String, Hashable, Sendable, CaseIterable {
     case spark
     /// DuckDB: `profiles.profile` is `JSON`; lists for arrays, RE2 for regular expressions.
     case duckdb
+    /// ClickHouse (and chDB): the typed table only (`--layout columns`), without history;
+    /// `Array(String)` for sets, RE2 for regular expressions.
+    case clickhouse
 }

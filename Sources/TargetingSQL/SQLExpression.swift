@@ -66,6 +66,15 @@ indirect enum SQLExpression: Hashable, Sendable {
     case matches(SQLExpression, SQLExpression)
     /// Whether a text is one or more ASCII digits.
     case isDigits(SQLExpression)
+    /// Whether two values are equal or both NULL.
+    case notDistinct(SQLExpression, SQLExpression)
+    /// Whether `groups` (a `groups` value) matched.
+    case groupsMatched(SQLExpression)
+    /// A text array standing for no set: NULL, or in ClickHouse (which has no NULL array) the
+    /// empty array.
+    case nullArray
+    /// Whether a set value is set: not NULL, or in ClickHouse not empty.
+    case setIsPresent(SQLExpression)
     /// The groups of the regular expression `pattern` in `text`, as an array (NULL for a group
     /// that did not take part), or NULL when `text` does not match. Groups must never match
     /// empty text, nor text with a `|`: Spark SQL matches twice (`RLIKE`, then one

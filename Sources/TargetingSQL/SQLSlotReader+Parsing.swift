@@ -25,7 +25,7 @@ extension SQLSlotReader {
             stages.add(SQLStage.view, digits, SQLSlotReader.postgresDateDigits(text))
             stages.add(SQLStage.view, m, sql(.caseWhen(subject: nil, [.init(.isNull(.column(digits), negated: false), matched)], otherwise: nil)))
             digitsColumn = digits
-        case .spark, .duckdb:
+        case .spark, .duckdb, .clickhouse:
             stages.add(SQLStage.view, m, sql(positionalDateMatch(.column(text), matched: matched)))
             digitsColumn = nil
         }
@@ -49,7 +49,7 @@ extension SQLSlotReader {
         stages.add(SQLStage.parts, "\(c)dom", part({ _ in "0" }, number(10)))
         let negative = SQLExpression.compare(.element(match, 8), .equal, .string("-"))
         stages.add(SQLStage.parts, "\(c)dsg", part({ _ in "1" }, .caseWhen(subject: nil, [.init(negative, .integer(-1))], otherwise: .integer(1))))
-        let parsed = SQLExpression.isNull(match, negated: true)
+        let parsed = SQLExpression.groupsMatched(match)
         let ok = digitsColumn.map { SQLExpression.or([.isNull(.column($0), negated: true), parsed]) } ?? parsed
         stages.add(SQLStage.parts, "\(c)dok", sql(.parenthesized(ok)))
 
@@ -137,7 +137,7 @@ extension SQLSlotReader {
         let pattern = "^v?(\(number))(?:[.](\(number)))?(?:[.](\(number)))?(?:-((?:\(identifier))(?:[.](?:\(identifier)))*))?(?:[+][0-9A-Za-z-]+(?:[.][0-9A-Za-z-]+)*)?" + dialect.endAnchor
         let m = "\(c)vm", match = SQLExpression.column(m)
         stages.add(SQLStage.view, m, sql(versionMatch(.column(text), pattern: pattern)))
-        stages.add(SQLStage.parts, "\(c)ok", sql(.parenthesized(.isNull(match, negated: true))))
+        stages.add(SQLStage.parts, "\(c)ok", sql(.parenthesized(.groupsMatched(match))))
         stages.add(SQLStage.parts, "\(c)maj", sql(.element(match, 1)))
         stages.add(SQLStage.parts, "\(c)min", sql(.coalesce([.element(match, 2), .string("0")])))
         stages.add(SQLStage.parts, "\(c)pat", sql(.coalesce([.element(match, 3), .string("0")])))
@@ -154,7 +154,7 @@ extension SQLSlotReader {
         let matched = SQLExpression.groups(text, pattern: pattern, count: 4)
         switch dialect {
         case .postgres, .duckdb: break
-        case .spark: return matched
+        case .spark, .clickhouse: return matched
         }
         let parts = (1...3).map { SQLExpression.call("split_part", [text, .string("."), .integer(Int64($0))]) }
         func number(_ part: SQLExpression) -> SQLExpression {

@@ -95,7 +95,7 @@ struct SQLSlotReader {
         guard folded else { return }
         let value = SQLExpression.column("\(c)v")
         if type == .set {
-            stages.add(SQLStage.folded, "\(c)f", sql(.caseWhen(subject: nil, [.init(.isNull(value, negated: true), .lowercaseAll(value))], otherwise: nil)))
+            stages.add(SQLStage.folded, "\(c)f", sql(.caseWhen(subject: nil, [.init(.setIsPresent(value), .lowercaseAll(value))], otherwise: .nullArray)))
         } else {
             stages.add(SQLStage.folded, "\(c)f", sql(.lowercase(value)))
         }
@@ -141,7 +141,7 @@ struct SQLSlotReader {
             preconditionFailure("the typed table has no column for a slot it was made for")
         }
         let value = SQLExpression.column(name)
-        stages.add(SQLStage.stored, "\(c)p", sql(.parenthesized(.isNull(value, negated: true))))
+        stages.add(SQLStage.stored, "\(c)p", sql(.parenthesized(kind == .set ? .setIsPresent(value) : .isNull(value, negated: true))))
         let viewType: ValueType?
         switch target {
         case .builtin(let field):
@@ -164,7 +164,7 @@ struct SQLSlotReader {
         case (.text, .version):
             readVersion(text: name, prefix: c, into: &stages)
         case (.text, .set):
-            view(.caseWhen(subject: nil, [.init(.isNull(value, negated: true), .splitOnComma(value))], otherwise: nil))
+            view(.caseWhen(subject: nil, [.init(.isNull(value, negated: true), .splitOnComma(value))], otherwise: .nullArray))
         case (.number, .bool):
             view(.caseWhen(subject: nil, [.init(.compare(value, .equal, .integer(1)), .bool(true)),
                                           .init(.compare(value, .equal, .integer(0)), .bool(false))], otherwise: nil))
@@ -178,7 +178,7 @@ struct SQLSlotReader {
         case (_, .number): view(.cast(.null, .double))
         case (_, .bool): view(.cast(.null, .boolean))
         case (_, .date): view(.cast(.null, .bigint))
-        case (_, .set): view(.cast(.null, .textArray))
+        case (_, .set): view(.nullArray)
         }
         addFold(viewType, prefix: c, folded: folded, into: &stages)
     }
@@ -195,7 +195,7 @@ struct SQLSlotReader {
         // the parsed profile's field.
         let member: SQLExpression
         switch dialect {
-        case .postgres, .duckdb:
+        case .postgres, .duckdb, .clickhouse:
             stages.add(SQLStage.locate, "\(c)j", sql(.profileMember(field)))
             member = .column("\(c)j")
         case .spark:
@@ -215,6 +215,9 @@ struct SQLSlotReader {
             case .duckdb:
                 stages.add(SQLStage.raw, "\(c)a", "CASE WHEN json_type(\(value)) = 'ARRAY' AND len(list_filter(json_extract(\(value), '$[*]'), lambda e: json_type(e) <> 'VARCHAR')) = 0 "
                     + "THEN CAST(json_extract_string(\(value), '$[*]') AS VARCHAR[]) END")
+            case .clickhouse:
+                stages.add(SQLStage.raw, "\(c)a", "if(JSONType(\(value)) = 'Array' AND arrayAll(e -> JSONType(e) = 'String', JSONExtractArrayRaw(\(value))), "
+                    + "JSONExtract(\(value), 'Array(String)'), \(sql(.nullArray)))")
             }
         }
         let type = SQLExpression.column("\(c)t"), text = SQLExpression.column("\(c)x")
@@ -250,6 +253,11 @@ struct SQLSlotReader {
             let array = "from_json(\(c)x0, 'ARRAY<STRING>')"
             stages.add(SQLStage.text, "\(c)x", "CASE WHEN left(\(c)x0, 1) = '[' THEN array_join(transform(\(array), e -> \(sql(.jsonStringText(.column("e"))))), ',') "
                 + "ELSE \(sql(.jsonScalarText(value))) END")
+        case .clickhouse:
+            stages.add(SQLStage.locate, "\(c)j", sql(.jsonMember(.column(SQLSlotReader.postgresCustomAttributes), ["custom_attributes", key])))
+            let j = SQLExpression.column("\(c)j")
+            stages.add(SQLStage.raw, "\(c)t", sql(.jsonType(j)))
+            stages.add(SQLStage.raw, "\(c)x", sql(.jsonScalarText(j)))
         case .duckdb:
             stages.add(SQLStage.locate, "\(c)j", sql(.jsonMember(.column(SQLSlotReader.postgresCustomAttributes), [key])))
             let j = "\(c)j"

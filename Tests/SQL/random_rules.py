@@ -66,8 +66,14 @@ def history_comparison(rng):
     return "last shown %s %s %s" % (placement, op, rng.choice(["now", "now - 1d", "now - 3d", "now - 12h", "2026-11-22T12:00:00Z"]))
 
 
+# Whether the generated rules may read history (caps, sticky experiments); an engine that
+# cannot read it sets this false before writing.
+READS_HISTORY = [True]
+
+
 def comparison(rng):
-    kind = rng.choice(["text", "text", "number", "bool", "date", "version", "set", "builtin", "pattern", "pattern", "history"])
+    kinds = ["text", "text", "number", "bool", "date", "version", "set", "builtin", "pattern", "pattern", "history"]
+    kind = rng.choice(kinds if READS_HISTORY[0] else kinds[:-1])
     if kind == "pattern":
         return pattern_comparison(rng)
     if kind == "history":
@@ -158,7 +164,7 @@ def rule_set(seed, placements=10, audience_count=None, rows=None):
     for index in range(rng.choice([0, 1, 2, 3])):
         name = "ex%d" % index
         weights = rng.choice(WEIGHTS)
-        sticky = " sticky %s" % rng.choice(["1d", "7d", "30d"]) if rng.random() < 0.5 else ""
+        sticky = " sticky %s" % rng.choice(["1d", "7d", "30d"]) if rng.random() < 0.5 and READS_HISTORY[0] else ""
         lines.append("experiment %s%s%s {" % (name, by(), sticky))
         lines.extend("  %d%% v%d" % (weight, variant) for variant, weight in enumerate(weights))
         lines.append("}")

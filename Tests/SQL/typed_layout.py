@@ -100,8 +100,18 @@ def days_from_civil(year, month, day):
     return era * 146097 + doe - 719468
 
 
+# What the engine under test holds: its instants, and whether an empty set differs from an
+# unset one (ClickHouse: years 1900 to 2299, and no NULL array, so an empty set is unset).
+ENGINE = {"range": (FIRST_MS, LAST_MS), "empty_sets": True}
+
+
+def for_clickhouse():
+    ENGINE["range"] = (-2_208_988_800_000, 10_413_791_999_999)
+    ENGINE["empty_sets"] = False
+
+
 def in_range(ms):
-    if ms is None or not FIRST_MS <= ms <= LAST_MS:
+    if ms is None or not ENGINE["range"][0] <= ms <= ENGINE["range"][1]:
         raise Unrepresentable()
     return ms
 
@@ -170,6 +180,8 @@ def _value(name, kind, profile, custom):
         return _number(value)
     if kind == "set":
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise Unrepresentable()
+        if not value and not ENGINE["empty_sets"]:
             raise Unrepresentable()
         return list(value)
     if not isinstance(value, str):

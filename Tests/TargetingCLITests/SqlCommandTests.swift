@@ -159,4 +159,28 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(result.err.contains("error:"), result.err)
         XCTAssertEqual(result.out, "")
     }
+
+    func testCheckTableCountsTheRowsBreakingTheContract() {
+        let check = sql(["--check-table", "--dialect", "postgres", "--table", "app.users"])
+        XCTAssertEqual(check.status, 0, check.err)
+        XCTAssertTrue(check.out.hasPrefix("SELECT\n  count(*) AS profiles,\n"), check.out)
+        XCTAssertTrue(check.out.contains("(array_position(access_levels, NULL) IS NOT NULL) THEN 1 ELSE 0 END) AS access_levels"), check.out)
+        XCTAssertTrue(check.out.contains(" THEN 1 ELSE 0 END) AS ca_weekly_hours"), check.out)
+        XCTAssertTrue(check.out.hasSuffix("FROM app.users;\n"), check.out)
+        XCTAssertEqual(sql(["--check-table", "--schema", "--dialect", "postgres"]).status, 64)
+        XCTAssertEqual(sql(["--check-table", "main_paywall", "--dialect", "postgres"]).status, 64)
+    }
+
+    func testClickHouseRefusesWhatItCannotRead() {
+        let json = sql(["--all", "--dialect", "clickhouse"])
+        XCTAssertEqual(json.status, 2)
+        XCTAssertTrue(json.err.contains("error: ClickHouse reads the typed table only: use `--layout columns`"), json.err)
+        // The shipped rules cap a paywall: ClickHouse cannot read the history that needs.
+        let history = sql(["--all", "--dialect", "clickhouse", "--layout", "columns"])
+        XCTAssertEqual(history.status, 2)
+        XCTAssertTrue(history.err.contains("ClickHouse cannot read a profile's history"), history.err)
+        let schema = sql(["--schema", "--dialect", "clickhouse"])
+        XCTAssertTrue(schema.out.contains("  access_levels Array(String),\n"), schema.out)
+        XCTAssertTrue(schema.out.hasSuffix(") ENGINE = MergeTree ORDER BY tuple();\n"), schema.out)
+    }
 }

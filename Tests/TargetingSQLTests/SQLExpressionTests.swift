@@ -229,3 +229,50 @@ final class SQLExpressionTests: XCTestCase {
             + "WHEN size(s0_pre) > 2 THEN 1 ELSE 0 END)"), spark)
     }
 }
+
+/// DuckDB's and ClickHouse's spellings of the constructs where they differ from PostgreSQL's.
+final class SQLExpressionOtherEngineTests: XCTestCase {
+    private let v = SQLExpression.column("s0_v")
+
+    private func assertPrints(_ expression: SQLExpression, duckdb: String, clickhouse: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(SQLDialect.duckdb.sql(expression), duckdb, "duckdb", file: file, line: line)
+        XCTAssertEqual(SQLDialect.clickhouse.sql(expression), clickhouse, "clickhouse", file: file, line: line)
+    }
+
+    func testLiteralsAndTypes() {
+        assertPrints(.string("it's\\"), duckdb: "'it''s\\'", clickhouse: "'it\\'s\\\\'")
+        // DuckDB text holds U+0000, written with chr(0); ClickHouse escapes it.
+        assertPrints(.string("a\u{0}b"), duckdb: "('a' || chr(0) || 'b')", clickhouse: "'a\\x00b'")
+        assertPrints(.cast(.null, .text), duckdb: "CAST(NULL AS VARCHAR)", clickhouse: "CAST(NULL AS Nullable(String))")
+        assertPrints(.instant(1_796_040_000_123), duckdb: "TIMESTAMPTZ '2026-11-30 12:00:00.123+00'",
+                     clickhouse: "toDateTime64('2026-11-30 12:00:00.123', 3, 'UTC')")
+        assertPrints(.calendarDate(0), duckdb: "DATE '1970-01-01'", clickhouse: "toDate32('1970-01-01')")
+        assertPrints(.nullArray, duckdb: "CAST(NULL AS VARCHAR[])", clickhouse: "CAST([] AS Array(String))")
+    }
+
+    func testSetsPatternsAndDraws() {
+        assertPrints(.arrayContains(v, .string("x")), duckdb: "list_contains(s0_v, 'x')", clickhouse: "has(s0_v, 'x')")
+        assertPrints(.setIsPresent(v), duckdb: "s0_v IS NOT NULL", clickhouse: "notEmpty(s0_v)")
+        assertPrints(.matches(v, .string("^(?:a)$")), duckdb: "regexp_full_match(s0_v, '^(?:a)$')", clickhouse: "match(s0_v, '^(?:a)$')")
+        assertPrints(.lowercase(v), duckdb: "CASE WHEN regexp_matches(s0_v, '[\\x{130}\\x{3A3}]') THEN \(SQLDialect.duckdbSpecialLowercase("s0_v")) ELSE lower(s0_v) END",
+                     clickhouse: "lowerUTF8(s0_v)")
+        assertPrints(.bucket(.hash(.column("k"))), duckdb: "CAST(CAST('0x' || right(md5(k), 16) AS UBIGINT) % 100 AS INTEGER)",
+                     clickhouse: "toInt32(reinterpretAsUInt64(reverse(substring(MD5(k), 9, 8))) % 100)")
+        assertPrints(.notDistinct(.column("a"), .column("b")), duckdb: "a IS NOT DISTINCT FROM b",
+                     clickhouse: "coalesce(a = b, isNull(a) AND isNull(b))")
+    }
+
+    func testConstantTables() {
+        XCTAssertEqual(SQLDialect.duckdb.valuesTable([["1", "'a'"], ["2", "'b'"]], alias: "e", columns: ["n", "t"]),
+                       "(VALUES\n  (1, 'a'),\n  (2, 'b')\n) AS e(n, t)")
+        XCTAssertEqual(SQLDialect.clickhouse.valuesTable([["1", "'a'"], ["2", "'b'"]], alias: "e", columns: ["n", "t"]),
+                       "(\n  SELECT 1 AS n, 'a' AS t\n  UNION ALL\n  SELECT 2 AS n, 'b' AS t\n) AS e")
+    }
+
+    func testTheFinalSigmaClassesHoldCasedAndCaseIgnorableCharacters() {
+        let (cased, ignorable) = SQLDialect.finalSigmaClasses
+        XCTAssertTrue(cased.hasPrefix("\\x{41}-\\x{5A}\\x{61}-\\x{7A}"), String(cased.prefix(40)))
+        XCTAssertTrue(ignorable.contains("\\x{27}"), "the apostrophe is case-ignorable")
+        XCTAssertTrue(ignorable.contains("-\\x{36F}"), "combining marks are case-ignorable")
+    }
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Agreement test: `targeting sql --dialect clickhouse --layout columns` on real ClickHouse
+(chDB, the `chdb` package from PyPI, in this process) against `targeting resolve`.
+
+The same generated profiles and rule sets as `agreement.py`, in the typed table of
+`targeting sql --schema --dialect clickhouse` (each profile as `typed_layout.representable`
+makes it one ClickHouse's table can hold: instants in years 1900 to 2299, and no empty
+`access_levels`, which ClickHouse, without NULL arrays, cannot tell from an unset one). Every
+placement's query, `sql --all`, `--summary` and `diff --sql` must equal `resolve` on every
+profile. ClickHouse reads the typed table only, and no history: the rule sets that read
+history are checked to be refused with a message naming the engine.
+"""
+
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import agreement  # noqa: E402
+import typed_layout  # noqa: E402
+
+
+class Engine:
+    def __init__(self, workdir):
+        from chdb import session
+        self.session = session.Session()
+        self.workdir = workdir
+
+    def query(self, text):
+        result = self.session.query(text, "JSONEachRow")
+        data = result.data() if hasattr(result, "data") else str(result)
+        return [json.loads(line) for line in data.splitlines() if line.strip()]
+
+    def load(self, kept, columns):
+        """The table `profiles` holding the typed rows of `kept`, loaded from JSON Lines as the
+        README says."""
+        self.session.query("DROP TABLE IF EXISTS profiles")
+        self.session.query(schema_for(columns))
+        path = os.path.join(self.workdir, "typed.jsonl")
+        with open(path, "w", encoding="utf-8") as handle:
+            for line in kept:
+                values = typed_layout.row(json.loads(line), columns)
+                row = {}
+                for value, (name, kind) in zip(values, columns):
+                    if value is not None and kind in ("date", "instant"):
+                        value = typed_layout.iso(value, kind)
+                    if value is None and kind == "set":
+                        value = []
+                    row[name] = value
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        if kept:
+            self.session.query("INSERT INTO profiles SELECT * FROM file('%s', 'JSONEachRow') "
+                               "SETTINGS date_time_input_format = 'best_effort'" % path)
+
+
+CLICKHOUSE_TYPES = {"text": "Nullable(String)", "number": "Nullable(Float64)", "bool": "Nullable(Bool)", "date": "Nullable(Date32)",
+                    "instant": "Nullable(DateTime64(3, 'UTC'))", "set": "Array(String)", "json": "Nullable(String)"}
+ARGS = None
+CURRENT = [None, False]
+
+
+def schema_for(columns):
+    return "CREATE TABLE profiles (%s) ENGINE = MergeTree ORDER BY tuple()" % ", ".join(
+        "%s %s" % (typed_layout.quoted(name, "spark"), CLICKHOUSE_TYPES[kind]) for name, kind in columns)
+
+
+def reads_history(binary, rules):
+    result = agreement.run([binary, "sql", "--all", "--dialect", "clickhouse", "--layout", "columns", "--rules", rules, "--now", agreement.NOW])
+    return result.returncode != 0 and "cannot read a profile's history" in result.stderr
+
+
+def main():
+    global ARGS
+    parser = agreement.arguments(__doc__, random_default=2)
+    args = parser.parse_args()
+    args.bin = os.path.abspath(args.bin)
+    args.layout = "columns"
+    ARGS = args
+    typed_layout.for_clickhouse()
+    import random_rules
+    random_rules.READS_HISTORY[0] = False
+    rule_sets = args.rules or agreement.default_rule_sets()
+    lines = agreement.profile_lines(args, nul=True)
+    failed = 0
+    with tempfile.TemporaryDirectory() as workdir:
+        engine = Engine(workdir)
+        print("clickhouse %s" % engine.query("SELECT version() AS v")[0]["v"])
+
+        def rows_of(query, kept, columns):
+            engine.load(kept, columns)
+            rows = engine.query(query)
+            for row in rows:
+                if row.get("share") is not None:
+                    row["share"] = "%.1f" % float(row["share"])
+            return rows
+
+        label = " (clickhouse, columns)"
+        for rules in agreement.random_rule_sets(args, workdir):
+            CURRENT[0] = rules
+            if reads_history(args.bin, rules):
+                print("%s: refused, as it reads history%s" % (os.path.basename(rules), label))
+                continue
+            failed += agreement.check_all(args, rules, lines[:args.random_count], workdir, "clickhouse", rows_of, label)
+        for rules in rule_sets:
+            rules = os.path.abspath(rules)
+            CURRENT[0] = rules
+            if reads_history(args.bin, rules):
+                print("%s: refused, as it reads history%s" % (os.path.basename(rules), label))
+                continue
+            for placement in agreement.placements(args.bin, rules):
+                columns, corpus = agreement.typed(args, [rules], lines, "clickhouse")
+                expected, kept, rejected = agreement.expected_rows(args, rules, placement, corpus, workdir)
+                query = agreement.query_text(args, rules, placement, "clickhouse")
+                failed += agreement.compare(args, rules, placement, expected, rows_of(query, kept, columns), kept, rejected, label)
+            failed += agreement.check_all(args, rules, lines, workdir, "clickhouse", rows_of, " (--all)" + label)
+            for corpus, empty in ((lines, ""), ([], ", no profiles")):
+                failed += agreement.check_summary(args, rules, corpus, workdir, "clickhouse", rows_of, label + empty)
+        refused = agreement.run([args.bin, "sql", "--all", "--dialect", "clickhouse", "--rules", os.path.join(agreement.ROOT, "Rules"), "--now", agreement.NOW])
+        if refused.returncode == 0 or "ClickHouse reads the typed table only" not in refused.stderr:
+            failed += 1
+            print("the JSON layout on ClickHouse was not refused: %s" % refused.stderr)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
