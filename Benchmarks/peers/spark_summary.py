@@ -36,18 +36,20 @@ def main():
                            capture_output=True, text=True, check=True).stdout
     spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
              .config("spark.ui.showConsoleProgress", "false").config("spark.sql.shuffle.partitions", "2")
-             .config("spark.sql.codegen.hugeMethodLimit", "8000").getOrCreate())
+             .config("spark.sql.codegen.hugeMethodLimit", "8000").config("spark.sql.session.timeZone", "UTC").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     with tempfile.TemporaryDirectory() as work:
         def load(source, name):
             """`source` as the table `profiles`: its lines, or their typed table written as Parquet."""
             if layout == "columns":
+                # The typed rows as `targeting export` writes them, read with the README's statement.
                 columns = typed_layout.schema(binary, [rules], "spark", now)
-                types = {"text": "string", "number": "double", "bool": "boolean"}
-                schema = ", ".join("%s %s" % (typed_layout.quoted(name, "spark"), types[kind]) for name, kind in columns)
-                with open(source, encoding="utf-8") as handle:
-                    rows = [tuple(typed_layout.row(json.loads(line), columns)) for line in handle if line.strip()]
-                spark.createDataFrame(rows, schema).write.parquet(os.path.join(work, name))
+                schema = ", ".join("%s %s" % (typed_layout.quoted(name, "spark"), typed_layout.SPARK_TYPES[kind]) for name, kind in columns)
+                exported = os.path.join(work, name + ".jsonl")
+                with open(exported, "w", encoding="utf-8") as handle:
+                    subprocess.run([binary, "export", "--layout", "columns", "--rules", rules, "--profiles", source],
+                                   stdout=handle, stderr=subprocess.DEVNULL, check=False)
+                spark.read.schema(schema).json(exported).write.parquet(os.path.join(work, name))
                 spark.read.parquet(os.path.join(work, name)).createOrReplaceTempView("profiles")
             else:
                 spark.read.text(source).withColumnRenamed("value", "profile").createOrReplaceTempView("profiles")

@@ -7,7 +7,7 @@ The same generated profiles and rule sets as `agreement.py`, in the typed table 
 makes it one ClickHouse's table can hold: instants in years 1900 to 2299, and no empty
 `access_levels`, which ClickHouse, without NULL arrays, cannot tell from an unset one). Every
 placement's query, `sql --all`, `--summary` and `diff --sql` must equal `resolve` on every
-profile. ClickHouse reads the typed table only, and no history: the rule sets that read
+profile (and `diff --sql` of the experiments pair). ClickHouse reads the typed table only, and no history: the rule sets that read
 history are checked to be refused with a message naming the engine.
 """
 
@@ -116,6 +116,9 @@ def main():
             failed += agreement.check_all(args, rules, lines, workdir, "clickhouse", rows_of, " (--all)" + label)
             for corpus, empty in ((lines, ""), ([], ", no profiles")):
                 failed += agreement.check_summary(args, rules, corpus, workdir, "clickhouse", rows_of, label + empty)
+        # `diff --sql` of the pair whose rules read no history.
+        for view in agreement.DIFF_PARTS:
+            failed += agreement.check_diff(args, lines, workdir, "clickhouse", rows_of, label, view=view, pair="experiments.rules -> changed")
         refused = agreement.run([args.bin, "sql", "--all", "--dialect", "clickhouse", "--rules", os.path.join(agreement.ROOT, "Rules"), "--now", agreement.NOW])
         if refused.returncode == 0 or "ClickHouse reads the typed table only" not in refused.stderr:
             failed += 1
