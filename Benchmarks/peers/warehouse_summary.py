@@ -75,7 +75,10 @@ def profiles(count):
 
 
 def run(arguments):
-    result = subprocess.run(arguments, capture_output=True, text=True)
+    try:
+        result = subprocess.run(arguments, capture_output=True, text=True)
+    except OSError as error:
+        sys.exit("error: %s: %s" % (arguments[0], error))
     if result.returncode != 0:
         sys.exit("error: %s failed: %s" % (" ".join(arguments[:3]), result.stderr[:2000]))
     return result.stdout
@@ -162,7 +165,10 @@ class Postgres:
         return [json.loads(line) for line in first.splitlines() if line.startswith("{")], min(times)
 
     def drop(self):
-        self.psql("DROP TABLE IF EXISTS bench_json, bench_columns;\n")
+        try:
+            self.psql("DROP TABLE IF EXISTS bench_json, bench_columns;\n")
+        except (OSError, RuntimeError):
+            pass
 
 
 class DuckDB:
@@ -237,17 +243,15 @@ def main():
                 if not database.available():
                     report(engine, "-", "skipped", 0, "-")
                     continue
-                create, _ = schema(binary, rules, "postgres", now)
-                database.load(json_file, typed_file, create)
             else:
                 try:
                     database = DuckDB()
                 except ImportError:
                     report(engine, "-", "skipped", 0, "-")
                     continue
-                _, columns = schema(binary, rules, "duckdb", now)
-                database.load(json_file, typed_file, columns)
             try:
+                create, columns = schema(binary, rules, engine, now)
+                database.load(json_file, typed_file, create if engine == "postgres" else columns)
                 for layout in ("columns", "json"):
                     arguments = [binary, "sql", "--all", "--summary", "--dialect", engine, "--layout", layout,
                                  "--table", "bench_" + layout, "--rules", rules, "--now", now]
@@ -260,6 +264,9 @@ def main():
                     if query is not None:
                         rows, seconds = database.time(query)
                         report(engine, layout, "handwritten", seconds, verdict(rows, expected_audiences, by_audience))
+            except Exception as error:  # a query the engine rejects: the other engine still runs
+                print("error: %s: %s" % (engine, str(error).strip()[:2000]), file=sys.stderr, flush=True)
+                report(engine, "-", "failed", 0, "-")
             finally:
                 if engine == "postgres":
                     database.drop()

@@ -79,11 +79,6 @@ extension Diagnostic {
                    + " would both be the typed column `\(name)`; rename one of them in the rules", at: .unknown(""), place: .none)
     }
 
-    /// A query the chosen engine cannot express (the message names the engine and the way on).
-    static func unsupportedByEngine(_ message: String) -> Diagnostic {
-        Diagnostic(.error, .unsupportedByEngine, message, at: .unknown(""), place: .none)
-    }
-
     /// A split id on the command line that no rule declares.
     static func unknownSplit(_ id: String, suggestion: String?) -> Diagnostic {
         Diagnostic(.error, .unknownSplit, "unknown split `\(id)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? ""), at: .unknown(""), place: .none)

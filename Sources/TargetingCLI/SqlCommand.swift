@@ -13,7 +13,7 @@ enum SqlCommand: Command {
       PLACEMENT                   The placement to compile (or --all for every placement)
 
     The query reads a table `profiles` (--table) with one column `profile` (--column; jsonb in
-    PostgreSQL, a JSON string in Spark SQL, JSON in DuckDB) and returns, for every row, the columns of `resolve --format json`:
+    PostgreSQL, a JSON string in Spark SQL and ClickHouse, JSON in DuckDB) and returns, for every row, the columns of `resolve --format json`:
       profile_id, placement, audience, kind, id, split
     and, when the rules declare an experiment or a holdout, experiment, variant, held_out (then
     sticky, when an experiment is sticky: whether a recorded assignment decided).
@@ -36,9 +36,8 @@ enum SqlCommand: Command {
     --check-table prints a query counting, per column, the rows that break that contract
       (untrimmed or empty custom text, NaN or infinite numbers, NULL set members, a history
       that is no JSON object).
-    DuckDB reads `profile` as JSON. ClickHouse reads the typed table only, without history
-      (no caps, no sticky experiments); its sets are Array(String), where an empty array is an
-      unset set.
+    DuckDB reads `profile` as JSON, ClickHouse as a String of JSON; ClickHouse's sets are
+      Array(String), where an empty array is an unset set.
     --no-jit (PostgreSQL) puts `SET jit = off;` before the query: JIT-compiling a query this
       size takes PostgreSQL longer than running it
     In Spark, set spark.sql.codegen.hugeMethodLimit=8000 for the session: the code Spark
@@ -118,7 +117,6 @@ enum SqlCommand: Command {
         case .unknownPlacement(let name, let suggestion): .unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion))
         case .noPlacement: .noPlacementToCompile(noPlacement)
         case .columnClash(let name, let keys): .columnClash(name, keys: keys)
-        case .unsupported(_, let message): .unsupportedByEngine(message)
         }
     }
 

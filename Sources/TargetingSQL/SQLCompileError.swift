@@ -6,6 +6,4 @@ package enum SQLCompileError: Error, Hashable, Sendable {
     case noPlacement
     /// Two custom attributes read by the rules have the same column name in the typed table.
     case columnClash(String, keys: [String])
-    /// The engine cannot express what the query needs: the message says what, and how to go on.
-    case unsupported(SQLDialect, String)
 }

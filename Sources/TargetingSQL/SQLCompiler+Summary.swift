@@ -35,7 +35,6 @@ extension SQLCompiler {
                                 table: SQLIdentifier = .profiles, column: SQLIdentifier = .profile,
                                 schema: SQLTableSchema? = nil) throws(SQLCompileError) -> String {
         let indices = try placementIndices(placements, in: program)
-        try check(dialect, schema: schema, programs: [program])
         var compiler = SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column)
         compiler.schema = schema
         let entries = indices.map { program.possibleDecisions(placement: $0) }

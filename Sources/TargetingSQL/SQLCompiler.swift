@@ -59,27 +59,12 @@ package struct SQLCompiler {
                                 includeProfile: Bool = false, experimentColumns: Bool? = nil,
                                 stickyColumn: Bool? = nil) throws(SQLCompileError) -> String {
         let indices = try placementIndices(placements, in: program)
-        try check(dialect, schema: schema, programs: [program])
         var compiler = SQLCompiler(program: program, now: now, dialect: dialect, sourceTable: table, sourceColumn: column,
                                    includeProfile: includeProfile)
         compiler.experimentColumns = experimentColumns ?? program.reportsExperiments
         compiler.stickyColumn = stickyColumn ?? (compiler.experimentColumns && !program.stickyExperiments.isEmpty)
         compiler.schema = schema
         return compiler.compile(indices.map { program.placements[$0] })
-    }
-
-    /// Whether `dialect` can read what `programs` need from the table: ClickHouse reads the
-    /// typed table only, and no history.
-    ///
-    /// - Throws: `SQLCompileError.unsupported` when it cannot.
-    static func check(_ dialect: SQLDialect, schema: SQLTableSchema?, programs: [Program]) throws(SQLCompileError) {
-        guard !dialect.readsJSON else { return }
-        guard schema != nil else {
-            throw .unsupported(dialect, "\(dialect.displayName) reads the typed table only: use `--layout columns` (`targeting export --layout columns` writes its rows)")
-        }
-        if programs.contains(where: { $0.historyUse != nil }) {
-            throw .unsupported(dialect, "\(dialect.displayName) cannot read a profile's history: these rules cap a placement or keep a sticky experiment")
-        }
     }
 
     /// The indices of the placements named `names`, in that order.
@@ -240,10 +225,17 @@ package struct SQLCompiler {
             return "  SELECT profile, \(profileID) AS profile_id,\n    \(custom) AS \(SQLSlotReader.postgresCustomAttributes)\(historyColumn)\n"
                 + "  FROM (SELECT profile, profile -> 'custom_attributes' AS o FROM \(source)) AS unread"
         case .clickhouse:
-            // Not reached: ClickHouse reads the typed table only (`SQLCompiler.check`).
+            // A member is its raw JSON text. The custom attributes are a map from each trimmed
+            // key to its value's text, made once per profile, so each is one lookup.
             let id = SQLExpression.profileMember("id")
             let profileID = dialect.sql(.caseWhen(subject: nil, [.init(.jsonIsString(id), .jsonStringText(id))], otherwise: nil))
-            return "  SELECT profile, \(profileID) AS profile_id, profile AS ca\(historyColumn)\n  FROM \(source)"
+            guard reads(custom: slots) else { return "  SELECT profile, \(profileID) AS profile_id\(historyColumn)\n  FROM \(source)" }
+            let trimmed = dialect.sql(.trim(.column("kv.1")))
+            let pairs = "JSONExtractKeysAndValuesRaw(ifNull(o, ''))"
+            let custom = "CASE WHEN JSONType(o) = 'Object' THEN mapFromArrays(arrayMap(kv -> \(trimmed), \(pairs)), "
+                + "arrayMap(kv -> kv.2, \(pairs))) ELSE CAST(map() AS Map(String, String)) END"
+            return "  SELECT profile, \(profileID) AS profile_id,\n    \(custom) AS \(SQLSlotReader.postgresCustomAttributes)\(historyColumn)\n"
+                + "  FROM (SELECT profile, \(dialect.sql(.profileMember("custom_attributes"))) AS o FROM \(source)) AS unread"
         case .duckdb:
             let id = SQLExpression.profileMember("id")
             let profileID = dialect.sql(.caseWhen(subject: nil, [.init(.jsonIsString(id), .jsonStringText(id))], otherwise: nil))
@@ -361,7 +353,14 @@ package struct SQLCompiler {
         switch dialect {
         case .postgres: chain.carryingCommonTableExpressions(fence: "OFFSET 0", select: select)
         case .spark: chain.commonTableExpressions(select: select)
-        case .duckdb, .clickhouse: chain.carryingCommonTableExpressions(fence: nil, select: select)
+        case .duckdb: chain.carryingCommonTableExpressions(fence: nil, select: select)
+        case .clickhouse:
+            // ClickHouse's short-circuit evaluation of `CASE` over the many steps that read a
+            // JSON profile takes memory without bound (a gigabyte for 250 rows); every
+            // expression of the query is safe to evaluate on every row (none raises), so the
+            // JSON layout's query turns it off.
+            chain.carryingCommonTableExpressions(fence: nil, select: select)
+                + (schema == nil ? "SETTINGS short_circuit_function_evaluation = 'disable'\n" : "")
         }
     }
 

@@ -169,7 +169,7 @@ extension SQLDialect {
                 return "trim(\(sql(text)), \(SQLDialect.duckdbWhiteSpace))"
             case .clickhouse:
                 let set = AdaptyLimits.whiteSpace.map { regexCodePoint($0) }.joined()
-                return "replaceRegexpAll(\(sql(text)), '^[\(set)]+|[\(set)]+$', '')"
+                return "replaceRegexpAll(\(sql(text)), \(string("^[\(set)]+|[\(set)]+$")), '')"
             }
         case .count(let array):
             switch self {
@@ -606,15 +606,6 @@ extension SQLDialect {
 
     /// Whether an array can be NULL (ClickHouse's cannot).
     var hasNullArrays: Bool {
-        switch self {
-        case .postgres, .spark, .duckdb: true
-        case .clickhouse: false
-        }
-    }
-
-    /// Whether the engine reads the JSON layout and profile histories (ClickHouse reads the
-    /// typed table without history).
-    var readsJSON: Bool {
         switch self {
         case .postgres, .spark, .duckdb: true
         case .clickhouse: false

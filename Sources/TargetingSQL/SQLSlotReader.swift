@@ -83,7 +83,7 @@ struct SQLSlotReader {
             stages.add(SQLStage.view, "\(c)v", sql(.caseWhen(subject: nil, [.init(inRange, .cast(.call("floor", [number]), .bigint))], otherwise: nil)))
         case .version: readVersion(text: "\(c)s", prefix: c, into: &stages)
         case .set:
-            stages.add(SQLStage.view, "\(c)v", sql(.caseWhen(subject: nil, [.init(.isNull(text, negated: true), .splitOnComma(text))], otherwise: nil)))
+            stages.add(SQLStage.view, "\(c)v", sql(.caseWhen(subject: nil, [.init(.isNull(text, negated: true), .splitOnComma(text))], otherwise: .nullArray)))
         }
         addFold(type, prefix: c, folded: folded, into: &stages)
     }
@@ -216,8 +216,10 @@ struct SQLSlotReader {
                 stages.add(SQLStage.raw, "\(c)a", "CASE WHEN json_type(\(value)) = 'ARRAY' AND len(list_filter(json_extract(\(value), '$[*]'), lambda e: json_type(e) <> 'VARCHAR')) = 0 "
                     + "THEN CAST(json_extract_string(\(value), '$[*]') AS VARCHAR[]) END")
             case .clickhouse:
-                stages.add(SQLStage.raw, "\(c)a", "if(JSONType(\(value)) = 'Array' AND arrayAll(e -> JSONType(e) = 'String', JSONExtractArrayRaw(\(value))), "
-                    + "JSONExtract(\(value), 'Array(String)'), \(sql(.nullArray)))")
+                // A member is Nullable(String); arrays are read from its text, '' when absent.
+                let text = "ifNull(\(value), '')"
+                stages.add(SQLStage.raw, "\(c)a", "if(JSONType(\(value)) = 'Array' AND arrayAll(e -> JSONType(e) = 'String', JSONExtractArrayRaw(\(text))), "
+                    + "JSONExtract(\(text), 'Array(String)'), \(sql(.nullArray)))")
             }
         }
         let type = SQLExpression.column("\(c)t"), text = SQLExpression.column("\(c)x")
@@ -254,10 +256,13 @@ struct SQLSlotReader {
             stages.add(SQLStage.text, "\(c)x", "CASE WHEN left(\(c)x0, 1) = '[' THEN array_join(transform(\(array), e -> \(sql(.jsonStringText(.column("e"))))), ',') "
                 + "ELSE \(sql(.jsonScalarText(value))) END")
         case .clickhouse:
-            stages.add(SQLStage.locate, "\(c)j", sql(.jsonMember(.column(SQLSlotReader.postgresCustomAttributes), ["custom_attributes", key])))
-            let j = SQLExpression.column("\(c)j")
-            stages.add(SQLStage.raw, "\(c)t", sql(.jsonType(j)))
-            stages.add(SQLStage.raw, "\(c)x", sql(.jsonScalarText(j)))
+            stages.add(SQLStage.locate, "\(c)j", "nullIf(\(SQLSlotReader.postgresCustomAttributes)[\(sql(.string(key)))], '')")
+            let j = "\(c)j"
+            stages.add(SQLStage.raw, "\(c)t", sql(.jsonType(.column(j))))
+            // An array's members joined, each string's text and any other member's JSON (null skipped).
+            let members = "arrayMap(e -> if(JSONType(e) = 'String', JSONExtractString(e), e), arrayFilter(e -> JSONType(e) != 'Null', JSONExtractArrayRaw(ifNull(\(j), ''))))"
+            stages.add(SQLStage.raw, "\(c)x", "CASE WHEN JSONType(\(j)) = 'String' THEN JSONExtractString(\(j)) "
+                + "WHEN JSONType(\(j)) IN ('Int64', 'UInt64', 'Double', 'Bool') THEN \(j) WHEN JSONType(\(j)) = 'Array' THEN arrayStringConcat(\(members), ',') END")
         case .duckdb:
             stages.add(SQLStage.locate, "\(c)j", sql(.jsonMember(.column(SQLSlotReader.postgresCustomAttributes), [key])))
             let j = "\(c)j"

@@ -171,14 +171,15 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(sql(["--check-table", "main_paywall", "--dialect", "postgres"]).status, 64)
     }
 
-    func testClickHouseRefusesWhatItCannotRead() {
-        let json = sql(["--all", "--dialect", "clickhouse"])
-        XCTAssertEqual(json.status, 2)
-        XCTAssertTrue(json.err.contains("error: ClickHouse reads the typed table only: use `--layout columns`"), json.err)
-        // The shipped rules cap a paywall: ClickHouse cannot read the history that needs.
-        let history = sql(["--all", "--dialect", "clickhouse", "--layout", "columns"])
-        XCTAssertEqual(history.status, 2)
-        XCTAssertTrue(history.err.contains("ClickHouse cannot read a profile's history"), history.err)
+    func testClickHouseReadsBothLayoutsAndItsSetsAreArrays() {
+        let json = sql(["--all", "--summary", "--dialect", "clickhouse"])
+        XCTAssertEqual(json.status, 0, json.err)
+        XCTAssertTrue(json.out.contains("nullIf(JSONExtractRaw(profile, 'history'), '')"), "the history is read from the JSON: " + json.out)
+        XCTAssertTrue(json.out.hasSuffix("SETTINGS short_circuit_function_evaluation = 'disable'\n"), json.out)
+        let typed = sql(["--all", "--summary", "--dialect", "clickhouse", "--layout", "columns"])
+        XCTAssertEqual(typed.status, 0, typed.err)
+        XCTAssertFalse(typed.out.contains("SETTINGS"), "the typed table's query keeps the engine's defaults")
+        XCTAssertFalse(typed.out.contains("VALUES"), "constant tables are SELECTs joined by UNION ALL")
         let schema = sql(["--schema", "--dialect", "clickhouse"])
         XCTAssertTrue(schema.out.contains("  access_levels Array(String),\n"), schema.out)
         XCTAssertTrue(schema.out.hasSuffix(") ENGINE = MergeTree ORDER BY tuple();\n"), schema.out)

@@ -65,7 +65,7 @@ final class SQLExperimentTests: XCTestCase {
         """)
         for dialect in SQLDialect.allCases {
             let query = try SQLCompiler.compile(placements: ["p"], program: plain, now: now, dialect: dialect)
-            XCTAssertNotNil(query.range(of: #" AS split\nFROM t[0-9]+\n$"#, options: .regularExpression), query)
+            XCTAssertNotNil(query.range(of: #" AS split\nFROM t[0-9]+\n(SETTINGS [^\n]*\n)?$"#, options: .regularExpression), query)
             for absent in ["AS experiment", "AS variant", "AS held_out", "in_holdout", "AS exp_", "k0_"] {
                 XCTAssertFalse(query.contains(absent), absent)
             }

@@ -120,6 +120,5 @@ package enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case noTests = "no-tests"
     case unknownPlacement = "unknown-placement"
     case unknownSplit = "unknown-split"
-    case unsupportedByEngine = "unsupported-by-engine"
     case usage = "usage"
 }
