@@ -103,8 +103,11 @@ struct SQLChain {
     /// PostgreSQL and DuckDB: the `WITH` list of `t0` and the stages, in order, each passing on
     /// only the names a later stage or the final `SELECT` uses, and ending in `fence` (PostgreSQL's
     /// `OFFSET 0`), then the final `SELECT`. Each is referenced once, so PostgreSQL (12 and
-    /// later) plans it as a subquery of the next, not a materialised table.
-    func carryingCommonTableExpressions(fence: String?, select: (String) -> String) -> String {
+    /// later) plans it as a subquery of the next, not a materialised table. With `materialized`
+    /// (DuckDB) each stage is `AS MATERIALIZED`: DuckDB would otherwise write each stage's
+    /// expressions into the next, and a JSON profile's chain of steps then took its planner
+    /// seconds.
+    func carryingCommonTableExpressions(fence: String?, materialized: Bool = false, select: (String) -> String) -> String {
         let (stages, finalSelect) = render(select: select)
         // Backwards, keeping the live names: those named after the stage and defined before it.
         var order: [String: Int] = [:]
@@ -117,7 +120,7 @@ struct SQLChain {
             live.formUnion(names(in: stages[index].columns.map(\.expression)).filter { order[$0] != nil })
         }
         let listed = zip(stages, carried).map { stage, passed in
-            "\(stage.name) AS (\n  SELECT\n" + passed.map { "    \($0),\n" }.joined() + "\(stage.list)\n  FROM \(stage.after)" + (fence.map { "\n  " + $0 } ?? "") + "\n)"
+            "\(stage.name) AS \(materialized ? "MATERIALIZED " : "")(\n  SELECT\n" + passed.map { "    \($0),\n" }.joined() + "\(stage.list)\n  FROM \(stage.after)" + (fence.map { "\n  " + $0 } ?? "") + "\n)"
         }
         let sourceFence = sourceIsFenced ? fence.map { "\n  " + $0 } ?? "" : ""
         return "WITH\nt0 AS (\n\(source)\(sourceFence)\n)" + listed.map { ",\n" + $0 }.joined() + "\n" + finalSelect

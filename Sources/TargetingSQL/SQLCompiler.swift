@@ -353,7 +353,7 @@ package struct SQLCompiler {
         switch dialect {
         case .postgres: chain.carryingCommonTableExpressions(fence: "OFFSET 0", select: select)
         case .spark: chain.commonTableExpressions(select: select)
-        case .duckdb: chain.carryingCommonTableExpressions(fence: nil, select: select)
+        case .duckdb: chain.carryingCommonTableExpressions(fence: nil, materialized: schema == nil, select: select)
         case .clickhouse:
             // ClickHouse's short-circuit evaluation of `CASE` over the many steps that read a
             // JSON profile takes memory without bound (a gigabyte for 250 rows); every
