@@ -91,13 +91,13 @@ extension SQLCompiler {
         SELECT e.entry, e.placement, \(parts.map { "e." + $0 }.joined(separator: ", ")), COALESCE(c.profiles, 0) AS profiles\(reportsSticky ? ", COALESCE(c.sticky, 0) AS sticky" : "")
         FROM \(dialect.valuesTable(values, alias: "e", columns: ["entry", "placement"] + parts))
         LEFT JOIN (
-        SELECT entry, SUM(profiles) AS profiles\(reportsSticky ? ", SUM(CASE WHEN stuck = 1 THEN profiles ELSE 0 END) AS sticky" : "")
+        SELECT taken.entry, SUM(taken.profiles) AS profiles\(reportsSticky ? ", SUM(CASE WHEN taken.stuck = 1 THEN taken.profiles ELSE 0 END) AS sticky" : "")
         FROM (
         SELECT CASE u.placement_number \(spread) END AS entry\(reportsSticky ? ", CASE u.placement_number \(spreadStuck) END AS stuck" : ""), g.profiles
         FROM (SELECT \(grouping.joined(separator: ", ")), COUNT(*) AS profiles FROM \(last) GROUP BY \(grouping.joined(separator: ", "))) AS g
         CROSS JOIN \(dialect.valuesTable(columns.indices.map { [String($0)] }, alias: "u", columns: ["placement_number"]))
         ) AS taken
-        GROUP BY entry
+        GROUP BY taken.entry
         ) AS c ON c.entry = e.entry
         ) AS counted
         ORDER BY entry
