@@ -241,10 +241,12 @@ package struct SQLCompiler {
             let profileID = dialect.sql(.caseWhen(subject: nil, [.init(.jsonIsString(id), .jsonStringText(id))], otherwise: nil))
             guard reads(custom: slots) else { return "  SELECT profile, \(profileID) AS profile_id\(historyColumn)\n  FROM \(source)" }
             // As in PostgreSQL: the object itself when no key needs trimming, else rebuilt with
-            // its keys trimmed. DuckDB keeps JSON as written, so the keys are read to tell.
+            // its keys trimmed. DuckDB keeps JSON as written: one match on the object's text
+            // (`SQLDialect.duckdbUntrimmedKey`) rules out most objects; only then are the keys read.
             let trimmed = dialect.sql(.trim(.column("k")))
             let member = "json_extract(o, '$.\"' || replace(replace(k, '\\', '\\\\'), '\"', '\\\"') || '\"')"
-            let custom = "CASE WHEN json_type(o) = 'OBJECT' THEN CASE WHEN len(list_filter(json_keys(o), lambda k: \(trimmed) <> k)) = 0 "
+            let custom = "CASE WHEN json_type(o) = 'OBJECT' THEN CASE WHEN NOT regexp_matches(CAST(o AS VARCHAR), \(dialect.string(SQLDialect.duckdbUntrimmedKey))) "
+                + "OR len(list_filter(json_keys(o), lambda k: \(trimmed) <> k)) = 0 "
                 + "THEN o ELSE (SELECT json_group_object(\(trimmed), \(member)) FROM (SELECT unnest(json_keys(o)) AS k)) END END"
             return "  SELECT profile, \(profileID) AS profile_id,\n    \(custom) AS \(SQLSlotReader.postgresCustomAttributes)\(historyColumn)\n"
                 + "  FROM (SELECT profile, profile -> 'custom_attributes' AS o FROM \(source)) AS unread"

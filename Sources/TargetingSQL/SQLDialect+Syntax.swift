@@ -84,6 +84,17 @@ extension SQLDialect {
         return (written(cased), written(ignorable))
     }()
 
+    /// DuckDB: an RE2 pattern matching the JSON text of every object that has a key starting or
+    /// ending with white space `AdaptyLimits.trimmed` trims, as written in the profile (DuckDB
+    /// keeps JSON text as it came): white space right after a quote, white space before a
+    /// quote and a colon, or a key holding an escape (which could stand for white space). It
+    /// also matches some objects without such a key (a value starting with white space), whose
+    /// keys are then read.
+    static let duckdbUntrimmedKey: String = {
+        let space = "[" + AdaptyLimits.whiteSpace.map { SQLDialect.duckdb.regexCodePoint($0) }.joined() + "]"
+        return "\"(" + space + "|\\\\)|" + space + "\"[ \\t\\n\\r]*:|\\\\[^\"]*\"[ \\t\\n\\r]*:"
+    }()
+
     /// Four upper-case hex digits of a code point below 0x10000.
     static func hex4(_ value: UInt32) -> String {
         let digits = String(value, radix: 16).uppercased()

@@ -123,7 +123,7 @@ def rows(connection, query):
 
 
 def main():
-    parser = agreement.arguments(__doc__, random_default=4)
+    parser = agreement.arguments(__doc__, random_default=2)
     args = parser.parse_args()
     args.bin = os.path.abspath(args.bin)
     connection = connect()
