@@ -241,24 +241,42 @@ fi
 
 # Warehouse, against SQL written by hand: Tests/SQL/followup.rules (six rows of the shapes a team
 # writes as one CASE) over $warehouse_profiles clean generated profiles, on PostgreSQL (one core,
-# no JIT) and on DuckDB from PyPI (into .build/warehouse-venv, one thread): the query `sql --all
-# --summary` generates against the one in Benchmarks/handwritten/, in each layout, and the
-# generated query over the typed table against `resolve --summary --jobs 1` on the same profiles.
+# no JIT), on DuckDB and on ClickHouse (chDB) from PyPI (into .build/warehouse-venv, one thread
+# each) and on Spark local[2] (.build/spark-venv-4, the typed table as Parquet): the query `sql
+# --all --summary` generates against the one in Benchmarks/handwritten/, in each layout, and the
+# generated query over the typed table against `resolve --summary` on the same profiles per core
+# (`--jobs 1` for the one-core engines, `--jobs 2` for local[2]).
 warehouse_venv=.build/warehouse-venv
-if [ ! -x "$warehouse_venv/bin/python" ] || ! "$warehouse_venv/bin/python" -c "import duckdb" 2>/dev/null; then
-  python3 -m venv "$warehouse_venv" >&2 && "$warehouse_venv/bin/pip" install -q duckdb >&2 || true
+if [ ! -x "$warehouse_venv/bin/python" ] || ! "$warehouse_venv/bin/python" -c "import duckdb, chdb" 2>/dev/null; then
+  python3 -m venv "$warehouse_venv" >&2 && "$warehouse_venv/bin/pip" install -q duckdb chdb >&2 || true
 fi
 warehouse_python=python3
 if "$warehouse_venv/bin/python" -c "import duckdb" 2>/dev/null; then warehouse_python=$warehouse_venv/bin/python; fi
-"$warehouse_python" Benchmarks/peers/warehouse_summary.py "$bin" Tests/SQL/followup.rules "$now" "$warehouse_profiles" > "$work/handwritten" 2>&1 || true
+"$warehouse_python" Benchmarks/peers/warehouse_summary.py "$bin" Tests/SQL/followup.rules "$now" "$warehouse_profiles" \
+  --engines postgres,duckdb,clickhouse > "$work/handwritten" 2>&1 || true
+# Spark in its own venv (PySpark 4, above), its log on stderr apart: only its errors are kept.
+if command -v java >/dev/null 2>&1 && "$spark_venv/bin/python" -c "import pyspark" 2>/dev/null; then
+  "$spark_venv/bin/python" Benchmarks/peers/warehouse_summary.py "$bin" Tests/SQL/followup.rules "$now" "$warehouse_profiles" \
+    --engines spark > "$work/handwritten-spark" 2> "$work/handwritten-spark.err" || true
+  grep -v '^resolve - jobs1 ' "$work/handwritten-spark" >> "$work/handwritten" || true
+  grep '^error: ' "$work/handwritten-spark.err" >> "$work/handwritten" || true
+else
+  echo "spark - skipped 0 -" >> "$work/handwritten"
+fi
 # `figure ENGINE LAYOUT QUERY`: the seconds and the check of one line of warehouse_summary.py.
 figure() { awk -v e="$1" -v l="$2" -v q="$3" '$1 == e && $2 == l && $3 == q { print $4, $5; exit }' "$work/handwritten"; }
 read -r resolve_seconds _ < <(figure resolve - jobs1) || true
+read -r resolve_two_seconds _ < <(figure resolve - jobs2) || true
 if [ -z "${resolve_seconds:-}" ]; then
   echo "| warehouse: generated against hand-written SQL failed: $(head -n 1 "$work/handwritten") | — | — | — |"
 else
-  for engine in postgres duckdb; do
-    case $engine in postgres) engine_name="PostgreSQL (one core)" ;; *) engine_name="DuckDB (one thread)" ;; esac
+  for engine in postgres duckdb clickhouse spark; do
+    case $engine in
+      postgres) engine_name="PostgreSQL (one core)"; jobs=1; reference=$resolve_seconds ;;
+      duckdb) engine_name="DuckDB (one thread)"; jobs=1; reference=$resolve_seconds ;;
+      clickhouse) engine_name="ClickHouse (chDB, one thread)"; jobs=1; reference=$resolve_seconds ;;
+      *) engine_name="Spark local[2]"; jobs=2; reference=${resolve_two_seconds:-} ;;
+    esac
     if [ -n "$(figure "$engine" - skipped)" ]; then
       echo "| warehouse: $engine_name, generated against hand-written SQL | skipped: no $engine_name | — | — |"
       continue
@@ -267,12 +285,13 @@ else
     read -r columns_written columns_written_check < <(figure "$engine" columns handwritten) || true
     read -r json_generated json_generated_check < <(figure "$engine" json generated) || true
     read -r json_written json_written_check < <(figure "$engine" json handwritten) || true
-    if [ -z "$columns_generated" ] || [ -z "$columns_written" ] || [ -z "$json_generated" ] || [ -z "$json_written" ]; then
-      echo "| warehouse: $engine_name, generated against hand-written SQL failed: $(grep -v '^[a-z]* [a-z-]* [a-z0-9]* [0-9.]* ' "$work/handwritten" | head -n 1) | — | — | — |"
+    if [ -z "$columns_generated" ] || [ -z "$columns_written" ] || [ -z "$json_generated" ] || [ -z "$json_written" ] || [ -z "$reference" ]; then
+      reason=$(grep -m 1 "^error: $engine:" "$work/handwritten" || grep -v '^[a-z]* [a-z-]* [a-z0-9]* [0-9.]* ' "$work/handwritten" | head -n 1 || true)
+      echo "| warehouse: $engine_name, generated against hand-written SQL failed: $reason | — | — | — |"
       continue
     fi
     echo "| warehouse: $engine_name \`sql --all --summary --layout columns\`, followup.rules, $warehouse_profiles profiles, against the hand-written query (target ≤ 1.25×) | $(rate "$warehouse_profiles" "$columns_generated") ($columns_generated_check) | hand-written: $(rate "$warehouse_profiles" "$columns_written") ($columns_written_check) | $(ratio "$columns_written" "$columns_generated") |"
-    echo "| warehouse: $engine_name \`sql --all --summary --layout columns\`, followup.rules, $warehouse_profiles profiles | \`resolve --summary --jobs 1\`: $(rate "$warehouse_profiles" "$resolve_seconds") | $engine_name: $(rate "$warehouse_profiles" "$columns_generated") ($columns_generated_check) | $(ratio "$resolve_seconds" "$columns_generated") |"
+    echo "| warehouse: $engine_name \`sql --all --summary --layout columns\`, followup.rules, $warehouse_profiles profiles | \`resolve --summary --jobs $jobs\`: $(rate "$warehouse_profiles" "$reference") | $engine_name: $(rate "$warehouse_profiles" "$columns_generated") ($columns_generated_check) | $(ratio "$reference" "$columns_generated") |"
     echo "| warehouse: $engine_name \`sql --all --summary --layout json\`, followup.rules, $warehouse_profiles profiles, against the hand-written query (target ≤ 2×) | $(rate "$warehouse_profiles" "$json_generated") ($json_generated_check) | hand-written: $(rate "$warehouse_profiles" "$json_written") ($json_written_check) | $(ratio "$json_written" "$json_generated") |"
   done
 fi

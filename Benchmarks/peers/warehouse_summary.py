@@ -1,25 +1,32 @@
 #!/usr/bin/env python3
-"""Audience sizing of one rule set on PostgreSQL and DuckDB: the query `targeting sql --all
---summary` generates against the query an analyst writes by hand (`Benchmarks/handwritten/`),
-over the same profiles as one JSON column and as the typed table of `--layout columns`, and
-`targeting resolve --all --summary --jobs 1` over the same profiles as JSON Lines.
+"""Audience sizing of one rule set on PostgreSQL, DuckDB, ClickHouse (chDB) and Spark: the
+query `targeting sql --all --summary` generates against the query an analyst writes by hand
+(`Benchmarks/handwritten/`), over the same profiles as one JSON column and as the typed table
+of `--layout columns`, and `targeting resolve --all --summary` over the same profiles as JSON
+Lines.
 
 Generates COUNT clean profiles from a fixed seed, writes them as JSON Lines, turns them into
 the typed table's rows with `targeting export --layout columns`, loads both tables into each
-engine available (PostgreSQL through psql, DuckDB from its Python package, each on one core),
-and prints one line per measurement:
+engine asked for (PostgreSQL through psql, DuckDB and chDB from their Python packages, each on
+one core; Spark from PySpark, local[2], the typed rows written as Parquet and read back), and
+prints one line per measurement:
 
     ENGINE LAYOUT QUERY SECONDS CHECK
 
 SECONDS is the best of three runs of the query alone (the load excluded): psql's `\\timing`
-on PostgreSQL, the wall clock around `execute(...).fetchall()` on DuckDB, around the whole
-process for `resolve`. CHECK is `same` when the query's counts equal `resolve --summary`'s
-for every entry some profile takes, `DIFFERENT` otherwise. An engine that is not there prints
-`ENGINE - skipped 0 -`.
+on PostgreSQL, the wall clock around `execute(...).fetchall()` on DuckDB, around
+`query(...)` on chDB, around `sql(...).collect()` on Spark (planning included; a few queries
+over each table warm the new JVM after the load, and the first of the three runs also compiles
+the query's code), around the whole process for `resolve` (`resolve - jobs1`, the reference of
+the one-core engines, and with Spark `resolve - jobs2`, the reference of local[2]).
+CHECK is `same` when the query's counts equal `resolve --summary`'s for every entry some
+profile takes, `DIFFERENT` otherwise. An engine that is not there prints `ENGINE - skipped 0 -`.
 
-    warehouse_summary.py TARGETING RULES NOW COUNT [PSQL]
+    warehouse_summary.py TARGETING RULES NOW COUNT [PSQL] [--engines postgres,duckdb,clickhouse,spark]
 
-PSQL is the command that runs psql (default `runuser -u postgres -- psql`). The hand-written
+PSQL is the command that runs psql (default `runuser -u postgres -- psql`). ENGINES are the
+engines to run, in that order (default: PostgreSQL, and each of the others whose Python module
+imports; DuckDB and chDB, and PySpark, may live in different environments). The hand-written
 queries are `Benchmarks/handwritten/<rules file name>.<engine>.<layout>.sql`.
 """
 
@@ -199,15 +206,131 @@ class DuckDB:
         return rows, best
 
 
+class ClickHouse:
+    def __init__(self):
+        from chdb import session
+        self.session = session.Session()
+        self.query("SET max_threads = 1")
+        self.query("SET session_timezone = 'UTC'")
+
+    def query(self, text):
+        """The rows of `text` as dicts."""
+        result = self.session.query(text, "JSONEachRow")
+        if result.has_error():
+            raise RuntimeError(result.error_message())
+        return [json.loads(line) for line in result.bytes().decode("utf-8").splitlines() if line.strip()]
+
+    def load(self, json_file, typed_file, create):
+        self.query("DROP TABLE IF EXISTS bench_json")
+        self.query("DROP TABLE IF EXISTS bench_columns")
+        self.query("CREATE TABLE bench_json (profile String) ENGINE = MergeTree ORDER BY tuple()")
+        self.query("INSERT INTO bench_json SELECT line FROM file(%s, 'LineAsString')" % quoted(json_file))
+        # The typed rows as the README loads them.
+        self.query(create.strip().rstrip(";"))
+        self.query("INSERT INTO bench_columns SELECT * FROM file(%s, 'JSONEachRow') SETTINGS date_time_input_format = 'best_effort'"
+                   % quoted(typed_file))
+
+    def time(self, query):
+        """(the query's rows as dicts, its best seconds of RUNS)."""
+        best, rows = None, None
+        for _ in range(RUNS):
+            start = time.perf_counter()
+            fetched = self.query(query)
+            seconds = time.perf_counter() - start
+            rows = rows or fetched
+            best = seconds if best is None else min(best, seconds)
+        return rows, best
+
+    def drop(self):
+        for table in ("bench_json", "bench_columns"):
+            try:
+                self.query("DROP TABLE IF EXISTS " + table)
+            except RuntimeError:
+                pass
+
+
+class Spark:
+    def __init__(self):
+        from pyspark.sql import SparkSession
+        self.spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+                      .config("spark.ui.showConsoleProgress", "false").config("spark.sql.shuffle.partitions", "2")
+                      .config("spark.sql.codegen.hugeMethodLimit", "8000").config("spark.sql.session.timeZone", "UTC")
+                      .getOrCreate())
+        self.spark.sparkContext.setLogLevel("ERROR")
+
+    def load(self, json_file, typed_file, columns, work):
+        self.spark.read.text(json_file).withColumnRenamed("value", "profile").createOrReplaceTempView("bench_json")
+        # The typed rows read with the schema of `sql --schema`, kept as Parquet as a warehouse keeps them.
+        parquet = os.path.join(work, "bench_columns.parquet")
+        schema = ", ".join("%s %s" % (name, kind) for name, kind in columns)
+        self.spark.read.schema(schema).json(typed_file).write.mode("overwrite").parquet(parquet)
+        self.spark.read.parquet(parquet).createOrReplaceTempView("bench_columns")
+        # A new JVM runs slowly until it has compiled Spark's own code: a few queries of the same
+        # steps (scan, aggregate, exchange, window, sort) over each table first, so the query
+        # timed first is not the only one paying for it.
+        for _ in range(2):
+            for table in ("bench_columns", "bench_json"):
+                self.spark.sql("SELECT k, count(*) AS n, sum(count(*)) OVER () AS total FROM (SELECT pmod(hash(*), 7) AS k FROM %s) "
+                               "GROUP BY k ORDER BY k" % table).collect()
+
+    def time(self, query):
+        """(the query's rows as dicts, its best seconds of RUNS, each planned and run)."""
+        best, rows = None, None
+        for _ in range(RUNS):
+            start = time.perf_counter()
+            fetched = self.spark.sql(query).collect()
+            seconds = time.perf_counter() - start
+            rows = rows or [row.asDict() for row in fetched]
+            best = seconds if best is None else min(best, seconds)
+        return rows, best
+
+    def drop(self):
+        self.spark.stop()
+
+
 def quoted(text):
     return "'" + text.replace("'", "''") + "'"
 
 
+ENGINES = ("postgres", "duckdb", "clickhouse", "spark")
+
+
+def options():
+    """(binary, rules, now, count, psql command, engines asked for or None)."""
+    given, engines = sys.argv[1:], None
+    for index, argument in enumerate(given):
+        if argument == "--engines" and index + 1 < len(given):
+            engines = given[index + 1]
+            given = given[:index] + given[index + 2:]
+            break
+        if argument.startswith("--engines="):
+            engines = argument.split("=", 1)[1]
+            given = given[:index] + given[index + 1:]
+            break
+    if len(given) not in (4, 5):
+        sys.exit("usage: warehouse_summary.py TARGETING RULES NOW COUNT [PSQL] [--engines %s]" % ",".join(ENGINES))
+    if engines is not None:
+        engines = [name.strip() for name in engines.split(",") if name.strip()]
+        unknown = [name for name in engines if name not in ENGINES]
+        if unknown:
+            sys.exit("error: unknown engine %s (one of %s)" % (", ".join(unknown), ", ".join(ENGINES)))
+    command = given[4] if len(given) > 4 else "runuser -u postgres -- psql"
+    return given[0], given[1], given[2], int(given[3]), command, engines
+
+
+def importable(module):
+    try:
+        __import__(module)
+        return True
+    except ImportError:
+        return False
+
+
 def main():
-    if len(sys.argv) not in (5, 6):
-        sys.exit("usage: warehouse_summary.py TARGETING RULES NOW COUNT [PSQL]")
-    binary, rules, now, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    command = sys.argv[5] if len(sys.argv) > 5 else "runuser -u postgres -- psql"
+    binary, rules, now, count, command, engines = options()
+    modules = {"duckdb": "duckdb", "clickhouse": "chdb", "spark": "pyspark"}
+    if engines is None:
+        engines = [engine for engine in ENGINES if engine not in modules or importable(modules[engine])]
     with tempfile.TemporaryDirectory() as work:
         os.chmod(work, 0o755)
         json_file, typed_file = os.path.join(work, "profiles.jsonl"), os.path.join(work, "typed.jsonl")
@@ -218,15 +341,20 @@ def main():
         for name in (json_file, typed_file):
             os.chmod(name, 0o644)
 
-        # The reference: resolve's entries, and the wall clock of the whole process.
-        resolve = [binary, "resolve", "--all", "--summary", "--format", "json", "--rules", rules, "--now", now,
-                   "--profiles", json_file, "--jobs", "1"]
-        best = None
-        for _ in range(RUNS):
-            start = time.perf_counter()
-            summary = run(resolve)
-            seconds = time.perf_counter() - start
-            best = seconds if best is None else min(best, seconds)
+        # The reference: resolve's entries, and the wall clock of the whole process, on one core
+        # (the reference of PostgreSQL, DuckDB and chDB) and on two (of Spark's local[2]).
+        def resolve(jobs):
+            arguments = [binary, "resolve", "--all", "--summary", "--format", "json", "--rules", rules, "--now", now,
+                         "--profiles", json_file, "--jobs", str(jobs)]
+            best = None
+            for _ in range(RUNS):
+                start = time.perf_counter()
+                summary = run(arguments)
+                seconds = time.perf_counter() - start
+                best = seconds if best is None else min(best, seconds)
+            return summary, best
+
+        summary, seconds = resolve(1)
         entries = [json.loads(line) for line in summary.splitlines() if line.strip()]
         by_entry = lambda row: tuple(row.get(part) for part in PARTS)  # noqa: E731
         by_audience = lambda row: row["audience"]  # noqa: E731
@@ -235,23 +363,40 @@ def main():
             if entry["profiles"]:
                 expected_entries[by_entry(entry)] = entry["profiles"]
                 expected_audiences[entry["audience"]] = expected_audiences.get(entry["audience"], 0) + entry["profiles"]
-        report("resolve", "-", "jobs1", best, "-")
+        report("resolve", "-", "jobs1", seconds, "-")
+        if "spark" in engines:
+            summary, seconds = resolve(2)
+            report("resolve", "-", "jobs2", seconds,
+                   verdict([json.loads(line) for line in summary.splitlines() if line.strip()], expected_entries, by_entry))
 
-        for engine in ("postgres", "duckdb"):
-            if engine == "postgres":
-                database = Postgres(command, work)
-                if not database.available():
-                    report(engine, "-", "skipped", 0, "-")
-                    continue
-            else:
-                try:
+        for engine in engines:
+            try:
+                if engine == "postgres":
+                    database = Postgres(command, work)
+                    if not database.available():
+                        report(engine, "-", "skipped", 0, "-")
+                        continue
+                elif engine == "duckdb":
                     database = DuckDB()
-                except ImportError:
-                    report(engine, "-", "skipped", 0, "-")
-                    continue
+                elif engine == "clickhouse":
+                    database = ClickHouse()
+                else:
+                    database = Spark()
+            except Exception as error:  # the module or, for Spark, Java is not there
+                if not isinstance(error, ImportError):
+                    print("error: %s: %s" % (engine, str(error).strip()[:2000]), file=sys.stderr, flush=True)
+                report(engine, "-", "skipped", 0, "-")
+                continue
             try:
                 create, columns = schema(binary, rules, engine, now)
-                database.load(json_file, typed_file, create if engine == "postgres" else columns)
+                if engine == "postgres":
+                    database.load(json_file, typed_file, create)
+                elif engine == "duckdb":
+                    database.load(json_file, typed_file, columns)
+                elif engine == "clickhouse":
+                    database.load(json_file, typed_file, create)
+                else:
+                    database.load(json_file, typed_file, columns, work)
                 for layout in ("columns", "json"):
                     arguments = [binary, "sql", "--all", "--summary", "--dialect", engine, "--layout", layout,
                                  "--table", "bench_" + layout, "--rules", rules, "--now", now]
@@ -264,11 +409,11 @@ def main():
                     if query is not None:
                         rows, seconds = database.time(query)
                         report(engine, layout, "handwritten", seconds, verdict(rows, expected_audiences, by_audience))
-            except Exception as error:  # a query the engine rejects: the other engine still runs
+            except Exception as error:  # a query the engine rejects: the other engines still run
                 print("error: %s: %s" % (engine, str(error).strip()[:2000]), file=sys.stderr, flush=True)
                 report(engine, "-", "failed", 0, "-")
             finally:
-                if engine == "postgres":
+                if engine in ("postgres", "clickhouse", "spark"):
                     database.drop()
 
 

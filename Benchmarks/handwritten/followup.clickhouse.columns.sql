@@ -1,0 +1,16 @@
+-- Tests/SQL/followup.rules, placement `followup`, written by hand for ClickHouse over the typed
+-- table of `sql --schema --table bench_columns`: the audience each profile takes, counted.
+-- `profile.age >= 25` at 2026-11-29T12:00:00Z is `birthday <= toDate32('2001-11-29')`. A set is
+-- an Array(String), empty when unset; the other columns are Nullable, NULL when unset.
+SELECT
+  CASE
+    WHEN ca_experience = 'beginner' AND ca_weekly_hours BETWEEN 3 AND 20 THEN 'regular_starters'
+    WHEN ca_experience IN ('amateur', 'pro') AND hasAny(ca_interests, ['b,c', 'x y', 'sports']) THEN 'going_wide'
+    WHEN has(ca_interests, 'a') AND ca_reminders THEN 'reminded_a'
+    WHEN birthday <= toDate32('2001-11-29') AND country IN ('US', 'GB', 'DE') AND platform = 'ios' THEN 'grown_us_ios'
+    WHEN ca_reminders IS NOT TRUE AND (ca_weekly_hours BETWEEN 3 AND 20) IS NOT TRUE THEN 'quiet'
+    ELSE 'everyone'
+  END AS audience,
+  count() AS profiles
+FROM bench_columns
+GROUP BY 1
