@@ -64,12 +64,17 @@ struct SQLChain {
         var kept = columns
         var written: [String: String] = [:]
         if inlining {
+            // Only the columns the final `SELECT` reaches count: a column no one reads is dropped.
+            var live = Set(SQLChain.words(in: select("t0"), backslashEscapes: backslashEscapes))
+            for column in columns.reversed() where live.contains(column.name) {
+                live.formUnion(SQLChain.words(in: column.expression, backslashEscapes: backslashEscapes))
+            }
             var uses: [String: Int] = [:]
-            for text in columns.map(\.expression) + [select("t0")] {
+            for text in columns.filter({ live.contains($0.name) }).map(\.expression) + [select("t0")] {
                 for name in SQLChain.words(in: text, backslashEscapes: backslashEscapes) { uses[name, default: 0] += 1 }
             }
             kept = []
-            for column in columns {
+            for column in columns where live.contains(column.name) {
                 let expression = SQLChain.substitute(written, in: column.expression, backslashEscapes: backslashEscapes)
                 let bare = SQLChain.isName(expression)
                 if (uses[column.name] ?? 0) <= 1 || bare {

@@ -411,7 +411,7 @@ package struct SQLCompiler {
     /// (`<prefix>b<row>`, stage 1) to `stages`; returns those columns.
     func addDecision(_ placement: Program.Placement, prefix: String, shared: SQLSharedDraws, into stages: inout SQLStages) -> SQLDecidingColumns {
         let audienceColumns = SQLCompiler.columnNames(prefix: "aud_", program.ruleSet.audiences.map(\.name.text))
-        let deciding = SQLDecidingColumns(placement: placement, prefix: prefix, shared: shared)
+        var deciding = SQLDecidingColumns(placement: placement, prefix: prefix, shared: shared)
         // The deciding row: the first whose guards (`DecisionPlan`) all hold: its audience
         // matches, the holdout does not hold the profile out of it, and the profile has a value
         // for its draw's key; a sticky experiment's row decides, whatever its audience and key,
@@ -437,6 +437,7 @@ package struct SQLCompiler {
             }
             rowCases.append(.init(.and(terms), .integer(Int64(number))))
         }
+        deciding.rowConditions = rowCases.map(\.condition)
         stages.add(0, deciding.rowColumn, dialect.sql(rowCases.isEmpty ? .cast(.null, .int) : .caseWhen(subject: nil, rowCases, otherwise: nil)))
         for (number, row) in placement.rows.enumerated() {
             if let split = row.split, !split.isExperiment {

@@ -101,6 +101,12 @@ struct SQLConditionCompiler {
             if twoValued { return .parenthesized(.and([fits, test.negated ? .not(check) : check])) }
             return test.negated ? .parenthesized(.not(check)) : check
         }
+        if case .members(let members, _) = test.kind, !dialect.hasNullArrays, members.literals.allSatisfy(dialect.canWrite) {
+            // No NULL array (ClickHouse): an unset set is empty, where `has`, `has any` and
+            // `has all` are false and never NULL; `has none` and negations need the set present.
+            if case .hasNone = members {} else if !twoValued, !test.negated { return check }
+            return .parenthesized(.and([fits, test.negated ? .not(check) : check]))
+        }
         let holds = SQLExpression.coalesce([check, .bool(false)])
         return .parenthesized(.and([fits, test.negated ? .not(holds) : holds]))
     }
@@ -196,9 +202,11 @@ struct SQLConditionCompiler {
         case .has(let literal):
             return .arrayContains(value, .string(literal))
         case .hasAny(let literals):
-            return .parenthesized(.or(literals.map { .arrayContains(value, .string($0)) }))
+            guard literals.allSatisfy(dialect.canWrite) else { return .parenthesized(.or(literals.map { .arrayContains(value, .string($0)) })) }
+            return .overlaps(value, literals.map(SQLExpression.string))
         case .hasAll(let literals):
-            return .parenthesized(.and(literals.map { .arrayContains(value, .string($0)) }))
+            guard literals.allSatisfy(dialect.canWrite) else { return .parenthesized(.and(literals.map { .arrayContains(value, .string($0)) })) }
+            return .containsAll(value, literals.map(SQLExpression.string))
         case .hasNone(let literals):
             // A literal the engine cannot write is NULL and held by no set: its term is coalesced.
             let held = literals.map { literal in

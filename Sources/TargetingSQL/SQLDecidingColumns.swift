@@ -8,6 +8,9 @@ struct SQLDecidingColumns {
     let placement: Program.Placement
     let prefix: String
     let shared: SQLSharedDraws
+    /// Each row's condition of being the deciding row, given the rows before it did not match
+    /// (`WHEN` order), as `SQLCompiler.addDecision` writes it.
+    var rowConditions: [SQLExpression] = []
 
     /// The column holding the deciding row's index.
     var rowColumn: String { prefix + "r" }
@@ -76,6 +79,13 @@ struct SQLDecidingColumns {
             return SQLExpression.When(.integer(Int64(number)), chosen)
         }
         let none = heldOutOrNot({ Choice(heldOut: $0) }, admitsHeldOut: true)
-        return rows.isEmpty ? none : .caseWhen(subject: .column(rowColumn), rows, otherwise: none)
+        if rows.isEmpty { return none }
+        // Where no row draws, a row's value is known once it matches: one CASE over the rows'
+        // conditions, as a hand-written query decides (an engine may copy a CASE over a CASE
+        // into each branch).
+        if placement.rows.allSatisfy({ $0.split == nil }), rowConditions.count == rows.count {
+            return .caseWhen(subject: nil, zip(rowConditions, rows).map { .init($0, $1.result) }, otherwise: none)
+        }
+        return .caseWhen(subject: .column(rowColumn), rows, otherwise: none)
     }
 }

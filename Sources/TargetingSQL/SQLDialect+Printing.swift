@@ -71,6 +71,20 @@ extension SQLDialect {
             case .duckdb: return "list_contains(\(sql(array)), \(sql(value)))"
             case .clickhouse: return "has(\(sql(array)), \(sql(value)))"
             }
+        case .overlaps(let array, let values):
+            switch self {
+            case .postgres: return "(\(sql(array)) && \(sql(.textArray(values))))"
+            case .spark: return "arrays_overlap(\(sql(array)), \(sql(.textArray(values))))"
+            case .duckdb: return "list_has_any(\(sql(array)), \(sql(.textArray(values))))"
+            case .clickhouse: return "hasAny(\(sql(array)), \(sql(.textArray(values))))"
+            }
+        case .containsAll(let array, let values):
+            switch self {
+            case .postgres: return "(\(sql(array)) @> \(sql(.textArray(values))))"
+            case .spark: return sql(.parenthesized(.and(values.map { .arrayContains(array, $0) })))
+            case .duckdb: return "list_has_all(\(sql(array)), \(sql(.textArray(values))))"
+            case .clickhouse: return "hasAll(\(sql(array)), \(sql(.textArray(values))))"
+            }
         case .prefix(let text, let count):
             switch self {
             case .postgres, .spark, .duckdb: return "left(\(sql(text)), \(count))"

@@ -58,6 +58,10 @@ indirect enum SQLExpression: Hashable, Sendable {
     case contains(SQLExpression, SQLExpression)
     /// Whether the text array `array` holds `value`.
     case arrayContains(SQLExpression, SQLExpression)
+    /// Whether the text array `array` holds any of `values`.
+    case overlaps(SQLExpression, [SQLExpression])
+    /// Whether the text array `array` holds all of `values`.
+    case containsAll(SQLExpression, [SQLExpression])
     /// The first `count` characters of a text.
     case prefix(SQLExpression, Int)
     /// The last `count` characters of a text.
