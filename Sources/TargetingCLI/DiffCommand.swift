@@ -11,7 +11,7 @@ import TargetingSQL
 enum DiffCommand: Command {
     static let name = "diff"
     static let overview = "Show how a rule change moves profiles between destinations"
-    static let usage = "diff OLD NEW (--profiles FILE | --prove | --sql postgres|spark [--table NAME] [--column NAME] [--layout json|columns]) [--placement P] [--by row|destination] [--no-jit] [--fail-on-change] [--now TIME] [--format text|json|markdown]"
+    static let usage = "diff OLD NEW (--profiles FILE | --prove | --sql postgres|spark|duckdb|clickhouse [--table NAME] [--column NAME] [--layout json|columns]) [--placement P] [--by row|destination] [--no-jit] [--fail-on-change] [--now TIME] [--format text|json|markdown]"
     static var discussion: String { """
     ARGUMENTS:
       OLD                         The rules before the change (a directory or a .rules file)
@@ -60,7 +60,7 @@ enum DiffCommand: Command {
         OptionSpec(names: ["--by"], takesValue: true, valueName: "VIEW", help: "row (audience, destination and variant; default) or destination"),
         OptionSpec(names: ["--fail-on-change"], takesValue: false, valueName: "", help: "Exit 1 when any decision changed (as --by tells them apart)"),
         OptionSpec(names: ["--examples"], takesValue: true, valueName: "N", help: "Example profile ids per transition (default: 3)"),
-        OptionSpec(names: ["--sql"], takesValue: true, valueName: "DIALECT", help: "Print the impact as one query (postgres or spark) instead"),
+        OptionSpec(names: ["--sql"], takesValue: true, valueName: "DIALECT", help: "Print the impact as one query (postgres, spark, duckdb or clickhouse) instead"),
         OptionSpec(names: ["--table"], takesValue: true, valueName: "NAME", help: "With --sql: the source table (default: profiles)"),
         OptionSpec(names: ["--column"], takesValue: true, valueName: "NAME", help: "With --sql: the profile JSON column (default: profile)"),
         SqlCommand.noJITOption,
