@@ -1,10 +1,12 @@
-"""The typed table of `targeting sql --layout columns`, for the agreement tests.
+"""The typed table of `targeting sql --layout columns`, for the agreement tests: an independent
+reading of the table's contract.
 
 `schema` reads the columns from `targeting sql --schema` (for a diff, of both rule sets: a
-column either reads, text where their kinds differ, as the query's table has it); `row` turns
-a JSON profile into that table's row (the `history` column holding the profile's
-`history` as JSON text), or None when the table cannot hold what the profile says (a number in a text field, an array with a non-string member, …): such a profile means
-something no typed row means, so it is left out of the comparison.
+column either reads, its kinds merged as the query's table merges them); `row` turns a JSON
+profile into that table's row (dates and instants as Unix ms, sets as lists, the `history`
+as JSON text), or None when the table cannot hold what the profile says (a number in a text
+field, an array with a non-string member, …); `representable` removes such fields from a
+profile, so that `resolve` and the query read the same profile.
 """
 
 import datetime
@@ -54,7 +56,9 @@ def schema(binary, rule_paths, dialect, now):
                 order.append(name)
                 columns[name] = kind
             elif columns[name] != kind:
-                raise SystemExit("error: column %s is %s and %s" % (name, columns[name], kind))
+                # As `SQLTableSchema.merge`: a number with a bool or an instant is a number, else text.
+                numeric = {"number", "bool", "instant"}
+                columns[name] = "number" if {kind, columns[name]} <= numeric else "text"
     if not order or order[0] != "id":
         raise SystemExit("error: --schema does not start with `id`")
     return [(name, columns[name]) for name in order]
