@@ -115,13 +115,7 @@ package struct SQLCompiler {
     static func columnNames(prefix: String, _ names: [String]) -> [String] {
         var used: Set<String> = []
         return names.enumerated().map { index, name in
-            let cleaned = String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
-                switch scalar {
-                case "a"..."z", "A"..."Z", "0"..."9", "_": scalar
-                default: "_"
-                }
-            }))
-            var column = prefix + cleaned
+            var column = prefix + SQLIdentifier.wordCharacters(name)
             if !used.insert(column.lowercased()).inserted {
                 column += "_\(index + 1)"
                 used.insert(column.lowercased())

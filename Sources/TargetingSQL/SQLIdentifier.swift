@@ -37,4 +37,15 @@ package struct SQLIdentifier: Hashable, Sendable, CustomStringConvertible {
         guard let first = part.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
         return part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
+
+    /// `text` with each character other than an ASCII letter, digit or `_` made `_`: the part
+    /// of a column name that comes from a rule's name or a custom attribute's key.
+    static func wordCharacters(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "_": scalar
+            default: "_"
+            }
+        }))
+    }
 }

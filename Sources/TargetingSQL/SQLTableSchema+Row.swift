@@ -67,16 +67,22 @@ extension SQLTableSchema {
 
     private static func builtinValue(_ stored: JSONValue?, column: Column, problems: inout [String]) -> JSONValue {
         guard let stored, stored != .null else { return .null }
-        switch (column.kind, stored) {
-        case (.text, .string): return stored
-        case (.number, .number): return stored
-        case (.date, .string(let text)), (.instant, .string(let text)): return dateValue(text, column: column, problems: &problems)
-        case (.set, .array(let items)):
-            guard items.allSatisfy({ $0.stringValue != nil }) else { return unheld(column, "an array with a member that is not a string", &problems) }
-            return stored
-        default:
-            return unheld(column, "the JSON value \(JSONWriter.write(stored))", &problems)
+        switch column.kind {
+        case .text:
+            if case .string = stored { return stored }
+        case .number:
+            if case .number = stored { return stored }
+        case .date, .instant:
+            if case .string(let text) = stored { return dateValue(text, column: column, problems: &problems) }
+        case .set:
+            if case .array(let items) = stored {
+                guard items.allSatisfy({ $0.stringValue != nil }) else { return unheld(column, "an array with a member that is not a string", &problems) }
+                return stored
+            }
+        case .bool:
+            break  // no built-in field is a bool
         }
+        return unheld(column, "the JSON value \(JSONWriter.write(stored))", &problems)
     }
 
     private static func customValue(_ stored: CustomValue?, column: Column, problems: inout [String]) -> JSONValue {

@@ -97,12 +97,7 @@ package struct SQLTableSchema: Hashable, Sendable {
     /// The column of custom attribute `key`: `ca_` and the key, each character other than an
     /// ASCII letter, digit or `_` made `_`.
     static func customColumnName(_ key: String) -> String {
-        "ca_" + String(String.UnicodeScalarView(key.unicodeScalars.map { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "_": scalar
-            default: "_"
-            }
-        }))
+        "ca_" + SQLIdentifier.wordCharacters(key)
     }
 
     /// The kind of built-in field `field` as stored.

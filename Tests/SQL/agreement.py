@@ -868,6 +868,30 @@ def check_all(args, rules, lines, workdir, dialect, rows_of, label=""):
     return failed
 
 
+def check_layout(args, rule_sets, lines, workdir, dialect, rows_of, label):
+    """Every check of one layout (`args.layout`) on an engine whose rows `rows_of` gives: the
+    random rule sets as `--all`, each placement of `rule_sets`, their `--all` and `--summary`
+    (over the profiles and over none), and `diff --sql` of each pair by row and by destination.
+    Returns the number of failures."""
+    failed = 0
+    for rules in random_rule_sets(args, workdir):
+        failed += check_all(args, rules, lines[:args.random_count], workdir, dialect, rows_of, label)
+    for rules in rule_sets:
+        rules = os.path.abspath(rules)
+        for placement in placements(args.bin, rules):
+            columns, corpus = typed(args, [rules], lines, dialect)
+            expected, kept, rejected = expected_rows(args, rules, placement, corpus, workdir)
+            query = query_text(args, rules, placement, dialect)
+            failed += compare(args, rules, placement, expected, rows_of(query, kept, columns), kept, rejected, label)
+        failed += check_all(args, rules, lines, workdir, dialect, rows_of, " (--all)" + label)
+        for corpus, empty in ((lines, ""), ([], ", no profiles")):
+            failed += check_summary(args, rules, corpus, workdir, dialect, rows_of, label + empty)
+    for pair in DIFF_PAIRS:
+        for view in DIFF_PARTS:
+            failed += check_diff(args, lines, workdir, dialect, rows_of, label, view=view, pair=pair)
+    return failed
+
+
 def random_rule_sets(args, workdir):
     """`--random` generated rule sets (Tests/SQL/random_rules.py), each checked first."""
     import random_rules

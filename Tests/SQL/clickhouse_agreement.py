@@ -110,21 +110,7 @@ def main():
             args.layout = layout
             typed_layout.for_clickhouse() if layout == "columns" else None
             label = " (clickhouse%s)" % (", columns" if layout == "columns" else "")
-            for rules in agreement.random_rule_sets(args, workdir):
-                failed += agreement.check_all(args, rules, lines[:args.random_count], workdir, "clickhouse", rows_of, label)
-            for rules in rule_sets:
-                rules = os.path.abspath(rules)
-                for placement in agreement.placements(args.bin, rules):
-                    columns, corpus = agreement.typed(args, [rules], lines, "clickhouse")
-                    expected, kept, rejected = agreement.expected_rows(args, rules, placement, corpus, workdir)
-                    query = agreement.query_text(args, rules, placement, "clickhouse")
-                    failed += agreement.compare(args, rules, placement, expected, rows_of(query, kept, columns), kept, rejected, label)
-                failed += agreement.check_all(args, rules, lines, workdir, "clickhouse", rows_of, " (--all)" + label)
-                for corpus, empty in ((lines, ""), ([], ", no profiles")):
-                    failed += agreement.check_summary(args, rules, corpus, workdir, "clickhouse", rows_of, label + empty)
-            for pair in agreement.DIFF_PAIRS:
-                for view in agreement.DIFF_PARTS:
-                    failed += agreement.check_diff(args, lines, workdir, "clickhouse", rows_of, label, view=view, pair=pair)
+            failed += agreement.check_layout(args, rule_sets, lines, workdir, "clickhouse", rows_of, label)
     sys.exit(1 if failed else 0)
 
 
