@@ -123,45 +123,33 @@ struct ConditionGraph {
         atoms.reserveCapacity(comparisons)
         nodes.reserveCapacity(comparisons + 1)
         trueNode = add(.constant(true))
-        for program in programs {
+        for (programIndex, program) in programs.enumerated() {
             segmentNodes = Array(repeating: trueNode, count: program.segments.count)
-            for segment in ConditionGraph.dependencyOrder(program) {
-                segmentNodes[segment] = build(program.segments[segment].condition, program)
-            }
-            programAudienceNodes.append(program.audiences.map { build($0.condition, program) })
-            programPlacements.append(program.placements.map { placement in
-                var nodes = PlacementNodes(rows: [], keys: [], drawn: [], stickySteps: [], sticky: [])
-                // A row's guards as nodes: the audience and the key must hold for it to take a
-                // profile by its audience and draw (the holdout is each route's state); a live
-                // assignment takes it besides.
-                for row in placement.rows {
-                    nodes.keys.append(row.split.map { keyNode($0.key, program) })
-                    var conjuncts: [Int] = []
-                    for rowGuard in row.guards {
-                        switch rowGuard {
-                        case .notHeldOut, .assignment: continue
-                        case .audience(let audience): conjuncts.append(programAudienceNodes[programAudienceNodes.count - 1][audience])
-                        case .key(let slot): conjuncts.append(keyNode(.slot(slot), program))
-                        }
-                    }
-                    nodes.drawn.append(conjuncts.count > 1 ? add(.and(conjuncts)) : conjuncts.first ?? trueNode)
-                }
-                for (position, row) in placement.rows.enumerated() {
-                    guard row.guards.contains(.assignment), let plan = row.split, let duration = plan.sticky else {
-                        nodes.rows.append(nodes.drawn[position])
-                        nodes.stickySteps.append([])
-                        nodes.sticky.append(nil)
-                        continue
-                    }
-                    let steps = plan.steps.indices.map { stickyAtom(plan, step: $0, duration: duration) }
-                    let any = steps.count == 1 ? steps[0] : add(.or(steps))
-                    nodes.stickySteps.append(steps)
-                    nodes.sticky.append(any)
-                    nodes.rows.append(add(.or([any, nodes.drawn[position]])))
-                }
-                return nodes
-            })
             programHoldoutKeys.append(program.holdout.map { keyNode($0.key, program) })
+            // Built in rounds: the segments, audiences and placements that ask about no
+            // placement first; then those that ask only about placements already built (a
+            // prerequisite's node is made of its placement's rows). Without prerequisites,
+            // one round.
+            let rounds = ConditionGraph.rounds(program)
+            var audienceNodes = Array(repeating: trueNode, count: program.audiences.count)
+            programAudienceNodes.append(audienceNodes)
+            var placementNodes = Array(repeating: PlacementNodes(rows: [], keys: [], drawn: [], stickySteps: [], sticky: []),
+                                       count: program.placements.count)
+            programPlacements.append(placementNodes)
+            let segmentOrder = ConditionGraph.dependencyOrder(program)
+            for round in 0...rounds.last {
+                for segment in segmentOrder where rounds.segments[segment] == round {
+                    segmentNodes[segment] = build(program.segments[segment].condition, program, programIndex: programIndex)
+                }
+                for audience in program.audiences.indices where rounds.audiences[audience] == round {
+                    audienceNodes[audience] = build(program.audiences[audience].condition, program, programIndex: programIndex)
+                }
+                programAudienceNodes[programIndex] = audienceNodes
+                for index in program.placements.indices where rounds.placements[index] == round {
+                    placementNodes[index] = rowNodes(program.placements[index], program, audiences: audienceNodes)
+                    programPlacements[programIndex] = placementNodes
+                }
+            }
         }
         segmentNodes = []
         parents = Array(repeating: [], count: nodes.count)
@@ -175,6 +163,110 @@ struct ConditionGraph {
                 break
             }
         }
+    }
+
+    /// The nodes of `placement`'s rows (`PlacementNodes`), its audiences' nodes given.
+    private mutating func rowNodes(_ placement: Program.Placement, _ program: Program, audiences: [Int]) -> PlacementNodes {
+        var nodes = PlacementNodes(rows: [], keys: [], drawn: [], stickySteps: [], sticky: [])
+        // A row's guards as nodes: the audience and the key must hold for it to take a
+        // profile by its audience and draw (the holdout is each route's state, a layer's
+        // share a draw the route needs); a live assignment takes it besides.
+        for row in placement.rows {
+            nodes.keys.append(row.split.map { keyNode($0.key, program) })
+            var conjuncts: [Int] = []
+            for rowGuard in row.guards {
+                switch rowGuard {
+                case .notHeldOut, .layer, .assignment: continue
+                case .audience(let audience): conjuncts.append(audiences[audience])
+                case .key(let slot): conjuncts.append(keyNode(.slot(slot), program))
+                }
+            }
+            nodes.drawn.append(conjuncts.count > 1 ? add(.and(conjuncts)) : conjuncts.first ?? trueNode)
+        }
+        for (position, row) in placement.rows.enumerated() {
+            guard row.guards.contains(.assignment), let plan = row.split, let duration = plan.sticky else {
+                nodes.rows.append(nodes.drawn[position])
+                nodes.stickySteps.append([])
+                nodes.sticky.append(nil)
+                continue
+            }
+            let steps = plan.steps.indices.map { stickyAtom(plan, step: $0, duration: duration) }
+            let any = steps.count == 1 ? steps[0] : add(.or(steps))
+            nodes.stickySteps.append(steps)
+            nodes.sticky.append(any)
+            nodes.rows.append(add(.or([any, nodes.drawn[position]])))
+        }
+        return nodes
+    }
+
+    /// In which round (`init`) each segment, audience and placement of `program` is built:
+    /// one after every placement its prerequisites ask about, directly or through segments.
+    static func rounds(_ program: Program) -> (segments: [Int], audiences: [Int], placements: [Int], last: Int) {
+        var placements = Array(repeating: 0, count: program.placements.count)
+        // A placement's dependencies are transitive: each has fewer than the placement itself.
+        for index in program.placements.indices.sorted(by: { program.placementDependencies[$0].count < program.placementDependencies[$1].count }) {
+            placements[index] = program.placementDependencies[index].map { placements[$0] + 1 }.max() ?? 0
+        }
+        var segments = Array(repeating: 0, count: program.segments.count)
+        guard !program.prerequisites.isEmpty else {
+            return (segments, Array(repeating: 0, count: program.audiences.count), placements, 0)
+        }
+        for segment in dependencyOrder(program) {
+            var round = program.children(segment).map { segments[$0] }.max() ?? 0
+            forEachPrerequisite(in: program.segments[segment].condition) { round = max(round, placements[program.prerequisites[$0].placement] + 1) }
+            segments[segment] = round
+        }
+        let audiences = program.audiences.map { audience in audience.segmentOrder.map { segments[$0] }.max() ?? 0 }
+        return (segments, audiences, placements, (segments + audiences + placements).max() ?? 0)
+    }
+
+    /// Calls `body` with each prerequisite `condition` names (not those of the segments it names).
+    static func forEachPrerequisite(in condition: Condition, _ body: (Int) -> Void) {
+        switch condition {
+        case .and(let items), .or(let items): for item in items { forEachPrerequisite(in: item, body) }
+        case .not(let inner): forEachPrerequisite(in: inner, body)
+        case .segment, .test: break
+        case .prerequisite(let index): body(index)
+        }
+    }
+
+    /// The node "placement `test.placement` gives one of `test`'s outcomes": one of its routes
+    /// (`Route`) whose decision the test accepts. A route that needs a draw (a variant's
+    /// bucket, the holdout's, a layer's share) conjoins a free atom standing for it: the search
+    /// treats it as either, so an answer that depends on it is checked on a witness, never
+    /// assumed.
+    private mutating func prerequisiteNode(_ test: PrerequisiteTest, _ program: Program, programIndex: Int) -> Int {
+        var accepted: [Int] = []
+        for route in Route.routes(program, placement: test.placement) {
+            let choice = Choice(row: route.row, step: route.step, heldOut: route.holdout == .heldOut, sticky: route.sticky)
+            guard test.holds(choice) else { continue }
+            var conjuncts = route.goals(program, placement: test.placement, graph: self, programIndex: programIndex).map { goal in
+                goal.value ? goal.node : add(.not(goal.node))
+            }
+            let draws = route.draws(program, placement: test.placement)
+            if !draws.isEmpty {
+                let label = draws.map { "\($0.name)-\($0.field.displayName)-\($0.buckets.lowerBound)..<\($0.buckets.upperBound)" }.joined(separator: " ")
+                conjuncts.append(freeAtom(label))
+            }
+            accepted.append(conjuncts.isEmpty ? trueNode : conjuncts.count == 1 ? conjuncts[0] : add(.and(conjuncts)))
+        }
+        if accepted.isEmpty { return add(.constant(false)) }
+        return accepted.count == 1 ? accepted[0] : add(.or(accepted))
+    }
+
+    /// The key of a free atom's field: no attribute can be named so (witnesses leave it out).
+    static let freeFieldPrefix = "\u{1}draw "
+
+    /// An atom no rule decides, standing for a draw the search does not model: true or false
+    /// as the search likes (the presence of a field no profile has).
+    private mutating func freeAtom(_ label: String) -> Int {
+        let position = SourcePosition(offset: 0, line: 1, column: 1)
+        let range = SourceRange(file: "", start: position, end: position)
+        let target = AttributeReference.Target.custom(ConditionGraph.freeFieldPrefix + label)
+        let reference = AttributeReference(target: target, spelling: .bare, range: range)
+        let source = Comparison(subject: .attribute(reference), op: .isSet, operatorRange: range, operands: [], list: nil,
+                                ignoringCaseRange: nil, range: range)
+        return atom(slot: Slot(target: target, type: nil), CompiledTest(slot: 0, kind: .presence, negated: false, source: source), nil)
     }
 
     private mutating func add(_ node: Node) -> Int {
@@ -221,7 +313,7 @@ struct ConditionGraph {
         switch condition {
         case .and(let items), .or(let items): items.reduce(0) { $0 + comparisonCount($1) }
         case .not(let inner): comparisonCount(inner)
-        case .segment: 0
+        case .segment, .prerequisite: 0
         case .test: 1
         }
     }
@@ -234,23 +326,25 @@ struct ConditionGraph {
             segmentReferences(inner, into: &found)
         case .segment(let index):
             found.append(index)
-        case .test:
+        case .test, .prerequisite:
             break
         }
     }
 
-    private mutating func build(_ condition: Condition, _ program: Program) -> Int {
+    private mutating func build(_ condition: Condition, _ program: Program, programIndex: Int) -> Int {
         switch condition {
         case .and(let items):
-            let children = items.map { build($0, program) }
+            let children = items.map { build($0, program, programIndex: programIndex) }
             if children.count == 1 { return children[0] }
             return children.isEmpty ? trueNode : add(.and(children))
         case .or(let items):
-            let children = items.map { build($0, program) }
+            let children = items.map { build($0, program, programIndex: programIndex) }
             if children.count == 1 { return children[0] }
             return children.isEmpty ? add(.constant(false)) : add(.or(children))
         case .not(let inner):
-            return add(.not(build(inner, program)))
+            return add(.not(build(inner, program, programIndex: programIndex)))
+        case .prerequisite(let index):
+            return prerequisiteNode(program.prerequisites[index], program, programIndex: programIndex)
         case .segment(let index):
             return index >= 0 && index < segmentNodes.count ? segmentNodes[index] : add(.constant(false))
         case .test(let test):
@@ -317,7 +411,7 @@ struct ConditionGraph {
     }
 
     /// The atom of `test` reading `slot` (nil: `now`).
-    private mutating func atom(slot: Slot?, _ test: CompiledTest, _ program: Program) -> Int {
+    private mutating func atom(slot: Slot?, _ test: CompiledTest, _ program: Program?) -> Int {
         let key = AtomKey(slot: slot, kind: test.kind, negated: test.negated)
         let id = atoms.count
         // One lookup: the entry is this id unless the comparison already has one.
@@ -328,7 +422,7 @@ struct ConditionGraph {
             let variable = variable(for: FieldKey(slot.target)) { field in
                 let allowed: [String]?
                 switch slot.target {
-                case .custom: allowed = program.ruleSet.attributeTypes[slot.target]?.allowed
+                case .custom: allowed = program?.ruleSet.attributeTypes[slot.target]?.allowed
                 case .builtin(let name): allowed = BuiltinField.all[name]?.allowed
                 case .shownCount, .lastShown: allowed = nil
                 }

@@ -15,8 +15,16 @@ enum ExampleProfile {
             guard case .json(let json) = value else { continue }
             switch field {
             case .builtin(let name): builtins.append(JSONMember(key: name, value: json))
-            case .custom(let key): customs.append(JSONMember(key: key, value: json))
-            case .history(let placement): shown.append(JSONMember(key: placement, value: json))
+            case .custom(let key):
+                // A free atom's field stands for a draw, not an attribute: no profile has it.
+                if !key.hasPrefix(ConditionGraph.freeFieldPrefix) { customs.append(JSONMember(key: key, value: json)) }
+            case .history(let placements):
+                // A count over several placements writes its instants to the first of them,
+                // unless that placement's own instants are written.
+                let placement = placements.components(separatedBy: ", ")[0]
+                if !values.contains(where: { $0.0 == .history(placement) && placement != placements }) {
+                    shown.append(JSONMember(key: placement, value: json))
+                }
             case .assignment(let experiment): assigned.append(JSONMember(key: experiment, value: json))
             }
         }

@@ -86,7 +86,10 @@ struct Route {
         let nodes = graph.programPlacements[programIndex][index]
         let rows = program.placements[index].rows
         var goals: [Goal] = []
-        for above in 0..<(row ?? rows.count) where holdout != .heldOut || rows[above].admitsHeldOut {
+        // A row of an experiment in a layer may let a profile its audience matches pass (its
+        // share does not draw the profile): no goal is set on it, and a witness settles it.
+        for above in 0..<(row ?? rows.count) where (holdout != .heldOut || rows[above].admitsHeldOut)
+            && !rows[above].guards.contains(where: { if case .layer = $0 { true } else { false } }) {
             // A held-out profile is taken by an assignment nowhere: only by audience and draw.
             goals.append(Goal(node: holdout == .heldOut ? nodes.drawn[above] : nodes.rows[above], value: false))
         }
@@ -115,6 +118,15 @@ struct Route {
         var needs: [DrawNeed] = []
         if let row, let step, !sticky, let plan = program.placements[index].rows[row].split {
             needs.append(DrawNeed(name: plan.id, field: DrawNeed.field(of: plan.key, in: program), buckets: DrawNeed.buckets(of: plan, step: step)))
+        }
+        // An experiment in a layer takes only the profiles its share of the layer draws, by
+        // an assignment too: two experiments of one layer need disjoint buckets of one draw.
+        if let row {
+            for rowGuard in program.placements[index].rows[row].guards {
+                guard case .layer(let share) = rowGuard else { continue }
+                let layer = program.layers[share.layer]
+                needs.append(DrawNeed(name: layer.name, field: DrawNeed.field(of: layer.key, in: program), buckets: share.buckets))
+            }
         }
         if let holdout = program.holdout {
             let field = DrawNeed.field(of: holdout.key, in: program)

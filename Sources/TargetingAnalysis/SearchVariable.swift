@@ -22,7 +22,9 @@ enum FieldKey: Hashable, Comparable {
         switch target {
         case .custom(let key): self = .custom(key)
         case .builtin(let field): self = .builtin(BuiltinField.storedField(of: field))
-        case .shownCount(let placement, _), .lastShown(let placement): self = .history(placement)
+        // A count over several placements is a variable of its own (`shown [a, b]`), apart
+        // from each placement's: the search may answer unknown where they meet, never wrongly.
+        case .shownCount(let placements, _), .lastShown(let placements): self = .history(placements.joined(separator: ", "))
         }
     }
 }

@@ -7,11 +7,11 @@ import TargetingSyntax
 /// `resolve` uses).
 enum BucketCommand: Command {
     static let name = "bucket"
-    static let overview = "Show the bucket (0–99) and variant a split, an experiment or the holdout gives each id"
-    static let usage = "bucket SPLIT|EXPERIMENT|HOLDOUT --id VALUE… [--rules PATH] [--format text|json]"
+    static let overview = "Show the bucket (0–99) and variant a split, an experiment, a layer or the holdout gives each id"
+    static let usage = "bucket SPLIT|EXPERIMENT|LAYER|HOLDOUT --id VALUE… [--rules PATH] [--format text|json]"
     static let discussion = """
     ARGUMENTS:
-      SPLIT|EXPERIMENT|HOLDOUT    A split id, an experiment name or the holdout's name
+      SPLIT|EXPERIMENT|LAYER|HOLDOUT    A split id, an experiment name, a layer's name or the holdout's name
 
     --id gives the value drawn on: the profile id, or the value of the key written after
     `by` (a customer_user_id for `by profile.customer_user_id`).
@@ -22,6 +22,7 @@ enum BucketCommand: Command {
       split       {"split","profile_id","bucket","kind","id"} (kind and id null for `nothing`)
       experiment  {"experiment","key","value","bucket","variant"}
       holdout     {"holdout","key","value","bucket","held_out"}
+      layer       {"layer","key","value","bucket","experiment"} (experiment null outside every share)
     Exit status: 0, or 2 for an unknown name or rules with errors.
     """
     static let options = [
@@ -42,13 +43,18 @@ enum BucketCommand: Command {
             printExperiment(experiment, ids: ids, format: format, io: io)
             return ExitStatus.success
         }
+        if let index = checked.layers.firstIndex(where: { $0.name.text == splitID }) {
+            printLayer(rules.program.layers[index], key: checked.layers[index].key?.displayName, ids: ids, format: format, io: io)
+            return ExitStatus.success
+        }
         if let holdout = checked.holdout, let plan = rules.program.holdout, holdout.name.text == splitID {
             printHoldout(plan, key: holdout.key?.displayName, ids: ids, format: format, io: io)
             return ExitStatus.success
         }
         let splits = rules.program.placements.flatMap { $0.rows.compactMap(\.split) }.filter { !$0.isExperiment }
         guard let split = splits.first(where: { $0.id == splitID }) else {
-            let names = splits.map(\.id) + checked.experiments.map(\.name.text) + (checked.holdout.map { [$0.name.text] } ?? [])
+            let names = splits.map(\.id) + checked.experiments.map(\.name.text) + checked.layers.map(\.name.text)
+                + (checked.holdout.map { [$0.name.text] } ?? [])
             io.report(.unknownSplit(splitID, suggestion: Suggestion.nearest(to: splitID, in: names)))
             return ExitStatus.inputError
         }
@@ -97,6 +103,28 @@ enum BucketCommand: Command {
                 ])) + "\n")
             case .text:
                 io.out("\(id) \(experiment.name.text): bucket \(bucket) -> \(chosen)\n")
+            }
+        }
+    }
+
+    /// One line per value: its bucket in the layer and the experiment whose share holds it, if
+    /// any (a profile outside every share enters no experiment of the layer).
+    static func printLayer(_ layer: LayerPlan, key written: String?, ids: [String], format: OutputFormat, io: CommandIO) {
+        let key = written ?? AttributeTarget.builtin("id").written
+        for id in ids {
+            let bucket = SplitDraw.bucket(splitID: layer.name, profileID: id)
+            let experiment = layer.shares.first { $0.buckets.contains(bucket) }?.experiment
+            switch format {
+            case .json:
+                io.out(JSONWriter.write(.object([
+                    JSONMember(key: "layer", value: .string(layer.name)),
+                    JSONMember(key: "key", value: .string(key)),
+                    JSONMember(key: "value", value: .string(id)),
+                    JSONMember(key: "bucket", value: .number(Double(bucket))),
+                    JSONMember(key: "experiment", value: experiment.map(JSONValue.string) ?? .null),
+                ])) + "\n")
+            case .text:
+                io.out("\(id) \(layer.name): bucket \(bucket) -> " + (experiment.map { "enters \($0)" } ?? "enters no experiment") + "\n")
             }
         }
     }

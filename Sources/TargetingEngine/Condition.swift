@@ -61,4 +61,6 @@ package indirect enum Condition: Hashable, Sendable {
     case not(Condition)
     case segment(Int)
     case test(CompiledTest)
+    /// Prerequisite `index` of the program (`Program.prerequisites`).
+    case prerequisite(Int)
 }

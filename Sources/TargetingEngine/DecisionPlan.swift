@@ -64,7 +64,7 @@ package struct DecisionRow: Sendable {
         for rowGuard in guards {
             switch rowGuard {
             case .audience(let index): return index
-            case .notHeldOut, .assignment, .key: continue
+            case .notHeldOut, .layer, .assignment, .key: continue
             }
         }
         return nil
@@ -87,6 +87,10 @@ package enum RowGuard: Hashable, Sendable {
     /// The holdout must not hold the profile out (a row neither `always` nor `everyone`, in a
     /// placement the holdout covers).
     case notHeldOut
+    /// The row's experiment is in a layer: the profile's bucket in the layer must fall in the
+    /// experiment's share (a profile without the layer's key enters none). Asked before the
+    /// assignment, so a profile outside the share does not enter even by an assignment.
+    case layer(LayerGuard)
     /// A live assignment of the row's sticky experiment in the profile's history (younger than
     /// the experiment's duration, naming one of its variants) takes the row with that variant,
     /// whatever the guards after this one; a profile the holdout holds out has none.
@@ -99,7 +103,7 @@ package enum RowGuard: Hashable, Sendable {
     /// Whether the guard can keep a profile out of the row.
     package var canTurnAway: Bool {
         switch self {
-        case .notHeldOut, .audience, .key: true
+        case .notHeldOut, .layer, .audience, .key: true
         case .assignment: false
         }
     }
@@ -116,10 +120,13 @@ package enum RowAction: Sendable {
 extension DecisionPlan {
     /// Compiles the rows of a placement: `audience` gives an audience's index, `splits` each
     /// row's prepared draw (nil for a fixed destination).
-    init(name: String, rows written: [PlacementRow], isCoveredByHoldout: Bool, audience: (String) -> Int?, splits: [SplitPlan?]) {
+    /// `layer` gives the layer guard of an experiment in a layer.
+    init(name: String, rows written: [PlacementRow], isCoveredByHoldout: Bool, audience: (String) -> Int?, splits: [SplitPlan?],
+         layer: (String) -> LayerGuard?) {
         let rows = zip(written, splits).map { row, plan in
             var guards: [RowGuard] = []
             if isCoveredByHoldout, !row.appliesWhenHeldOut { guards.append(.notHeldOut) }
+            if let plan, plan.isExperiment, let share = layer(plan.id) { guards.append(.layer(share)) }
             if plan?.sticky != nil { guards.append(.assignment) }
             switch row.audience {
             case .audience(let name): if let index = audience(name.text) { guards.append(.audience(index)) }

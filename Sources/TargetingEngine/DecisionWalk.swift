@@ -7,6 +7,8 @@ protocol DecisionQuestions {
     /// For row `row` of the flat code (all placements), a sticky experiment's row: the step of
     /// the variant the profile's live assignment names; nil when no assignment sticks.
     mutating func assignedStep(row: Int) -> Int?
+    /// The profile's bucket in layer `layer`, or nil when it has no value for the layer's key.
+    mutating func layerBucket(_ layer: Int) -> Int?
     /// Whether the audience with this index matches.
     mutating func audienceMatches(_ audience: Int) -> Bool
     /// Whether the profile has a string value in slot `slot` (a draw's key).
@@ -29,6 +31,8 @@ extension FlatCode {
                 switch guards[position] {
                 case .notHeldOut:
                     if heldOut { continue rows }
+                case .layer(let share):
+                    guard let bucket = questions.layerBucket(share.layer), share.buckets.contains(bucket) else { continue rows }
                 case .assignment:
                     if !heldOut, let step = questions.assignedStep(row: row) { return (row - rows.lowerBound, step) }
                 case .audience(let audience):

@@ -13,7 +13,11 @@ package struct Evaluator {
     package let values: [SlotValue]
     /// What the profile was shown, for sticky experiments.
     package let history: ProfileHistory?
+    /// The profile's id, which draws on `profile.id` read.
+    package let profileID: String?
     var segmentResults: [Bool?]
+    /// Per placement: its decision, once a prerequisite asked about it.
+    var decided: [PlacementMemo]
 
     /// Prepares evaluation of `profile` at `now` (Unix ms).
     package init(program: Program, profile: Profile, now: Int64) {
@@ -21,12 +25,23 @@ package struct Evaluator {
         self.now = now
         self.values = program.slots.map { $0.read(from: profile, now: now) }
         self.history = profile.history
+        self.profileID = profile.id
         self.segmentResults = Array(repeating: nil, count: program.segments.count)
+        self.decided = Array(repeating: .unknown, count: program.prerequisites.isEmpty ? 0 : program.placements.count)
+    }
+
+    /// Decides each of `placements` not decided yet, in order (each after those it depends
+    /// on), so the prerequisites asking about them can be read.
+    mutating func settle(_ placements: [Int]) {
+        for placement in placements where decided[placement].isUnknown {
+            decided[placement] = PlacementMemo(choose(placement: placement, profileID: profileID))
+        }
     }
 
     /// Whether the audience at `index` matches.
     package mutating func audienceMatches(_ index: Int) -> Bool {
         let audience = program.audiences[index]
+        if !audience.placementOrder.isEmpty { settle(audience.placementOrder) }
         for segment in audience.segmentOrder where segmentResults[segment] == nil {
             segmentResults[segment] = evaluate(program.segments[segment].condition)
         }
@@ -37,6 +52,7 @@ package struct Evaluator {
     package mutating func segmentMatches(_ index: Int) -> Bool {
         if let known = segmentResults[index] { return known }
         let order = program.dependencyOrder(of: program.ruleSet.segments[index].expression) + [index]
+        if !program.prerequisites.isEmpty { settle(program.placementsNeeded(bySegments: order)) }
         for segment in order where segmentResults[segment] == nil {
             segmentResults[segment] = evaluate(program.segments[segment].condition)
         }
@@ -58,6 +74,9 @@ package struct Evaluator {
             return segmentResults[index] ?? false
         case .test(let test):
             return run(test)
+        case .prerequisite(let index):
+            let test = program.prerequisites[index]
+            return decided[test.placement].satisfies(test)
         }
     }
 

@@ -88,10 +88,13 @@ extension Evaluator {
             var matched = true
             var reasons: [Explanation.Failure] = []
             var skipped = false, keyAbsent = false
+            var outsideLayer: String?
             for rowGuard in row.guards {
                 switch rowGuard {
                 case .notHeldOut:
                     skipped = heldOut
+                case .layer(let share):
+                    if !skipped, outsideLayer == nil { outsideLayer = describeLayer(share, experiment: row.split?.id ?? "", profileID: decision.profileID) }
                 case .assignment:
                     break  // the decision says whether an assignment took the row
                 case .audience(let audience):
@@ -104,6 +107,8 @@ extension Evaluator {
             var draw: String?
             if skipped {
                 draw = "skipped: held out by \(program.holdout?.name ?? "")"
+            } else if let outsideLayer {
+                draw = outsideLayer
             } else if rowIndex == decidedRow, decision.isSticky, let plan = row.split {
                 draw = describeSticky(plan)
             } else if matched, let plan = row.split, rowIndex == decidedRow || keyAbsent {
@@ -137,6 +142,16 @@ extension Evaluator {
         case .missingProfileID:
             return "cannot draw: no id"
         }
+    }
+
+    /// Why a profile does not enter an experiment of a layer, as `--explain` shows it
+    /// (`outside price_2025's share of layer paywall_tests (r = 57)`); nil when it enters.
+    func describeLayer(_ share: LayerGuard, experiment: String, profileID: String?) -> String? {
+        let layer = program.layers[share.layer]
+        guard let bucket = layer.bucket(drawInput(layer.key, profileID: profileID)) else {
+            return "does not enter: no \(keyTarget(layer.key).bareName) for layer \(layer.name)"
+        }
+        return share.buckets.contains(bucket) ? nil : "outside \(experiment)'s share of layer \(layer.name) (r = \(bucket))"
     }
 
     /// The assignment that decided a sticky experiment's row, as `--explain` shows it:
@@ -242,6 +257,11 @@ extension Evaluator {
                 let holds = run(test)
                 guard differs ? holds != pending.expected : pending.chosen, seen.insert(test.source.range).inserted else { continue }
                 found.append(comparison(test, holds: holds, segment: pending.segment, negation: pending.negation, profile: profile))
+            case .prerequisite(let index):
+                let test = program.prerequisites[index]
+                let holds = decided[test.placement].satisfies(test)
+                guard differs ? holds != pending.expected : pending.chosen, seen.insert(test.source.range).inserted else { continue }
+                found.append(prerequisite(test, holds: holds, segment: pending.segment, negation: pending.negation))
             }
         }
         return found
@@ -257,6 +277,25 @@ extension Evaluator {
         }
         var failure = Explanation.Failure(segment: segment, attribute: attribute, actual: actualText(test, profile: profile),
                                           comparison: source.text(), holds: holds, range: source.range)
+        if let negation {
+            failure.negation = negation.text
+            failure.negationHolds = negation.holds
+        }
+        return failure
+    }
+
+    /// A prerequisite as `--explain` names it: the placement, what it decided, and the truth.
+    func prerequisite(_ test: PrerequisiteTest, holds: Bool, segment: String, negation: (text: String, holds: Bool)?) -> Explanation.Failure {
+        let actual: String
+        switch decided[test.placement] {
+        case .unknown, .failed:
+            actual = "undecided (a draw on `profile.id` without one)"
+        case .chosen(let choice):
+            let decision = program.flat.decision(placement: test.placement, choice: choice, profileID: profileID)
+            actual = choice.row.map { decision.outcomeText + " by row \($0 + 1)" } ?? "no match"
+        }
+        var failure = Explanation.Failure(segment: segment, attribute: "placement " + test.source.placement.text, actual: actual,
+                                          comparison: test.source.text, holds: holds, range: test.source.range)
         if let negation {
             failure.negation = negation.text
             failure.negationHolds = negation.holds

@@ -24,6 +24,8 @@ package final class FlatCode: @unchecked Sendable {
             case not
             /// acc = (operand != 0).
             case constant
+            /// acc = prerequisite `operand` holds (its placement decided first, once).
+            case prerequisite
         }
 
         package var op: Op
@@ -73,6 +75,12 @@ package final class FlatCode: @unchecked Sendable {
     package let reportsExperiments: Bool
     /// The number of slots.
     package let slotCount: Int
+    /// The layers, prepared.
+    package let layers: [LayerPlan]
+    /// The prerequisites instructions refer to.
+    package let prerequisites: [PrerequisiteTest]
+    /// Per placement: the placements its prerequisites need decided first, in order.
+    package let placementDependencies: [[Int]]
 
     init(_ program: Program) {
         var code: [Instruction] = []
@@ -104,6 +112,8 @@ package final class FlatCode: @unchecked Sendable {
                 code.append(Instruction(op: .not, operand: 0))
             case .segment(let index):
                 code.append(Instruction(op: .segment, operand: Int32(index)))
+            case .prerequisite(let index):
+                code.append(Instruction(op: .prerequisite, operand: Int32(index)))
             case .test(let test):
                 code.append(Instruction(op: .test, operand: Int32(tests.count)))
                 let fast = test.slot >= 0
@@ -171,6 +181,9 @@ package final class FlatCode: @unchecked Sendable {
         literalTables = FlatCode.store(tables.map(\.table))
         self.keepsFullValue = FlatCode.store(keepsFullValue)
         slotCount = program.slots.count
+        layers = program.layers
+        prerequisites = program.prerequisites
+        placementDependencies = program.placementDependencies
     }
 
     deinit {

@@ -65,11 +65,18 @@ extension Program {
                     fast.initialize(repeating: FastValue())
                     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, flat.segmentCode.count)) { segments in
                         segments.initialize(repeating: 0)
-                        return slots.withUnsafeBufferPointer { slots in
-                            withUnsafePointer(to: profile) { profile in
-                                var run = FlatRun(flat: flat, profile: profile, now: now, slots: slots, values: values, kept: kept,
-                                                  fast: fast, segments: segments)
-                                return body(&run)
+                        // Decisions a prerequisite asked for, only in a program with prerequisites.
+                        let decidedCount = flat.prerequisites.isEmpty ? 0 : flat.placementRows.count
+                        return withUnsafeTemporaryAllocation(of: PlacementMemo.self, capacity: max(1, decidedCount)) { decided in
+                            let decided = UnsafeMutableBufferPointer(rebasing: decided[0..<decidedCount])
+                            decided.initialize(repeating: .unknown)
+                            defer { decided.deinitialize() }
+                            return slots.withUnsafeBufferPointer { slots in
+                                withUnsafePointer(to: profile) { profile in
+                                    var run = FlatRun(flat: flat, profile: profile, now: now, slots: slots, values: values, kept: kept,
+                                                      fast: fast, segments: segments, decided: decided)
+                                    return body(&run)
+                                }
                             }
                         }
                     }
@@ -150,6 +157,8 @@ package struct FlatRun<Source: SlotSource> {
     /// Plain slot values (`.unread` until a test needs the slot).
     let fast: UnsafeMutableBufferPointer<FastValue>
     let segments: UnsafeMutableBufferPointer<UInt8>
+    /// Per placement a prerequisite asked about: its decision (empty without prerequisites).
+    let decided: UnsafeMutableBufferPointer<PlacementMemo>
     /// The holdout's draw for this profile, once known (0 unknown, 1 not held out, 2 held out).
     var heldOutState: UInt8 = 0
 
@@ -268,10 +277,31 @@ package struct FlatRun<Source: SlotSource> {
                 if acc { pc = Int(instruction.operand); continue }
             case .not: acc = !acc
             case .constant: acc = instruction.operand != 0
+            case .prerequisite: acc = prerequisite(Int(instruction.operand))
             }
             pc += 1
         }
         return acc
+    }
+
+    /// Whether prerequisite `index` holds: its placement is decided once per profile, after
+    /// the placements it depends on (so deciding never nests deeper than one prerequisite).
+    mutating func prerequisite(_ index: Int) -> Bool {
+        let placement = flat.prerequisites[index].placement
+        if decided[placement].isUnknown {
+            for dependency in flat.placementDependencies[placement] where decided[dependency].isUnknown {
+                decided[dependency] = PlacementMemo(choose(placement: dependency))
+            }
+            decided[placement] = PlacementMemo(choose(placement: placement))
+        }
+        return decided[placement].satisfies(flat.prerequisites[index])
+    }
+
+    /// The profile's bucket in layer `layer`, or nil when it has no value for the layer's key.
+    func layerBucket(_ layer: Int) -> Int? {
+        let plan = flat.layers[layer]
+        if case .bucket(let bucket) = draw(plan.key, id: plan.name) { return bucket }
+        return nil
     }
 
     /// Runs test `index` with the two-valued semantics (README, *Segments and audiences*).

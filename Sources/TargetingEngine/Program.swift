@@ -22,6 +22,9 @@ package struct Program: Sendable {
         package var condition: Condition
         /// Every segment it needs, dependencies first.
         package var segmentOrder: [Int]
+        /// Every placement its segments' prerequisites ask about, directly or through other
+        /// placements, each after those it depends on.
+        package var placementOrder: [Int] = []
     }
 
     /// A compiled placement row: its guards and action.
@@ -40,6 +43,15 @@ package struct Program: Sendable {
     package private(set) var placements: [Placement] = []
     /// The rule set's holdout, prepared.
     package private(set) var holdout: HoldoutPlan?
+    /// The layers, prepared, in declaration order.
+    package private(set) var layers: [LayerPlan] = []
+    /// The prerequisites of the segments, compiled, in the order the conditions name them.
+    package private(set) var prerequisites: [PrerequisiteTest] = []
+    /// Per placement: the placements its rows' prerequisites ask about, directly or through
+    /// other placements, each after those it depends on (empty without prerequisites).
+    package private(set) var placementDependencies: [[Int]] = []
+    /// The prerequisites written in the segments, before the placements they name are compiled.
+    private var writtenPrerequisites: [Prerequisite] = []
     /// The rule set compiled.
     package let ruleSet: CheckedRules
 
@@ -56,6 +68,7 @@ package struct Program: Sendable {
     package init(_ ruleSet: CheckedRules) {
         self.ruleSet = ruleSet
         for (index, segment) in ruleSet.segments.enumerated() { segmentIndex[segment.name.text] = index }
+        for (index, placement) in ruleSet.placements.enumerated() { placementIndexByName[placement.name.text] = index }
         segments = ruleSet.segments.map { Segment(name: $0.name.text, condition: .and([])) }
         for (index, segment) in ruleSet.segments.enumerated() {
             segments[index].condition = compile(segment.expression)
@@ -70,6 +83,17 @@ package struct Program: Sendable {
             holdout = HoldoutPlan(name: declaration.name.text, weight: declaration.weightValue, key: drawKey(declaration.key),
                                   excepted: Set(declaration.excepted.map(\.text)))
         }
+        var layerGuards: [String: LayerGuard] = [:]
+        for layer in ruleSet.layers {
+            var start = 0
+            var shares: [(experiment: String, buckets: Range<Int>)] = []
+            for member in layer.members {
+                shares.append((member.experiment.text, start..<(start + member.weightValue)))
+                layerGuards[member.experiment.text] = LayerGuard(layer: layers.count, buckets: start..<(start + member.weightValue))
+                start += member.weightValue
+            }
+            layers.append(LayerPlan(name: layer.name.text, key: drawKey(layer.key), shares: shares))
+        }
         for placement in ruleSet.placements {
             var plans: [SplitPlan?] = []
             for row in placement.rows {
@@ -82,10 +106,25 @@ package struct Program: Sendable {
                 }
             }
             let covered = holdout?.covers(placement.name.text) ?? false
-            placementIndexByName[placement.name.text] = placements.count
             placementNameBytes.append(Array(placement.name.text.utf8))
             placements.append(DecisionPlan(name: placement.name.text, rows: placement.rows, isCoveredByHoldout: covered,
-                                           audience: { audienceIndex[$0] }, splits: plans))
+                                           audience: { audienceIndex[$0] }, splits: plans, layer: { layerGuards[$0] }))
+        }
+        prerequisites = writtenPrerequisites.map { written in
+            let index = placementIndexByName[written.placement.text] ?? 0
+            return PrerequisiteTest(written, placement: index, plan: placements[index])
+        }
+        writtenPrerequisites = []
+        if prerequisites.isEmpty {
+            placementDependencies = Array(repeating: [], count: placements.count)
+        } else {
+            let graph = DependencyGraph(ruleSet)
+            placementDependencies = placements.map { placement in
+                graph.placementsUsed(by: placement.name).compactMap { placementIndexByName[$0] }
+            }
+            for index in audiences.indices {
+                audiences[index].placementOrder = placementsNeeded(bySegments: audiences[index].segmentOrder)
+            }
         }
         flat = FlatCode(self)
     }
@@ -150,6 +189,20 @@ package struct Program: Sendable {
         return order
     }
 
+    /// The placements the prerequisites of `segments` ask about, each after those it depends on.
+    package func placementsNeeded(bySegments segments: [Int]) -> [Int] {
+        var needed: [Int] = []
+        for segment in segments {
+            for used in ruleSet.segments[segment].expression.prerequisites {
+                guard let placement = placementIndexByName[used.placement.text] else { continue }
+                for dependency in placementDependencies[placement] + [placement] where !needed.contains(dependency) {
+                    needed.append(dependency)
+                }
+            }
+        }
+        return needed
+    }
+
     package func children(_ segment: Int) -> [Int] {
         ruleSet.segments[segment].expression.references.compactMap { segmentIndex[$0.text] }
     }
@@ -178,6 +231,9 @@ package struct Program: Sendable {
         case .group(let inner, _): return compile(inner)
         case .reference(let name): return .segment(segmentIndex[name.text] ?? -1)
         case .comparison(let comparison): return .test(compile(comparison))
+        case .prerequisite(let prerequisite):
+            writtenPrerequisites.append(prerequisite)
+            return .prerequisite(writtenPrerequisites.count - 1)
         }
     }
 

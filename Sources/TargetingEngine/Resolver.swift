@@ -6,11 +6,17 @@ extension Evaluator {
     /// `everyone`; a sticky experiment's live assignment takes its row whatever the audience).
     package mutating func resolve(placement index: Int, profileID: String?) -> Result<Decision, ResolveError> {
         let flat: FlatCode = program.flat
+        return choose(placement: index, profileID: profileID).map { flat.decision(placement: index, choice: $0, profileID: profileID) }
+    }
+
+    /// The row and variant that decide placement `index` (`FlatCode.choose`).
+    mutating func choose(placement index: Int, profileID: String?) -> Result<Choice, ResolveError> {
+        let flat: FlatCode = program.flat
         // The evaluator moves into the questions and back, so its segment results are not copied.
         var questions = Questions(evaluator: consume self, profileID: profileID)
         let choice = flat.choose(placement: index, &questions)
         self = questions.evaluator
-        return choice.map { flat.decision(placement: index, choice: $0, profileID: profileID) }
+        return choice
     }
 
     /// The decision plan's questions, answered from the evaluator's slot values.
@@ -27,6 +33,11 @@ extension Evaluator {
         }
 
         mutating func audienceMatches(_ audience: Int) -> Bool { evaluator.audienceMatches(audience) }
+
+        func layerBucket(_ layer: Int) -> Int? {
+            let plan = evaluator.program.layers[layer]
+            return plan.bucket(evaluator.drawInput(plan.key, profileID: profileID))
+        }
 
         func hasKey(slot: Int) -> Bool { evaluator.drawInput(.slot(slot), profileID: profileID) != .absent }
 

@@ -56,11 +56,11 @@ package struct Slot: Hashable, Sendable {
             return Slot.view(stored, as: type)
         case .builtin(let field):
             return Slot.builtin(field, in: profile, derived: derived, as: builtinType, now: now)
-        case .shownCount(let placement, let window):
+        case .shownCount(let placements, let window):
             // No history is a count of 0: zero showings are a fact, not a missing value.
-            return .number(Double(profile.history?.count(of: placement, window: window, now: now) ?? 0))
-        case .lastShown(let placement):
-            return profile.history?.lastShown(placement).map(SlotValue.date) ?? .missing
+            return .number(Double(profile.history?.count(of: placements, window: window, now: now) ?? 0))
+        case .lastShown(let placements):
+            return profile.history?.lastShown(placements).map(SlotValue.date) ?? .missing
         }
     }
 

@@ -10,7 +10,7 @@ package struct CodePrinter {
     /// `experience`, `` `any-key` `` or `profile.age`, as written.
     func reference(_ reference: AttributeReference) -> String {
         // A history subject is several words: printed with single spaces, names as written.
-        if reference.placementName != nil { return reference.sourceText }
+        if !reference.placementNames.isEmpty { return reference.sourceText }
         return tokens.spelling(at: reference.range, or: reference.sourceText)
     }
 
@@ -64,7 +64,20 @@ package struct CodePrinter {
         case .group(let inner, _): return "(" + self.expression(inner) + ")"
         case .reference(let name): return name.text
         case .comparison(let comparison): return self.comparison(comparison)
+        case .prerequisite(let prerequisite): return self.prerequisite(prerequisite)
         }
+    }
+
+    /// `placement P -> OUTCOME` or `placement P -> [OUTCOME, …]` with single spaces, ids as written.
+    func prerequisite(_ prerequisite: Prerequisite) -> String {
+        let outcomes = prerequisite.outcomes.map { outcome -> String in
+            switch outcome {
+            case .destination(let shown): destination(shown)
+            case .noMatch, .variant: outcome.description
+            }
+        }
+        let written = prerequisite.isList ? "[" + outcomes.joined(separator: ", ") + "]" : outcomes.joined()
+        return "placement " + prerequisite.placement.text + " -> " + written
     }
 
     /// `subject op operands [ignoring case]` with single spaces, the subject as written.

@@ -54,7 +54,7 @@ struct ExpressionLayout {
     private func isChain(_ expression: Expression) -> Bool {
         switch expression {
         case .or, .and: true
-        case .not, .group, .reference, .comparison: false
+        case .not, .group, .reference, .comparison, .prerequisite: false
         }
     }
 
@@ -69,7 +69,7 @@ struct ExpressionLayout {
         switch expression {
         case .or, .and: true
         case .not(let inner, _), .group(let inner, _): canBreak(inner)
-        case .reference, .comparison: false
+        case .reference, .comparison, .prerequisite: false
         }
     }
 
@@ -93,7 +93,7 @@ struct ExpressionLayout {
             return [LayoutLine(indent: indent, text: lead.text + "(", from: start, to: open, role: .opener)]
                 + block(inner, indent: indent + Self.step)
                 + [LayoutLine(indent: indent, text: ")", range: close, role: .closer)]
-        case .reference, .comparison:
+        case .reference, .comparison, .prerequisite:
             // `canBreak` is false for these; they were written above.
             return [LayoutLine(indent: indent, text: lead.text + printer.expression(expression), from: start, to: expression.range)]
         }
@@ -108,7 +108,7 @@ struct ExpressionLayout {
             return chain(items, keyword: "or", indent: indent, lead: .none, others: indent)
         case .and(let items, _):
             return chain(items, keyword: "and", indent: indent, lead: .none, others: indent)
-        case .not, .group, .reference, .comparison:
+        case .not, .group, .reference, .comparison, .prerequisite:
             return lines(expression, indent: indent, lead: .none)
         }
     }

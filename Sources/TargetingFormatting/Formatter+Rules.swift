@@ -34,9 +34,26 @@ extension Formatter {
                 if let key = holdout.key { text += " by " + printer.reference(key) }
                 if !holdout.excepted.isEmpty { text += " except " + holdout.excepted.map(\.text).joined(separator: ", ") }
                 lines.append(LayoutLine(indent: 0, text: text, range: holdout.range))
+            case .layer(let layer):
+                layoutLayer(layer, printer: printer, tokens: tokens, into: &lines)
             }
         }
         return lines
+    }
+
+    /// `layer NAME [by KEY] {`, one line per experiment with the weights aligned, `}`.
+    private static func layoutLayer(_ layer: LayerDeclaration, printer: CodePrinter, tokens: TokenTable, into lines: inout [LayoutLine]) {
+        let head = layer.key?.range ?? layer.name.range
+        let open = tokens.token(after: head)?.range ?? head
+        let key = layer.key.map { " by " + printer.reference($0) } ?? ""
+        lines.append(LayoutLine(indent: 0, text: LayerDeclaration.word + " " + layer.name.text + key + " {", from: layer.range, to: open, role: .opener))
+        let weights = layer.members.map { $0.weight.text + "%" }
+        let weightWidth = weights.map(\.count).max() ?? 0
+        for (member, weight) in zip(layer.members, weights) {
+            let text = String(repeating: " ", count: weightWidth - weight.count) + weight + " " + member.experiment.text
+            lines.append(LayoutLine(indent: 2, text: text, range: member.range))
+        }
+        lines.append(closingBrace(of: layer.range, indent: 0, tokens: tokens))
     }
 
     /// `placement NAME {`, one line per row with the arrows aligned, `}`.

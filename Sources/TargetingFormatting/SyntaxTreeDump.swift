@@ -45,6 +45,9 @@ package enum SyntaxTreeDump {
         case .holdout(let holdout):
             let excepted = holdout.excepted.map(\.text).joined(separator: ", ")
             return "holdout \(holdout.name.text) \(literal(holdout.weight))% by \(holdout.key.map(reference) ?? "-") except [\(excepted)]"
+        case .layer(let layer):
+            let members = layer.members.map { "\(literal($0.weight))% \($0.experiment.text)" }.joined(separator: "; ")
+            return "layer \(layer.name.text) by \(layer.key.map(reference) ?? "-") { \(members) }"
         }
     }
 
@@ -113,6 +116,15 @@ package enum SyntaxTreeDump {
         case .group(let inner, _): return "group(" + self.expression(inner) + ")"
         case .reference(let name): return name.text
         case .comparison(let comparison): return self.comparison(comparison)
+        case .prerequisite(let prerequisite):
+            let outcomes = prerequisite.outcomes.map { outcome -> String in
+                switch outcome {
+                case .destination(let shown): destination(shown)
+                case .noMatch: "no_match"
+                case .variant(let experiment, let variant): "variant(\(experiment.text), \(variant.text))"
+                }
+            }
+            return "prerequisite(\(prerequisite.placement.text)" + (prerequisite.isList ? ", list" : "") + " -> " + outcomes.joined(separator: ", ") + ")"
         }
     }
 
@@ -139,10 +151,10 @@ package enum SyntaxTreeDump {
         switch reference.target {
         case .custom(let key): return "custom(\(quoted(key)), \(spelling))"
         case .builtin(let field): return "builtin(\(quoted(field)), \(spelling))"
-        case .shownCount(let placement, let window):
-            return "shown(\(quoted(placement))" + (reference.window.map { ", in: \(quoted($0.text))" } ?? "")
+        case .shownCount(let placements, let window):
+            return "shown(\(placements.map(quoted).joined(separator: ", "))" + (reference.window.map { ", in: \(quoted($0.text))" } ?? "")
                 + (window.map { " = \($0)ms" } ?? "") + ")"
-        case .lastShown(let placement): return "last_shown(\(quoted(placement)))"
+        case .lastShown(let placements): return "last_shown(\(placements.map(quoted).joined(separator: ", ")))"
         }
     }
 

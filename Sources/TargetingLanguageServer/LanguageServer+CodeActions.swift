@@ -102,7 +102,7 @@ struct CodeActionFixes {
                     if case .custom(let key) = d.name.target { declared.insert(key) }
                 case .segment(let d), .audience(let d):
                     comparisons += d.expression.comparisons
-                case .input, .placement, .experiment, .holdout:
+                case .input, .placement, .experiment, .holdout, .layer:
                     break
                 }
             }
@@ -133,7 +133,7 @@ struct CodeActionFixes {
                 for comparison in d.expression.comparisons {
                     if case .attribute(let reference) = comparison.subject { found.append(reference) }
                 }
-            case .attribute, .placement, .experiment, .holdout:
+            case .attribute, .placement, .experiment, .holdout, .layer:
                 break
             }
         }

@@ -92,7 +92,7 @@ struct CompletionNames {
             case .segment: segments.insert(occurrence.name)
             case .audience: audiences.insert(occurrence.name)
             case .placement: placements.insert(occurrence.name)
-            case .attribute, .split, .experiment, .variant, .holdout, .history: break
+            case .attribute, .split, .experiment, .variant, .holdout, .layer, .history: break
             }
         }
         for file in analysis.ruleFiles {
@@ -112,7 +112,7 @@ struct CompletionNames {
                     placementRows[d.name.text, default: []] += d.rows.flatMap(\.destination.shown)
                 case .experiment(let d):
                     if experiments[d.name.text] == nil { experiments[d.name.text] = d }
-                case .holdout:
+                case .holdout, .layer:
                     break
                 }
             }

@@ -44,7 +44,7 @@ extension LanguageServer {
                 switch declaration {
                 case .segment(let d) where occurrence.kind == .segment && d.name.text == occurrence.name: d
                 case .audience(let d) where occurrence.kind == .audience && d.name.text == occurrence.name: d
-                case .segment, .audience, .attribute, .input, .placement, .experiment, .holdout: nil
+                case .segment, .audience, .attribute, .input, .placement, .experiment, .holdout, .layer: nil
                 }
             }
             guard let declaration = declarations.first else {
@@ -86,6 +86,20 @@ extension LanguageServer {
             return describeVariant(occurrence, request)
         case .holdout:
             return describeHoldout(occurrence.name, request)
+        case .layer:
+            for file in files {
+                for case .layer(let layer) in file.declarations where layer.name.text == occurrence.name {
+                    var start = 0
+                    let shares = layer.members.map { member -> String in
+                        defer { start += member.weightValue }
+                        return "  \(member.weight.text)% \(member.experiment.text)    # buckets \(start)–\(start + member.weightValue - 1)"
+                    }.joined(separator: "\n")
+                    let key = layer.key.map { " by " + $0.displayName } ?? ""
+                    return code("layer \(layer.name.text)\(key) {\n\(shares)\n}")
+                        + "\n\none draw per profile: each experiment enters only the profiles its share draws"
+                }
+            }
+            return "unknown layer `\(occurrence.name)`"
         }
     }
 

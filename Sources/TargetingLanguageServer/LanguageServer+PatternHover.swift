@@ -14,7 +14,7 @@ extension LanguageServer {
             let expression: Expression
             switch declaration {
             case .segment(let d), .audience(let d): expression = d.expression
-            case .attribute, .input, .placement, .experiment, .holdout: continue
+            case .attribute, .input, .placement, .experiment, .holdout, .layer: continue
             }
             for comparison in expression.comparisons where comparison.op == .matches && holds(comparison.range) {
                 guard let literal = comparison.operands.first, case .pattern(let source) = literal.value else { continue }

@@ -124,7 +124,7 @@ extension LanguageServer {
         guard let offset = request.offset,
               let occurrence = request.analysis.symbols.occurrence(in: request.path, at: offset) else { return nil }
         switch occurrence.kind {
-        case .segment, .audience, .placement, .experiment, .variant, .holdout: return occurrence
+        case .segment, .audience, .placement, .experiment, .variant, .holdout, .layer: return occurrence
         case .attribute: return AttributeTarget.isBuiltinSpelling(occurrence.name) ? nil : occurrence
         case .split, .history: return nil
         }

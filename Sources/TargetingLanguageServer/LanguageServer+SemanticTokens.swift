@@ -48,6 +48,9 @@ extension LanguageServer {
                 for comparison in d.expression.comparisons where comparison.op.words.contains(where: { ComparisonOperator.unreservedWords.contains($0) }) {
                     operatorWords.insert(comparison.operatorRange.start.offset)
                 }
+            case .layer(let d):
+                // `layer` is a word only where it begins a layer: shown as the keyword it is there.
+                alwaysWords.insert(d.range.start.offset)
             case .experiment, .holdout:
                 break
             }
@@ -147,7 +150,7 @@ enum SemanticTokenType: Int, CaseIterable {
         case .segment: .variable
         case .audience: .class
         case .placement: .namespace
-        case .experiment, .holdout: .enum
+        case .experiment, .holdout, .layer: .enum
         case .variant, .split: .enumMember
         case .history: .keyword
         }

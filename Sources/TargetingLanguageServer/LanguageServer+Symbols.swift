@@ -84,7 +84,7 @@ extension LanguageServer {
             case .segment: .variable
             case .audience: .class
             case .placement: .namespace
-            case .experiment, .holdout: .enum
+            case .experiment, .holdout, .layer: .enum
             }
             symbols.append(OutlineSymbol(name: unparsed.name, kind: kind, range: unparsed.range, selectionRange: unparsed.range))
         }
@@ -143,6 +143,15 @@ struct OutlineSymbol {
             let detail = "holdout " + d.weight.text + "%" + (d.key.map { " by " + $0.displayName } ?? "")
                 + (d.excepted.isEmpty ? "" : " except " + d.excepted.map(\.text).joined(separator: ", "))
             self.init(name: d.name.text, kind: .enum, detail: detail, range: d.range, selectionRange: d.name.range)
+        case .layer(let d):
+            self.init(name: d.name.text, kind: .enum, detail: "layer" + (d.key.map { " by " + $0.displayName } ?? ""),
+                      range: d.range, selectionRange: d.name.range)
+            children = d.members.map { member in
+                var child = OutlineSymbol(name: member.experiment.text, kind: .enumMember, detail: member.weight.text + "%",
+                                          range: member.range, selectionRange: member.experiment.range)
+                child.isDeclaration = false
+                return child
+            }
         }
     }
 

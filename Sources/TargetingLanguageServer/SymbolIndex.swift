@@ -5,7 +5,7 @@ import TargetingSyntax
 package struct SymbolIndex: Sendable {
     /// What a name names.
     package enum Kind: String, Hashable, Sendable {
-        case segment, audience, placement, attribute, split, experiment, variant, holdout
+        case segment, audience, placement, attribute, split, experiment, variant, holdout, layer
         /// `shown PLACEMENT [in DURATION]` or `last shown PLACEMENT` (the words before the
         /// placement's name, which is a placement occurrence of its own); the name is the
         /// subject as written.
@@ -86,6 +86,12 @@ package struct SymbolIndex: Sendable {
                     for variant in d.variants {
                         occurrences.append(Occurrence(kind: .variant, name: d.name.text + "." + variant.name.text, range: variant.name.range, isDeclaration: true))
                     }
+                case .layer(let d):
+                    occurrences.append(Occurrence(kind: .layer, name: d.name.text, range: d.name.range, isDeclaration: true))
+                    if let key = d.key { add(attribute: key, declaration: false) }
+                    for member in d.members {
+                        occurrences.append(Occurrence(kind: .experiment, name: member.experiment.text, range: member.experiment.range, isDeclaration: false))
+                    }
                 case .holdout(let d):
                     occurrences.append(Occurrence(kind: .holdout, name: d.name.text, range: d.name.range, isDeclaration: true))
                     if let key = d.key { add(attribute: key, declaration: false) }
@@ -102,6 +108,7 @@ package struct SymbolIndex: Sendable {
                 case .placement: .placement
                 case .experiment: .experiment
                 case .holdout: .holdout
+                case .layer: .layer
                 }
                 occurrences.append(Occurrence(kind: kind, name: unparsed.name, range: unparsed.range, isDeclaration: true))
             }
@@ -140,9 +147,11 @@ package struct SymbolIndex: Sendable {
     }
 
     private mutating func add(attribute reference: AttributeReference, declaration: Bool) {
-        if let placement = reference.placementName {
-            occurrences.append(Occurrence(kind: .placement, name: placement.text, range: placement.range, isDeclaration: false))
-            let words = SourceRange(file: reference.range.file, start: reference.range.start, end: placement.range.start)
+        if let first = reference.placementNames.first {
+            for placement in reference.placementNames {
+                occurrences.append(Occurrence(kind: .placement, name: placement.text, range: placement.range, isDeclaration: false))
+            }
+            let words = SourceRange(file: reference.range.file, start: reference.range.start, end: first.range.start)
             occurrences.append(Occurrence(kind: .history, name: reference.displayName, range: words, isDeclaration: false))
             return
         }
@@ -156,6 +165,11 @@ package struct SymbolIndex: Sendable {
                 occurrences.append(Occurrence(kind: named(identifier), name: identifier.text, range: identifier.range, isDeclaration: false))
             case .comparison(let comparison):
                 if case .attribute(let reference) = comparison.subject { add(attribute: reference, declaration: false) }
+            case .prerequisite(let prerequisite):
+                occurrences.append(Occurrence(kind: .placement, name: prerequisite.placement.text, range: prerequisite.placement.range, isDeclaration: false))
+                for outcome in prerequisite.outcomes {
+                    if case .variant(let experiment, let variant) = outcome { add(experiment: experiment, variants: [variant]) }
+                }
             case .or, .and, .not, .group:
                 break  // `forEachLeaf` visits leaves only
             }

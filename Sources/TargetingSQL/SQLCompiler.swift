@@ -160,7 +160,7 @@ package struct SQLCompiler {
             switch condition {
             case .and(let items), .or(let items): items.forEach(collect)
             case .not(let inner): collect(inner)
-            case .segment: break
+            case .segment, .prerequisite: break
             case .test(let test):
                 guard test.slot >= 0 else { return }
                 needs.slots[test.slot] = (needs.slots[test.slot] ?? false) || test.kind.folds
@@ -180,12 +180,13 @@ package struct SQLCompiler {
 
     /// The chain every query of `placements` starts with: its source, reading the slots the
     /// placements and their draws need, and the shared draws.
-    func chain(for placements: [Program.Placement]) -> (chain: SQLChain, shared: SQLSharedDraws) {
+    func chain(for requested: [Program.Placement]) -> (chain: SQLChain, shared: SQLSharedDraws) {
+        let placements = withDependencies(requested)
         let shared = SQLSharedDraws(program: program, placements: placements)
         var read: [Int] = []
         for slot in needs(placements).slots.keys.sorted() + shared.keySlots where !read.contains(slot) { read.append(slot) }
         // The history is read once per profile, for caps and for sticky experiments alike.
-        let history = shared.readsHistory || read.contains { program.slots[$0].target.historyPlacement != nil }
+        let history = shared.readsHistory || read.contains { !program.slots[$0].target.historyPlacements.isEmpty }
         var chain = SQLChain(source: source(reading: read, history: history), sourceColumns: sourceColumns(reading: read, history: history))
         // A typed table's query is written as one pass (`SQLChain.inlining`); its `t0` only renames.
         chain.inlining = schema != nil
@@ -193,6 +194,16 @@ package struct SQLCompiler {
         chain.backslashEscapes = dialect.backslashEscapes
         shared.addColumns(to: &chain, reader: reader)
         return (chain, shared)
+    }
+
+    /// `placements` with the placements their prerequisites ask about, each once, those first.
+    func withDependencies(_ placements: [Program.Placement]) -> [Program.Placement] {
+        guard !program.prerequisites.isEmpty else { return placements }
+        var decided: [Int] = []
+        for index in placements.compactMap({ program.placementIndex(named: $0.name) }) {
+            for needed in program.placementDependencies[index] + [index] where !decided.contains(needed) { decided.append(needed) }
+        }
+        return decided.map { program.placements[$0] }
     }
 
     /// `t0`'s query: the profile and its id (in Spark SQL also the parsed profile with the
@@ -331,16 +342,86 @@ package struct SQLCompiler {
     /// Adds what the placements need (`addConditions`), then each placement's deciding columns
     /// (`addDecision`, placement `N` named by `prefix(N)`): the placements' rows side by side,
     /// then their buckets, as many stages for twenty placements as for one.
+    ///
+    /// A placement whose segments ask about other placements (`placement P -> …`) is decided
+    /// after them: the placements they depend on are decided in the same chain (each once,
+    /// named `q<N>_`, N its number in the rules, unless it is itself one of `placements`), in
+    /// rounds: the placements without prerequisites, then those depending only on decided ones,
+    /// and so on; after each round, each prerequisite on its placements becomes a column
+    /// (`pre<N>`) that the later rounds' segments read.
     func addDecisions(_ placements: [Program.Placement], prefix: (Int) -> String, shared: SQLSharedDraws,
                       into chain: inout SQLChain) -> [SQLDecidingColumns] {
-        addConditions(needs(placements), into: &chain)
-        var stages = SQLStages()
-        var deciding: [SQLDecidingColumns] = []
-        for (number, placement) in placements.enumerated() {
-            deciding.append(addDecision(placement, prefix: prefix(number), shared: shared, into: &stages))
+        let requested = placements.compactMap { program.placementIndex(named: $0.name) }
+        var decided: [Int] = []
+        for index in requested {
+            for needed in program.placementDependencies[index] + [index] where !decided.contains(needed) { decided.append(needed) }
         }
-        for stage in stages.ordered { chain.add(stage) }
-        return deciding
+        var round: [Int: Int] = [:]
+        for index in decided {
+            round[index] = program.placementDependencies[index].map { (round[$0] ?? 0) + 1 }.max() ?? 0
+        }
+        let all = needs(decided.map { program.placements[$0] })
+        let twoValued = SQLConditionCompiler.twoValuedSegments(from: all.audiences.map { program.audiences[$0].condition },
+                                                               segments: { program.segments[$0].condition })
+        // The prerequisites some segment reads, by the placement they ask about.
+        var prerequisitesRead: [Int: [Int]] = [:]
+        for segment in all.segments {
+            SQLCompiler.forEachPrerequisite(in: program.segments[segment].condition) { index in
+                let placement = program.prerequisites[index].placement
+                if !(prerequisitesRead[placement]?.contains(index) ?? false) { prerequisitesRead[placement, default: []].append(index) }
+            }
+        }
+        var added = SQLAdded()
+        var columns: [Int: SQLDecidingColumns] = [:]
+        let rounds = Set(round.values).sorted()
+        for number in rounds {
+            let here = decided.filter { round[$0] == number }
+            addConditions(needs(here.map { program.placements[$0] }), twoValued: twoValued, added: &added, into: &chain)
+            var stages = SQLStages()
+            for index in here {
+                let name = requested.firstIndex(of: index).map(prefix) ?? "q\(index)_"
+                columns[index] = addDecision(program.placements[index], prefix: name, shared: shared, into: &stages)
+            }
+            for stage in stages.ordered { chain.add(stage) }
+            guard number != rounds.last else { continue }
+            var read: [(name: String, expression: String)] = []
+            var comments: [String?] = []
+            for index in here {
+                guard let deciding = columns[index] else { continue }
+                for prerequisite in prerequisitesRead[index] ?? [] {
+                    read.append((name: SQLConditionCompiler.prerequisiteColumn(prerequisite),
+                                 expression: dialect.sql(self.prerequisite(program.prerequisites[prerequisite], deciding: deciding))))
+                    comments.append(program.prerequisites[prerequisite].source.text.replacingNewlines)
+                }
+            }
+            if !read.isEmpty { chain.add(read, comments: comments) }
+        }
+        return requested.compactMap { columns[$0] }
+    }
+
+    /// Whether the placement `deciding` decides gives one of `test`'s outcomes: false where
+    /// deciding fails (its row draws on `profile.id` and the profile has none, and no
+    /// assignment decides), as the evaluators answer.
+    func prerequisite(_ test: PrerequisiteTest, deciding: SQLDecidingColumns) -> SQLExpression {
+        let accepted = deciding.perChoice { .bool(test.holds($0)) }
+        let failing = deciding.placement.rows.enumerated().compactMap { number, row -> SQLExpression? in
+            guard let plan = row.split, plan.key == .profileID else { return nil }
+            var terms: [SQLExpression] = [deciding.isRow(number), .isNull(.column("profile_id"), negated: false)]
+            if let stuck = deciding.stuck(row) { terms.append(.not(.coalesce([stuck, .bool(false)]))) }
+            return .parenthesized(.and(terms))
+        }
+        guard !failing.isEmpty else { return accepted }
+        return .caseWhen(subject: nil, [.init(.coalesce([.or(failing), .bool(false)]), .bool(false))], otherwise: accepted)
+    }
+
+    /// Calls `body` with the index of each prerequisite `condition` names.
+    static func forEachPrerequisite(in condition: Condition, _ body: (Int) -> Void) {
+        switch condition {
+        case .and(let items), .or(let items): for item in items { forEachPrerequisite(in: item, body) }
+        case .not(let inner): forEachPrerequisite(in: inner, body)
+        case .segment, .test: break
+        case .prerequisite(let index): body(index)
+        }
     }
 
     /// The statement: `chain`'s common table expressions, then `select` (given the name of the
@@ -361,19 +442,21 @@ package struct SQLCompiler {
     }
 
     /// Adds the slots the placements' tests read, their segments level by level and their
-    /// audiences to `chain`.
-    func addConditions(_ needs: PlacementNeeds, into chain: inout SQLChain) {
+    /// audiences to `chain`, leaving out what an earlier round `added`. `twoValued` are the
+    /// segments whose columns must never be NULL.
+    func addConditions(_ needs: PlacementNeeds, twoValued: Set<Int>, added: inout SQLAdded, into chain: inout SQLChain) {
         var stages = SQLStages()
+        let slots = needs.slots.keys.sorted().filter { added.slots.insert($0).inserted }
         // Each placement's shown instants once, for every cap on it.
         var shownPlacements: [String] = []
-        for slot in needs.slots.keys.sorted() {
-            if let placement = program.slots[slot].target.historyPlacement, !shownPlacements.contains(placement) { shownPlacements.append(placement) }
+        for slot in slots {
+            for placement in program.slots[slot].target.historyPlacements where added.shown.insert(placement).inserted { shownPlacements.append(placement) }
         }
         let history = SQLHistoryReader(dialect: dialect, now: now)
         for placement in shownPlacements {
             stages.add(SQLStage.raw, SQLSlotReader.instantsColumn(placement, in: placementNumbers), history.instants(of: placement))
         }
-        for slot in needs.slots.keys.sorted() {
+        for slot in slots {
             reader.read(program.slots[slot], index: slot, folded: needs.slots[slot] ?? false, into: &stages)
         }
         let segmentColumns = SQLCompiler.columnNames(prefix: "seg_", program.ruleSet.segments.map(\.name.text))
@@ -381,23 +464,21 @@ package struct SQLCompiler {
         var conditions = SQLConditionCompiler(dialect: dialect, now: now, segmentColumn: { segmentColumns[$0] })
         let reader = self.reader
         conditions.form = { reader.form(of: program.slots[$0]) }
-        // An audience only decides whether a row is taken; so does a segment no `not` reaches.
-        let twoValued = SQLConditionCompiler.twoValuedSegments(from: needs.audiences.map { program.audiences[$0].condition },
-                                                               segments: { program.segments[$0].condition })
 
         for stage in stages.ordered { chain.add(stage) }
         // Grouped in one pass (in `segments` order within a level): a chain of segments has as
         // many levels as segments.
         var atLevel: [Int: [Int]] = [:]
-        for segment in needs.segments { atLevel[needs.level[segment] ?? 0, default: []].append(segment) }
+        for segment in needs.segments where added.segments.insert(segment).inserted { atLevel[needs.level[segment] ?? 0, default: []].append(segment) }
         for depth in atLevel.keys.sorted() {
             let atDepth = atLevel[depth] ?? []
             chain.add(atDepth.map { (name: segmentColumns[$0], expression: conditions.compile(program.segments[$0].condition, deciding: !twoValued.contains($0))) },
                       comments: atDepth.map { SQLCompiler.origin(program.ruleSet.segments[$0]) })
         }
-        if !needs.audiences.isEmpty {
-            chain.add(needs.audiences.map { (name: audienceColumns[$0], expression: conditions.compile(program.audiences[$0].condition, deciding: true)) },
-                      comments: needs.audiences.map { SQLCompiler.origin(program.ruleSet.audiences[$0]) })
+        let audiences = needs.audiences.filter { added.audiences.insert($0).inserted }
+        if !audiences.isEmpty {
+            chain.add(audiences.map { (name: audienceColumns[$0], expression: conditions.compile(program.audiences[$0].condition, deciding: true)) },
+                      comments: audiences.map { SQLCompiler.origin(program.ruleSet.audiences[$0]) })
         }
     }
 
@@ -415,19 +496,26 @@ package struct SQLCompiler {
         for (number, row) in placement.rows.enumerated() {
             var terms: [SQLExpression] = []
             var gate: SQLExpression?
+            var layer: SQLExpression?
             var stuck: SQLExpression?
             for rowGuard in row.guards {
                 switch rowGuard {
                 case .notHeldOut: gate = .not(.column(SQLCompiler.holdoutColumn))
+                case .layer(let share):
+                    // NULL (no value for the layer's key) enters no experiment of the layer.
+                    let bucket = SQLExpression.column(shared.layerColumn(program.layers[share.layer].name))
+                    layer = .coalesce([.parenthesized(.and([.compare(bucket, .greaterOrEqual, .integer(Int64(share.buckets.lowerBound))),
+                                                              .compare(bucket, .less, .integer(Int64(share.buckets.upperBound)))])), .bool(false)])
                 case .assignment: stuck = deciding.stuck(row)
                 case .audience(let audience): terms.append(.column(audienceColumns[audience]))
                 case .key(let slot): terms.append(.isNull(.column(DrawKey.slot(slot).sqlValue), negated: true))
                 }
             }
             if let stuck {
-                terms = (gate.map { [$0] } ?? []) + [.parenthesized(.or([stuck, .parenthesized(.and(terms))]))]
-            } else if let gate {
-                terms.insert(gate, at: min(1, terms.count))
+                terms = (gate.map { [$0] } ?? []) + (layer.map { [$0] } ?? []) + [.parenthesized(.or([stuck, .parenthesized(.and(terms))]))]
+            } else {
+                if let layer { terms.insert(layer, at: 0) }
+                if let gate { terms.insert(gate, at: min(1, terms.count)) }
             }
             rowCases.append(.init(.and(terms), .integer(Int64(number))))
         }
@@ -509,4 +597,13 @@ extension String {
         if previous == "\\" { scalars.append(" ") }
         return String(scalars)
     }
+}
+
+/// What the rounds of a query have added to its chain so far (`SQLCompiler.addDecisions`):
+/// each slot, placement's shown instants, segment and audience is added once.
+struct SQLAdded {
+    var slots: Set<Int> = []
+    var shown: Set<String> = []
+    var segments: Set<Int> = []
+    var audiences: Set<Int> = []
 }

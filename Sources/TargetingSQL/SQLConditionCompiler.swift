@@ -17,6 +17,11 @@ struct SQLConditionCompiler {
     let segmentColumn: (Int) -> String
     /// How slot N's view holds its value.
     var form: (Int) -> SQLValueForm = { _ in .plain }
+    /// The column holding prerequisite N's result (never NULL), once its placement is decided.
+    var prerequisiteColumn: (Int) -> String = SQLConditionCompiler.prerequisiteColumn
+
+    /// The column of prerequisite `index`: `pre<N>`.
+    static func prerequisiteColumn(_ index: Int) -> String { "pre\(index)" }
 
     /// A condition over slot columns and segment columns, as SQL text: two-valued unless
     /// `deciding` (a condition that only decides whether a row is taken).
@@ -32,6 +37,7 @@ struct SQLConditionCompiler {
         case .not(let inner): return .parenthesized(.not(expression(inner, twoValued: true)))
         case .segment(let index): return .column(segmentColumn(index))
         case .test(let test): return expression(test, twoValued: twoValued)
+        case .prerequisite(let index): return .column(prerequisiteColumn(index))
         }
     }
 
@@ -45,7 +51,7 @@ struct SQLConditionCompiler {
             switch condition {
             case .and(let items), .or(let items): items.forEach { walk($0, negated: negated) }
             case .not(let inner): walk(inner, negated: true)
-            case .test: break
+            case .test, .prerequisite: break
             case .segment(let index):
                 if negated { marked.insert(index) }
                 guard visited.insert([index, negated ? 1 : 0]).inserted else { return }

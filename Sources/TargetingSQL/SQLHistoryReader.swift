@@ -50,14 +50,35 @@ struct SQLHistoryReader {
     /// `shown PLACEMENT [in WINDOW]` from the array `instants`: how many fall in `(now − window,
     /// now]`, or all of them; a double, as numbers are.
     func count(_ instants: String, window: Int64?) -> String {
-        let array = SQLExpression.column(instants)
-        guard let window else { return dialect.sql(.cast(.count(array), .double)) }
-        return dialect.sql(.cast(.countWithin(array, after: now &- window, upTo: now), .double))
+        count([instants], window: window)
+    }
+
+    /// `shown [P1, P2, …] [in DURATION]` from the arrays `instants`, one per placement: the sum
+    /// of each one's count.
+    func count(_ instants: [String], window: Int64?) -> String {
+        let counts = instants.map { column -> SQLExpression in
+            let array = SQLExpression.column(column)
+            guard let window else { return .count(array) }
+            return .countWithin(array, after: now &- window, upTo: now)
+        }
+        let sum = counts.dropFirst().reduce(counts[0]) { .arithmetic($0, .plus, $1) }
+        return dialect.sql(.cast(sum, .double))
     }
 
     /// `last shown PLACEMENT` from the array `instants`: the latest, NULL when there is none.
     func last(_ instants: String) -> String {
         dialect.sql(.arrayMax(.column(instants)))
+    }
+
+    /// `last shown [P1, P2, …]` from the arrays `instants`: the latest of any, NULL when there
+    /// is none (written with `CASE`, as engines differ on whether `greatest` skips NULL).
+    func last(_ instants: [String]) -> String {
+        let lasts = instants.map { SQLExpression.arrayMax(.column($0)) }
+        let latest = lasts.dropFirst().reduce(lasts[0]) { latest, next in
+            .caseWhen(subject: nil, [.init(.isNull(next, negated: false), latest), .init(.isNull(latest, negated: false), next),
+                                     .init(.compare(next, .greater, latest), next)], otherwise: latest)
+        }
+        return dialect.sql(latest)
     }
 
     /// The variant `experiment`'s recorded assignment names (`<prefix>v`) and when it was made

@@ -24,6 +24,10 @@ struct SQLSharedDraws {
     private let columns: [String: String]
     /// Each experiment's sticky bucket column: `stk_NAME`.
     private let stickyColumns: [String: String]
+    /// The layers of the experiments the placements' rows use, in order of first use.
+    private(set) var layers: [LayerPlan] = []
+    /// Each layer's bucket column: `lay_NAME`.
+    private let layerColumns: [String: String]
 
     init(program: Program, placements: [Program.Placement]) {
         self.program = program
@@ -31,8 +35,20 @@ struct SQLSharedDraws {
         let names = program.ruleSet.experiments.map(\.name.text)
         columns = Dictionary(zip(names, SQLCompiler.columnNames(prefix: "exp_", names)), uniquingKeysWith: { first, _ in first })
         stickyColumns = Dictionary(zip(names, SQLCompiler.columnNames(prefix: "stk_", names)), uniquingKeysWith: { first, _ in first })
+        let layerNames = program.layers.map(\.name)
+        layerColumns = Dictionary(zip(layerNames, SQLCompiler.columnNames(prefix: "lay_", layerNames)), uniquingKeysWith: { first, _ in first })
         if let holdout { use(holdout.key) }
         for placement in placements {
+            for row in placement.rows {
+                for rowGuard in row.guards {
+                    guard case .layer(let share) = rowGuard else { continue }
+                    let layer = program.layers[share.layer]
+                    if !layers.contains(where: { $0.name == layer.name }) {
+                        layers.append(layer)
+                        use(layer.key)
+                    }
+                }
+            }
             for plan in placement.rows.compactMap(\.split) {
                 use(plan.key)
                 if plan.isExperiment, !experiments.contains(where: { $0.name == plan.id }) {
@@ -53,6 +69,10 @@ struct SQLSharedDraws {
     /// The column holding sticky experiment `name`'s bucket of the assigned variant, NULL when
     /// no assignment sticks.
     func stickyColumn(_ name: String) -> String { stickyColumns[name] ?? "stk_" }
+
+    /// The column holding layer `name`'s bucket (0..<100, NULL when the profile has no value
+    /// for its key).
+    func layerColumn(_ name: String) -> String { layerColumns[name] ?? "lay_" }
 
     /// Whether some experiment drawn is sticky, so the profile's history is read.
     var readsHistory: Bool { experiments.contains { $0.plan.sticky != nil } }
@@ -108,6 +128,13 @@ struct SQLSharedDraws {
             draws.append((name: bucketColumn(experiment.name),
                           expression: dialect.sql(.caseWhen(subject: nil, [.init(.isNull(value, negated: true), bucket)], otherwise: nil))))
             comments.append("experiment \(experiment.name) by \(describe(experiment.key))".replacingNewlines)
+        }
+        for layer in layers {
+            let value = SQLExpression.column(layer.key.sqlValue)
+            let bucket = bucket(layerColumn(layer.name), layer.name, value)
+            draws.append((name: layerColumn(layer.name),
+                          expression: dialect.sql(.caseWhen(subject: nil, [.init(.isNull(value, negated: true), bucket)], otherwise: nil))))
+            comments.append("layer \(layer.name) by \(describe(layer.key))".replacingNewlines)
         }
         if !hashes.isEmpty { chain.add(hashes) }
         if !draws.isEmpty { chain.add(draws, comments: comments) }

@@ -25,15 +25,15 @@ struct SQLSlotReader {
         let c = prefix ?? "s\(index)_"
         let type = slot.type
         switch slot.target {
-        case .shownCount(let placement, let window):
+        case .shownCount(let shown, let window):
             let history = SQLHistoryReader(dialect: dialect, now: now)
             // No history is a count of 0, never a missing value.
-            stages.add(SQLStage.view, "\(c)v", history.count(SQLSlotReader.instantsColumn(placement, in: placements), window: window))
+            stages.add(SQLStage.view, "\(c)v", history.count(shown.map { SQLSlotReader.instantsColumn($0, in: placements) }, window: window))
             stages.add(SQLStage.view, "\(c)p", sql(.bool(true)))
             return
-        case .lastShown(let placement):
+        case .lastShown(let shown):
             let history = SQLHistoryReader(dialect: dialect, now: now)
-            stages.add(SQLStage.view, "\(c)v", history.last(SQLSlotReader.instantsColumn(placement, in: placements)))
+            stages.add(SQLStage.view, "\(c)v", history.last(shown.map { SQLSlotReader.instantsColumn($0, in: placements) }))
             stages.add(SQLStage.derived, "\(c)p", sql(.parenthesized(.isNull(.column("\(c)v"), negated: true))))
             return
         case .custom(let key):

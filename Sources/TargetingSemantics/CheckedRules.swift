@@ -31,6 +31,8 @@ package struct CheckedRules: Sendable {
     package var experiments: [ExperimentDeclaration] = []
     /// The rule set's holdout, if it has one.
     package var holdout: HoldoutDeclaration? = nil
+    /// The layers in file order.
+    package var layers: [LayerDeclaration] = []
 
     /// The segment named `name`.
     package func segment(named name: String) -> NamedExpression? { segments.first { $0.name.text == name } }
@@ -40,6 +42,18 @@ package struct CheckedRules: Sendable {
     package func experiment(named name: String) -> ExperimentDeclaration? { experiments.first { $0.name.text == name } }
     /// Whether the rule set uses experiments or a holdout, so decisions report them.
     package var reportsExperiments: Bool { !experiments.isEmpty || holdout != nil }
+    /// The layer holding the experiment named `experiment`, with the range of buckets it takes.
+    package func layer(of experiment: String) -> (layer: LayerDeclaration, buckets: Range<Int>)? {
+        for layer in layers {
+            var start = 0
+            for member in layer.members {
+                let end = start + member.weightValue
+                if member.experiment.text == experiment { return (layer, start..<end) }
+                start = end
+            }
+        }
+        return nil
+    }
     /// The placement named `name`.
     package func placement(named name: String) -> PlacementDeclaration? { placements.first { $0.name.text == name } }
 }

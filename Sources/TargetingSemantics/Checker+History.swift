@@ -16,13 +16,23 @@ extension Checker {
     /// The type of `shown PLACEMENT …` (a number) or `last shown PLACEMENT` (a date), after
     /// checking that the placement is declared.
     mutating func historySubjectType(_ reference: AttributeReference) -> AttributeType? {
-        if let name = reference.placementName, placements[name.text] == nil {
-            if !isUnparsed(name.text, .placement) {
-                let suggestion = SuggestionIndex(placementOrder.map(\.name.text)).nearest(to: name.text)
-                report(.unknownPlacement(name.text, suggestion: suggestion, at: name.range))
+        var known = true
+        var listed: [String: SourceRange] = [:]
+        for name in reference.placementNames {
+            if let first = listed[name.text] {
+                report(.repeatedPlacement(name.text, first: first, at: name.range))
+                known = false
             }
-            return nil
+            listed[name.text] = listed[name.text] ?? name.range
+            if placements[name.text] == nil {
+                if !isUnparsed(name.text, .placement) {
+                    let suggestion = SuggestionIndex(placementOrder.map(\.name.text)).nearest(to: name.text)
+                    report(.unknownPlacement(name.text, suggestion: suggestion, at: name.range))
+                }
+                known = false
+            }
         }
+        guard known else { return nil }
         switch reference.target {
         case .shownCount: return AttributeType(type: .number, allowed: nil, isDeclared: true)
         case .lastShown: return AttributeType(type: .date, allowed: nil, isDeclared: true)
@@ -44,12 +54,15 @@ extension Checker {
             report(.shownCountOperator(comparison.op, name: reference.displayName, at: comparison.operatorRange))
             return false
         }
+        // Each placement keeps its latest 100 showings: a count over several sums theirs.
+        let placements = max(1, reference.target.historyPlacements.count)
+        let limit = Checker.maxShownCount * placements
         for literal in comparison.operands {
             guard case .number(let value) = literal.value else { continue }  // the type check reports it
-            if value.rounded(.towardZero) != value || value < 0 || value > Double(Checker.maxShownCount) {
-                report(.shownCountOutOfRange(literal.text, at: literal.range))
+            if value.rounded(.towardZero) != value || value < 0 || value > Double(limit) {
+                report(.shownCountOutOfRange(literal.text, placements: placements, at: literal.range))
                 passed = false
-            } else if let always = Checker.constantCount(comparison.op, Int(value)) {
+            } else if let always = Checker.constantCount(comparison.op, Int(value), limit: limit) {
                 report(.constantCap(reference.displayName, op: comparison.op, count: literal.text, always: always, at: comparison.range))
             }
         }
@@ -60,7 +73,7 @@ extension Checker {
     /// `op` with `count` is the same for every count: true when always true (`>= 0`,
     /// `<= 100`), false when never (`< 0`, `> 100`), nil when some counts pass and some fail,
     /// and nil for an operator that does not compare counts (reported by itself).
-    static func constantCount(_ op: ComparisonOperator, _ count: Int) -> Bool? {
+    static func constantCount(_ op: ComparisonOperator, _ count: Int, limit: Int = maxShownCount) -> Bool? {
         let holds: (Int) -> Bool
         switch op {
         case .equal: holds = { $0 == count }
@@ -73,7 +86,7 @@ extension Checker {
              .isSet, .isNotSet:
             return nil
         }
-        let results = (0...maxShownCount).map(holds)
+        let results = (0...limit).map(holds)
         if results.allSatisfy({ $0 }) { return true }
         if !results.contains(true) { return false }
         return nil

@@ -18,6 +18,8 @@ extension Checker {
                     checkSegmentReference(reference, segmentNames: segmentNames)
                 case .comparison(let comparison):
                     report(.comparisonInAudience(at: comparison.subject.range))
+                case .prerequisite:
+                    break  // `checkPrerequisites` reports it
                 case .or, .and, .not, .group:
                     break  // `forEachLeaf` visits leaves only
                 }

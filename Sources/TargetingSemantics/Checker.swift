@@ -19,6 +19,7 @@ package struct Checker {
     var experiments: [String: ExperimentDeclaration] = [:]
     var experimentOrder: [ExperimentDeclaration] = []
     var holdout: HoldoutDeclaration?
+    var layerOrder: [LayerDeclaration] = []
     var inputs: [InputDeclaration] = []
     var attributeTypes: [AttributeReference.Target: AttributeType] = [:]
     var inferredFrom: [String: (ValueType, SourceRange)] = [:]
@@ -37,13 +38,16 @@ package struct Checker {
         checker.checkTypes()
         checker.checkPlacements()
         checker.checkExperiments()
+        checker.checkLayers()
+        checker.checkPrerequisites()
+        checker.checkPlacementCycles()
         // A declaration that failed to parse may use any name: "never used" would be a guess.
         if checker.unparsed.isEmpty { checker.checkUnused() }
         let ruleSet = CheckedRules(files: sortedFiles, attributeDeclarations: checker.attributeDeclarations,
                               attributeTypes: checker.attributeTypes, inputs: checker.inputs,
                               segments: checker.segmentOrder, audiences: checker.audienceOrder,
                               placements: checker.placementOrder, experiments: checker.experimentOrder,
-                              holdout: checker.holdout)
+                              holdout: checker.holdout, layers: checker.layerOrder)
         let whole = !files.contains(where: \.hasSyntaxErrors) && !checker.diagnostics.contains(where: \.isError)
         return (whole ? ruleSet : nil, Diagnostic.sorted(checker.diagnostics))
     }
@@ -105,6 +109,9 @@ package struct Checker {
                     }
                     guard claim(holdout.name, in: &names) else { continue }
                     self.holdout = holdout
+                case .layer(let layer):
+                    guard claim(layer.name, in: &names) else { continue }
+                    layerOrder.append(layer)
                 }
             }
         }

@@ -311,9 +311,17 @@ extension Diagnostic {
                    help: "a count of showings takes `==`, `!=`, `<`, `<=`, `>` or `>=` and a whole number")
     }
 
-    static func shownCountOutOfRange(_ text: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, .shownCount, "count `\(text)` is not a whole number from 0 to 100", at: range,
-                   help: "a placement keeps its latest 100 showings, so a cap counts from 0 to 100")
+    static func shownCountOutOfRange(_ text: String, placements: Int, at range: SourceRange) -> Diagnostic {
+        if placements > 1 {
+            return Diagnostic(.error, .shownCount, "count `\(text)` is not a whole number from 0 to \(placements * 100)", at: range,
+                              help: "each placement keeps its latest 100 showings, so a cap over \(placements) placements counts from 0 to \(placements * 100)")
+        }
+        return Diagnostic(.error, .shownCount, "count `\(text)` is not a whole number from 0 to 100", at: range,
+                          help: "a placement keeps its latest 100 showings, so a cap counts from 0 to 100")
+    }
+
+    static func repeatedPlacement(_ name: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, .duplicateName, "placement `\(name)` is already listed", at: range, help: "first listed at \(place(first))")
     }
 
     /// A cap whose comparison no count of showings (0 to 100) can change: always or never true.
@@ -330,5 +338,50 @@ extension Diagnostic {
     static func stickyExperimentUnused(_ name: String, at range: SourceRange) -> Diagnostic {
         Diagnostic(.warning, .stickyUnused, "sticky experiment `\(name)` is used by no placement row", at: range,
                    help: "an assignment sticks only through the rows that use the experiment")
+    }
+
+    // MARK: - Rules that depend on rules
+
+    static func prerequisiteInAudience(at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, .prerequisiteInAudience, "an audience combines segments only", at: range,
+                   help: "move the prerequisite into a segment")
+    }
+
+    static func repeatedOutcome(_ outcome: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, .duplicateValue, "`\(outcome)` is already listed", at: range, help: "first listed at \(place(first))")
+    }
+
+    static func outcomeNeverGiven(_ outcome: String, placement: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, .outcomeNeverGiven, "placement `\(placement)` never gives `\(outcome)`", at: range,
+                   help: suggestion.map { "did you mean `\($0)`?" } ?? "no row of `\(placement)` shows it")
+    }
+
+    static func placementAlwaysDecides(_ placement: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, .outcomeNeverGiven, "placement `\(placement)` never gives `no match`", at: range,
+                   help: "its `everyone` row takes every profile the rows above it do not")
+    }
+
+    static func experimentNotDrawn(_ experiment: String, placement: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, .experimentNotDrawn, "placement `\(placement)` never draws experiment `\(experiment)`", at: range,
+                   help: "no row of `\(placement)` uses `\(experiment)`")
+    }
+
+    static func placementCycle(path: [String], at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, .cycle, "\(path[0]) depends on itself", at: range,
+                   help: "cycle: " + path.joined(separator: " -> "))
+    }
+
+    static func layerSize(_ count: Int, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, .layerSize, "a layer holds from 1 to \(Checker.maxLayerExperiments) experiments, not \(count)", at: range)
+    }
+
+    static func layerWeightsSum(_ total: Int, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, .layerWeightsSum, "the layer's shares add up to \(total)%, more than 100%", at: range,
+                   help: "each experiment takes the next share of the layer's 100 buckets")
+    }
+
+    static func experimentInTwoLayers(_ experiment: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, .experimentInTwoLayers, "experiment `\(experiment)` is already in a layer", at: range,
+                   help: "first placed at \(place(first)); an experiment belongs to one layer at most")
     }
 }

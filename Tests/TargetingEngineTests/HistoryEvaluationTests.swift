@@ -96,14 +96,14 @@ final class HistoryEvaluationTests: XCTestCase {
         let now = Self.now, week = 7 * Self.day
         let history = shown([now - week, now - week + 1, now, now + 1])
         // now − 7d is outside, now − 7d + 1 ms and now inside, after now outside: 2 in the window.
-        XCTAssertEqual(program.slots.first { $0.target == .shownCount(placement: "main_paywall", window: week) }?
+        XCTAssertEqual(program.slots.first { $0.target == .shownCount(placements: ["main_paywall"], window: week) }?
             .read(from: history, now: now), .number(2))
         XCTAssertEqual(ProfileHistory.read(history.history!.json).map { $0.count(of: "main_paywall", window: week, now: now) }, .success(2))
         XCTAssertTrue(segment("capped", history, program: program))
         XCTAssertFalse(segment("capped", shown([now - week + 1, now - 1, now]), program: program))
         XCTAssertTrue(segment("capped", shown([now - week, now - week - 1, now + 1, now + 2]), program: program))
         // Without a window every kept instant counts, the future ones too.
-        XCTAssertEqual(program.slots.first { $0.target == .shownCount(placement: "main_paywall", window: nil) }?
+        XCTAssertEqual(program.slots.first { $0.target == .shownCount(placements: ["main_paywall"], window: nil) }?
             .read(from: history, now: now), .number(4))
     }
 

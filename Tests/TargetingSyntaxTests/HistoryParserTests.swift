@@ -26,9 +26,9 @@ final class HistoryParserTests: XCTestCase {
 
     func testShownReadsACountWithAndWithoutAWindow() throws {
         let windowed = try XCTUnwrap(subject("shown main_paywall in 7d < 3"))
-        XCTAssertEqual(windowed.target, .shownCount(placement: "main_paywall", window: 7 * 86_400_000))
-        XCTAssertEqual(windowed.placementName?.text, "main_paywall")
-        XCTAssertEqual(windowed.placementName?.range.start.column, 19)
+        XCTAssertEqual(windowed.target, .shownCount(placements: ["main_paywall"], window: 7 * 86_400_000))
+        XCTAssertEqual(windowed.placementNames.first?.text, "main_paywall")
+        XCTAssertEqual(windowed.placementNames.first?.range.start.column, 19)
         XCTAssertEqual(windowed.window?.text, "7d")
         XCTAssertEqual(windowed.window?.range.start.column, 35)
         XCTAssertEqual(windowed.sourceText, "shown main_paywall in 7d")
@@ -36,16 +36,16 @@ final class HistoryParserTests: XCTestCase {
         XCTAssertEqual(comparison("shown main_paywall in 7d < 3")?.operatorRange.start.column, 38)
 
         let ever = try XCTUnwrap(subject("shown onboarding >= 1"))
-        XCTAssertEqual(ever.target, .shownCount(placement: "onboarding", window: nil))
+        XCTAssertEqual(ever.target, .shownCount(placements: ["onboarding"], window: nil))
         XCTAssertNil(ever.window)
-        XCTAssertEqual(subject("shown p in 12h == 0")?.target, .shownCount(placement: "p", window: 12 * 3_600_000))
-        XCTAssertEqual(subject("shown p in 30m == 0")?.target, .shownCount(placement: "p", window: 30 * 60_000))
+        XCTAssertEqual(subject("shown p in 12h == 0")?.target, .shownCount(placements: ["p"], window: 12 * 3_600_000))
+        XCTAssertEqual(subject("shown p in 30m == 0")?.target, .shownCount(placements: ["p"], window: 30 * 60_000))
     }
 
     func testLastShownReadsADate() throws {
         let last = try XCTUnwrap(subject("last shown main_paywall <= now - 3d"))
-        XCTAssertEqual(last.target, .lastShown(placement: "main_paywall"))
-        XCTAssertEqual(last.placementName?.range.start.column, 24)
+        XCTAssertEqual(last.target, .lastShown(placements: ["main_paywall"]))
+        XCTAssertEqual(last.placementNames.first?.range.start.column, 24)
         XCTAssertEqual(last.sourceText, "last shown main_paywall")
         XCTAssertEqual(comparison("last shown x is not set")?.op, .isNotSet)
     }

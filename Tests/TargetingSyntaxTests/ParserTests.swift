@@ -36,6 +36,9 @@ enum ASTDump {
         case .holdout(let holdout):
             return "holdout \(holdout.name.text) \(holdout.weight.text)%" + (holdout.key.map { " by " + reference($0) } ?? "")
                 + (holdout.excepted.isEmpty ? "" : " except " + holdout.excepted.map(\.text).joined(separator: ", "))
+        case .layer(let layer):
+            return "layer \(layer.name.text)" + (layer.key.map { " by " + reference($0) } ?? "")
+                + " { " + layer.members.map { "\($0.weight.text)% \($0.experiment.text)" }.joined(separator: "; ") + " }"
         }
     }
 
@@ -61,6 +64,7 @@ enum ASTDump {
         case .group(let inner, _): return "group(\(self.expression(inner)))"
         case .reference(let name): return name.text
         case .comparison(let comparison): return self.comparison(comparison)
+        case .prerequisite(let prerequisite): return "[\(prerequisite.text)]"
         }
     }
 

@@ -8,11 +8,13 @@ public enum SubjectTarget: Hashable, Sendable {
     case custom(String)
     /// A built-in profile field (the name after `profile.` in rules).
     case builtin(String)
-    /// `shown PLACEMENT [in DURATION]`: how many times the placement was shown, in the rolling
-    /// window of `window` milliseconds that ends at now, or ever (nil). A number, 0 without history.
-    case shownCount(placement: String, window: Int64?)
-    /// `last shown PLACEMENT`: the latest instant the placement was shown; a date, not set without one.
-    case lastShown(placement: String)
+    /// `shown PLACEMENT [in DURATION]` or `shown [P1, P2, …] [in DURATION]`: how many times the
+    /// placements were shown, summed over them, in the rolling window of `window` milliseconds
+    /// that ends at now, or ever (nil). A number, 0 without history.
+    case shownCount(placements: [String], window: Int64?)
+    /// `last shown PLACEMENT` or `last shown [P1, P2, …]`: the latest instant any of the
+    /// placements was shown; a date, not set without one.
+    case lastShown(placements: [String])
 }
 
 extension SubjectTarget {
@@ -39,23 +41,29 @@ extension SubjectTarget {
         }
     }
 
-    /// The placement a history subject reads, or nil for an attribute.
-    package var historyPlacement: String? {
+    /// The placements a history subject reads, in the order written; empty for an attribute.
+    package var historyPlacements: [String] {
         switch self {
-        case .custom, .builtin: nil
-        case .shownCount(let placement, _), .lastShown(let placement): placement
+        case .custom, .builtin: []
+        case .shownCount(let placements, _), .lastShown(let placements): placements
         }
     }
 
+    /// A history subject's placements as written: the name alone for one, else `[P1, P2, …]`.
+    package static func placementList(_ placements: [String]) -> String {
+        placements.count == 1 ? placements[0] : "[" + placements.joined(separator: ", ") + "]"
+    }
+
     /// As written on the left of a comparison: `profile.birthday`, a custom key,
-    /// `shown main_paywall in 7d` (the window in its largest whole unit) or `last shown main_paywall`.
+    /// `shown main_paywall in 7d` (the window in its largest whole unit), `shown [a, b] in 1d` or
+    /// `last shown main_paywall`.
     package var written: String {
         switch self {
         case .custom(let key): key
         case .builtin(let field): AttributeTarget.builtinPrefix + field
-        case .shownCount(let placement, let window):
-            "shown " + placement + (window.map { " in " + SubjectTarget.durationText($0) } ?? "")
-        case .lastShown(let placement): "last shown " + placement
+        case .shownCount(let placements, let window):
+            "shown " + SubjectTarget.placementList(placements) + (window.map { " in " + SubjectTarget.durationText($0) } ?? "")
+        case .lastShown(let placements): "last shown " + SubjectTarget.placementList(placements)
         }
     }
 

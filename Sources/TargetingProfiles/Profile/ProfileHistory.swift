@@ -60,6 +60,15 @@ package struct ProfileHistory: Hashable, Sendable {
     /// The latest kept instant of `placement`, or nil when it was never shown.
     package func lastShown(_ placement: String) -> Int64? { instants(of: placement).last }
 
+    /// The sum over `placements` of each one's `count(of:window:now:)`: an instant at which two
+    /// of them were shown counts twice.
+    package func count(of placements: [String], window: Int64?, now: Int64) -> Int {
+        placements.reduce(0) { $0 + count(of: $1, window: window, now: now) }
+    }
+
+    /// The latest kept instant of any of `placements`, or nil when none was ever shown.
+    package func lastShown(_ placements: [String]) -> Int64? { placements.compactMap(lastShown).max() }
+
     /// The first assignment recorded for `experiment`.
     package func assignment(of experiment: String) -> Assignment? {
         assigned.first { $0.experiment == experiment }

@@ -21,29 +21,31 @@ package struct AttributeReference: Hashable, Sendable {
     package var spelling: NameSpelling
     /// Where it is written (for a history subject, from `shown` or `last` to its last word).
     package var range: SourceRange
-    /// For `shown PLACEMENT` and `last shown PLACEMENT`: the placement's name as written.
-    package var placementName: Identifier?
+    /// For `shown …` and `last shown …`: the placements' names as written (one, or the items of
+    /// `[P1, P2, …]`); empty for an attribute.
+    package var placementNames: [Identifier]
     /// For `shown PLACEMENT in DURATION`: the duration as written.
     package var window: Identifier?
 
     /// Creates a reference.
-    package init(target: Target, spelling: NameSpelling, range: SourceRange, placementName: Identifier? = nil,
+    package init(target: Target, spelling: NameSpelling, range: SourceRange, placementNames: [Identifier] = [],
                  window: Identifier? = nil) {
         self.target = target
         self.spelling = spelling
         self.range = range
-        self.placementName = placementName
+        self.placementNames = placementNames
         self.window = window
     }
 
     /// The name as a user would write it in a message: `experience`, `profile.age` or
     /// `shown main_paywall in 7d` (a window as written).
     package var displayName: String {
-        guard let placementName else { return target.written }
+        guard !placementNames.isEmpty else { return target.written }
+        let placements = SubjectTarget.placementList(placementNames.map(\.text))
         switch target {
-        case .lastShown: return "last shown " + placementName.text
+        case .lastShown: return "last shown " + placements
         case .custom, .builtin, .shownCount:
-            return "shown " + placementName.text + (window.map { " in " + $0.text } ?? "")
+            return "shown " + placements + (window.map { " in " + $0.text } ?? "")
         }
     }
 }

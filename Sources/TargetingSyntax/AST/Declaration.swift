@@ -189,6 +189,7 @@ package enum Declaration: Hashable, Sendable {
     case placement(PlacementDeclaration)
     case experiment(ExperimentDeclaration)
     case holdout(HoldoutDeclaration)
+    case layer(LayerDeclaration)
 
     /// Where the declaration is written.
     package var range: SourceRange {
@@ -199,6 +200,7 @@ package enum Declaration: Hashable, Sendable {
         case .placement(let d): d.range
         case .experiment(let d): d.range
         case .holdout(let d): d.range
+        case .layer(let d): d.range
         }
     }
 }
@@ -222,7 +224,7 @@ package struct RuleFile: Hashable, Sendable {
 package struct UnparsedDeclaration: Hashable, Sendable {
     /// The kind of declaration.
     package enum Kind: Hashable, Sendable {
-        case attribute, segment, audience, placement, experiment, holdout
+        case attribute, segment, audience, placement, experiment, holdout, layer
     }
 
     /// The kind of declaration.

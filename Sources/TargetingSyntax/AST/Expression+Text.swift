@@ -9,6 +9,7 @@ extension Expression {
         case .group(let inner, _): "(" + inner.text + ")"
         case .reference(let name): name.text
         case .comparison(let comparison): comparison.text()
+        case .prerequisite(let prerequisite): prerequisite.text
         }
     }
 }

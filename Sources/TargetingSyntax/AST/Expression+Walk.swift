@@ -1,5 +1,5 @@
 extension Expression {
-    /// Calls `visit` for every segment reference and comparison, left to right.
+    /// Calls `visit` for every segment reference, comparison and prerequisite, left to right.
     /// (Depth is bounded by the parser's nesting limit.)
     package func forEachLeaf(_ visit: (Expression) -> Void) {
         switch self {
@@ -7,7 +7,7 @@ extension Expression {
             for item in items { item.forEachLeaf(visit) }
         case .not(let inner, _), .group(let inner, _):
             inner.forEachLeaf(visit)
-        case .reference, .comparison:
+        case .reference, .comparison, .prerequisite:
             visit(self)
         }
     }
@@ -23,6 +23,13 @@ extension Expression {
     package var comparisons: [Comparison] {
         var result: [Comparison] = []
         forEachLeaf { if case .comparison(let comparison) = $0 { result.append(comparison) } }
+        return result
+    }
+
+    /// The prerequisites, left to right.
+    package var prerequisites: [Prerequisite] {
+        var result: [Prerequisite] = []
+        forEachLeaf { if case .prerequisite(let prerequisite) = $0 { result.append(prerequisite) } }
         return result
     }
 }

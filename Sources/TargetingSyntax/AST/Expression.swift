@@ -14,6 +14,8 @@ package indirect enum Expression: Hashable, Sendable {
     case reference(Identifier)
     /// A comparison.
     case comparison(Comparison)
+    /// `placement P -> OUTCOME`: a condition on another placement's decision.
+    case prerequisite(Prerequisite)
 
     /// Where the expression is written.
     package var range: SourceRange {
@@ -21,6 +23,7 @@ package indirect enum Expression: Hashable, Sendable {
         case .or(_, let range), .and(_, let range), .not(_, let range), .group(_, let range): range
         case .reference(let identifier): identifier.range
         case .comparison(let comparison): comparison.range
+        case .prerequisite(let prerequisite): prerequisite.range
         }
     }
 }

@@ -55,6 +55,77 @@ extension Parser {
         return HoldoutDeclaration(name: name, weight: weight, key: key, excepted: excepted, range: span(from: start))
     }
 
+    /// Whether the token at `index` begins a layer: the word `layer`, a name, then `by` or `{`.
+    static func beginsLayer(at index: Int, in tokens: [Token]) -> Bool {
+        guard index + 2 < tokens.count, tokens[index].isIdentifier(LayerDeclaration.word), tokens[index + 1].kind == .identifier else { return false }
+        let next = tokens[index + 2]
+        return next.isPunctuation(.leftBrace) || next.isIdentifier("by")
+    }
+
+    /// `layer NAME [by KEY] { WEIGHT% EXPERIMENT … }`.
+    mutating func parseLayer() throws -> LayerDeclaration {
+        let start = advance().range
+        let name = try parseName("a layer name")
+        let key = try parseKey()
+        _ = try expect(.leftBrace, "to open the layer")
+        var members: [LayerMember] = []
+        while !current.isPunctuation(.rightBrace) {
+            let weight = try parseWeight(what: "an experiment's share like `40%` or `}`")
+            let experiment = try parseName("an experiment name")
+            members.append(LayerMember(weight: weight, experiment: experiment, range: span(from: weight.range)))
+        }
+        advance()
+        return LayerDeclaration(name: name, key: key, members: members, range: span(from: start))
+    }
+
+    /// `placement P -> OUTCOME` or `placement P -> [OUTCOME, …]`, from `placement`.
+    mutating func parsePrerequisite() throws -> Prerequisite {
+        let start = advance().range
+        let placement = try parseName("a placement name after `placement`")
+        _ = try expect(.arrow, "after the placement name")
+        var outcomes: [PrerequisiteOutcome] = []
+        let isList = current.isPunctuation(.leftBracket)
+        if isList {
+            advance()
+            repeat {
+                if !outcomes.isEmpty { advance() }
+                outcomes.append(try parsePrerequisiteOutcome())
+            } while current.isPunctuation(.comma)
+            _ = try expect(.rightBracket, "to close the list of decisions")
+        } else {
+            outcomes.append(try parsePrerequisiteOutcome())
+        }
+        return Prerequisite(placement: placement, outcomes: outcomes, isList: isList, range: span(from: start))
+    }
+
+    /// One decision of a prerequisite: `flow "ID"`, `paywall "ID"`, `nothing`, `no match` or
+    /// `EXPERIMENT.VARIANT`.
+    mutating func parsePrerequisiteOutcome() throws -> PrerequisiteOutcome {
+        let token = current
+        switch token.kind {
+        case .keyword(.flow), .keyword(.paywall), .keyword(.nothing):
+            return .destination(try parseDestination(allowSplit: false))
+        case .identifier where token.text == "no" && peek().isIdentifier("match"):
+            advance()
+            advance()
+            return .noMatch(span(from: token.range))
+        case .identifier:
+            let parts = token.text.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ParseFailure(.expected("`flow`, `paywall`, `nothing`, `no match` or `EXPERIMENT.VARIANT`", found: token))
+            }
+            advance()
+            let start = token.range.start
+            let dot = SourcePosition(offset: start.offset + parts[0].utf8.count, line: start.line, column: start.column + parts[0].unicodeScalars.count)
+            let afterDot = SourcePosition(offset: dot.offset + 1, line: dot.line, column: dot.column + 1)
+            let experiment = Identifier(text: String(parts[0]), range: SourceRange(file: token.range.file, start: start, end: dot))
+            let variant = Identifier(text: String(parts[1]), range: SourceRange(file: token.range.file, start: afterDot, end: token.range.end))
+            return .variant(experiment: experiment, variant: variant)
+        default:
+            throw ParseFailure(.expected("`flow`, `paywall`, `nothing`, `no match` or `EXPERIMENT.VARIANT`", found: token))
+        }
+    }
+
     /// An optional `by KEY`.
     mutating func parseKey() throws -> AttributeReference? {
         guard current.kind == .identifier, current.text == "by" else { return nil }

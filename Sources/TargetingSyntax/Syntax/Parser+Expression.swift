@@ -62,6 +62,8 @@ extension Parser {
         case .keyword(.now):
             advance()
             return .comparison(try parseComparison(subject: .now(token.range)))
+        case .keyword(.placement):
+            return .prerequisite(try parsePrerequisite())
         case .identifier:
             if let reference = try parseHistorySubject() {
                 return .comparison(try parseComparison(subject: .attribute(reference)))
@@ -79,24 +81,36 @@ extension Parser {
             let reference = try parseAttributeName(context: "")
             return .comparison(try parseComparison(subject: .attribute(reference)))
         default:
-            throw ParseFailure(.expected("a segment name, a comparison, `not` or `(`", found: token))
+            throw ParseFailure(.expected("a segment name, a comparison, `placement`, `not` or `(`", found: token))
         }
     }
 
-    /// Reads `shown PLACEMENT [in DURATION]` or `last shown PLACEMENT` when the current token
-    /// begins one: `shown` (or `last shown`) followed by a placement name. Anywhere else `shown`
-    /// and `last` are attribute names, and nothing is read.
+    /// Reads `shown PLACEMENTS [in DURATION]` or `last shown PLACEMENTS` when the current token
+    /// begins one: `shown` (or `last shown`) followed by a placement name or `[`, where
+    /// PLACEMENTS is one name or a list `[P1, P2, …]`. Anywhere else `shown` and `last` are
+    /// attribute names, and nothing is read.
     mutating func parseHistorySubject() throws -> AttributeReference? {
         let start = current
-        let isLast = start.isIdentifier(Parser.lastWord) && peek().isIdentifier(Parser.shownWord) && Parser.isPlacementName(peek(2))
-        guard isLast || (start.isIdentifier(Parser.shownWord) && Parser.isPlacementName(peek())) else { return nil }
+        func beginsPlacements(_ token: Token) -> Bool { Parser.isPlacementName(token) || token.isPunctuation(.leftBracket) }
+        let isLast = start.isIdentifier(Parser.lastWord) && peek().isIdentifier(Parser.shownWord) && beginsPlacements(peek(2))
+        guard isLast || (start.isIdentifier(Parser.shownWord) && beginsPlacements(peek())) else { return nil }
         if isLast { advance() }
         advance()
-        let name = advance()
-        let placementName = Identifier(text: name.text, range: name.range)
+        var names: [Identifier] = []
+        if current.isPunctuation(.leftBracket) {
+            advance()
+            repeat {
+                if !names.isEmpty { advance() }
+                names.append(try parseName("a placement name in the list"))
+            } while current.isPunctuation(.comma)
+            _ = try expect(.rightBracket, "to close the list of placements")
+        } else {
+            names.append(try parseName("a placement name"))
+        }
+        let placements = names.map(\.text)
         if isLast {
-            return AttributeReference(target: .lastShown(placement: name.text), spelling: .bare, range: span(from: start.range),
-                                      placementName: placementName)
+            return AttributeReference(target: .lastShown(placements: placements), spelling: .bare, range: span(from: start.range),
+                                      placementNames: names)
         }
         var window: Identifier?
         var windowMs: Int64?
@@ -109,8 +123,8 @@ extension Parser {
             window = Identifier(text: duration.text, range: duration.range)
             windowMs = ms
         }
-        return AttributeReference(target: .shownCount(placement: name.text, window: windowMs), spelling: .bare,
-                                  range: span(from: start.range), placementName: placementName, window: window)
+        return AttributeReference(target: .shownCount(placements: placements, window: windowMs), spelling: .bare,
+                                  range: span(from: start.range), placementNames: names, window: window)
     }
 
     /// The word that begins a count of showings, `shown PLACEMENT`.

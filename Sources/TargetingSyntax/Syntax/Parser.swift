@@ -39,8 +39,10 @@ package struct Parser {
     /// The name declared by the declaration starting at token `start`, when its keyword and
     /// name were read before it broke.
     func declaredName(at start: Int) -> UnparsedDeclaration? {
-        guard start + 1 < tokens.count, case .keyword(let keyword) = tokens[start].kind else { return nil }
+        guard start + 1 < tokens.count else { return nil }
         let name = tokens[start + 1]
+        if Parser.beginsLayer(at: start, in: tokens) { return UnparsedDeclaration(kind: .layer, name: name.text, range: name.range) }
+        guard case .keyword(let keyword) = tokens[start].kind else { return nil }
         let kind: UnparsedDeclaration.Kind
         switch keyword {
         case .segment: kind = .segment
@@ -124,7 +126,10 @@ package struct Parser {
         depth = 0
         if index == start, !atEnd { advance() }
         while !atEnd {
-            if case .keyword(let keyword) = current.kind, Parser.declarationKeywords.contains(keyword) { return }
+            // `placement NAME ->` inside a segment is a prerequisite, not a placement's start.
+            if case .keyword(let keyword) = current.kind, Parser.declarationKeywords.contains(keyword),
+               keyword != .placement || !peek(2).isPunctuation(.arrow) { return }
+            if Parser.beginsLayer(at: index, in: tokens) { return }
             advance()
         }
     }
@@ -143,6 +148,8 @@ package struct Parser {
         case .keyword(.holdout): return .holdout(try parseHoldout())
         case .keyword(.test):
             throw ParseFailure(.testInRulesFile(at: token.range))
+        case .identifier where Parser.beginsLayer(at: index, in: tokens):
+            return .layer(try parseLayer())
         default:
             let suggestion = token.kind == .identifier
                 ? Suggestion.nearest(to: token.text, in: Parser.declarationKeywords.filter { $0 != .test }.map(\.rawValue)) : nil
