@@ -23,7 +23,12 @@ struct TestReportPrinter {
         case .text:
             var text = "coverage:\n"
             for item in coverage.items {
-                let what = item.kind == .segment ? "segment \(item.name)" : item.name
+                let what: String
+                switch item.kind {
+                case .segment: what = "segment \(item.name)"
+                case .prerequisite: what = "prerequisite `\(item.name)`"
+                case .row, .variant: what = item.name
+                }
                 text += "  \(item.range.file):\(item.range.start.line) \(what): " + (item.covered ? "yes" : "no") + (item.detail.map { " (\($0))" } ?? "") + "\n"
             }
             for figure in coverage.figures {

@@ -38,6 +38,13 @@ package struct Evaluator {
         }
     }
 
+    /// Whether prerequisite `index` holds: its placement is decided (once) for this profile.
+    package mutating func prerequisiteHolds(_ index: Int) -> Bool {
+        let test = program.prerequisites[index]
+        settle(program.placementDependencies[test.placement] + [test.placement])
+        return decided[test.placement].satisfies(test)
+    }
+
     /// Whether the audience at `index` matches.
     package mutating func audienceMatches(_ index: Int) -> Bool {
         let audience = program.audiences[index]

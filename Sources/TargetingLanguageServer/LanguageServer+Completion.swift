@@ -83,6 +83,8 @@ struct CompletionNames {
     var path: String
     /// Each placement's rows and split variants, in order.
     var placementRows: [String: [Destination]] = [:]
+    /// Each placement's rows as written (for what a prerequisite on it can ask).
+    var placementDeclarations: [String: PlacementDeclaration] = [:]
 
     /// The names of `analysis`, for a completion in the document at `path`.
     init(_ analysis: Analysis, path: String) {
@@ -110,6 +112,7 @@ struct CompletionNames {
                     }
                 case .placement(let d):
                     placementRows[d.name.text, default: []] += d.rows.flatMap(\.destination.shown)
+                    if placementDeclarations[d.name.text] == nil { placementDeclarations[d.name.text] = d }
                 case .experiment(let d):
                     if experiments[d.name.text] == nil { experiments[d.name.text] = d }
                 case .holdout, .layer:
@@ -224,6 +227,25 @@ struct CompletionNames {
             }
             if !context.inString, type == .bool { found += ["true", "false"].map { CompletionCandidate(label: $0, kind: .keyword, detail: nil, newText: $0) } }
             if !context.inString, type == .date { found.append(CompletionCandidate(label: "now", kind: .keyword, detail: nil, newText: "now")) }
+            return found
+        case .outcomes(let placement):
+            guard let declaration = placementDeclarations[placement] else { return [] }
+            var written: [String] = []
+            for row in declaration.rows {
+                for shown in row.destination.shown where !written.contains(shown.description) { written.append(shown.description) }
+            }
+            var found = written.map { CompletionCandidate(label: $0, kind: .enumMember, detail: "a decision of `\(placement)`", newText: $0) }
+            if !declaration.rows.contains(where: { if case .everyone = $0.audience { true } else { false } }) {
+                found.append(CompletionCandidate(label: PrerequisiteOutcome.noMatchText, kind: .keyword, detail: "no row of `\(placement)` takes the profile",
+                                                 newText: PrerequisiteOutcome.noMatchText))
+            }
+            for row in declaration.rows {
+                guard case .experiment(let used) = row.destination else { continue }
+                for arm in used.arms {
+                    let text = used.experiment.text + "." + arm.variant.text
+                    found.append(CompletionCandidate(label: text, kind: .enumMember, detail: "variant of `\(used.experiment.text)` -> \(arm.destination)", newText: text))
+                }
+            }
             return found
         case .destinations(let paywall, let placement):
             let destinations = placementRows[placement] ?? placementRows.keys.sorted().flatMap { placementRows[$0] ?? [] }

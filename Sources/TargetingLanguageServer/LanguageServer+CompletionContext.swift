@@ -42,6 +42,9 @@ struct CompletionContext: Sendable {
         /// The flow ids (or paywall ids) a placement's rows and splits show; every one of the
         /// rule set when the placement is not known.
         case destinations(paywall: Bool, placement: String)
+        /// What a prerequisite on the placement can ask for: its destinations, `no match`, and
+        /// `EXPERIMENT.VARIANT` of the experiments its rows draw.
+        case outcomes(placement: String)
     }
 
     /// The byte range an item replaces: the word under the cursor (empty at the cursor when
@@ -57,7 +60,7 @@ struct CompletionContext: Sendable {
     var expected: [Expected] = []
 
     /// The declaration keywords of a rules file.
-    static let declarationKeywords = ["attribute", "input", "segment", "audience", "placement", "experiment", "holdout"]
+    static let declarationKeywords = ["attribute", "input", "segment", "audience", "placement", "experiment", "holdout", "layer"]
 
     /// The context at byte `offset` of `source`; nil where nothing can be completed (inside a
     /// comment or a number). `isReference` tells a segment or audience name from an attribute.
@@ -126,7 +129,14 @@ struct CompletionContext: Sendable {
     static func inRules(_ tokens: [Token], atLineStart: Bool, isReference: (String) -> Bool) -> ([Expected], String?) {
         let declarationKeywords = CompletionContext.declarationKeywords.map(Expected.keyword)
         let starts: [Keyword] = [.attribute, .input, .segment, .audience, .placement, .experiment, .holdout]
-        guard let start = tokens.lastIndex(where: { if case .keyword(let k) = $0.kind { starts.contains(k) } else { false } }) else {
+        // `placement` after `=`, `and`, `or`, `not` or `(` begins a prerequisite, not a placement.
+        func beginsDeclaration(_ index: Int) -> Bool {
+            guard case .keyword(let keyword) = tokens[index].kind, starts.contains(keyword) else { return false }
+            guard keyword == .placement, index > 0 else { return true }
+            let before = tokens[index - 1]
+            return !(before.isPunctuation(.equal) || before.isPunctuation(.leftParen) || before.isKeyword(.and) || before.isKeyword(.or) || before.isKeyword(.not))
+        }
+        guard let start = tokens.indices.last(where: beginsDeclaration) else {
             return (atLineStart || tokens.isEmpty ? declarationKeywords : [], nil)
         }
         let rest = Array(tokens[(start + 1)...])
@@ -267,7 +277,24 @@ struct CompletionContext: Sendable {
         }
         let last = expression.count - 1
         if operandStart(last) {
-            return inAudience ? [.segments, .keyword("not")] : [.segments, .attributes(settable: false), .keyword("now"), .keyword("not")]
+            return inAudience ? [.segments, .keyword("not")]
+                : [.segments, .attributes(settable: false), .keyword("now"), .keyword("placement"), .keyword("not")]
+        }
+        // `placement P -> OUTCOME` or `placement P -> [OUTCOME, …]`.
+        if !inAudience, let start = expression.indices.last(where: { expression[$0].isKeyword(.placement) && operandStart($0 - 1) }) {
+            let after = Array(expression[(start + 1)...])
+            guard let name = after.first else { return [.placements(excluding: [])] }
+            guard after.count > 1 else { return [.keyword("->")] }
+            if after[1].isPunctuation(.arrow) {
+                let rest = Array(after[2...])
+                let isList = rest.first?.isPunctuation(.leftBracket) ?? false
+                let open = isList && !rest.contains { $0.isPunctuation(.rightBracket) }
+                guard let final = rest.last else { return [.outcomes(placement: name.text), .keyword("[")] }
+                if final.isKeyword(.flow) || final.isKeyword(.paywall) { return [.destinations(paywall: final.isKeyword(.paywall), placement: name.text)] }
+                if final.isIdentifier("no") { return [.keyword("match")] }
+                if open { return final.isPunctuation(.leftBracket) || final.isPunctuation(.comma) ? [.outcomes(placement: name.text)] : [.keyword(","), .keyword("]")] }
+                return [.keyword("and"), .keyword("or")]
+            }
         }
         // `shown PLACEMENT [in DURATION]` and `last shown PLACEMENT`: a placement after `shown`
         // (which may also be an attribute, so its operators too), `shown` after `last`.

@@ -15,13 +15,14 @@ package struct CoverageFigure: Hashable, Sendable {
         self.total = total
     }
 
-    /// The figure's name in reports: `rows`, `segments` or `variants` (the JSON key and the
+    /// The figure's name in reports: `rows`, `segments`, `variants` or `prerequisites` (the JSON key and the
     /// word of the text line).
     package var name: String {
         switch kind {
         case .row: "rows"
         case .segment: "segments"
         case .variant: "variants"
+        case .prerequisite: "prerequisites"
         }
     }
 

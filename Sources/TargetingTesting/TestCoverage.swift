@@ -17,6 +17,9 @@ package struct TestCoverage: Hashable, Sendable {
             /// the sticky path of a sticky experiment's row (its recorded assignment deciding):
             /// covered when some `expect` was decided by it.
             case variant
+            /// A prerequisite (`placement P -> …` in a segment): covered when it held for some
+            /// test's profile and not for another's.
+            case prerequisite
         }
 
         /// For a variant: its split (or experiment and variant name) and what it shows.
@@ -61,9 +64,11 @@ package struct TestCoverage: Hashable, Sendable {
         "coverage: \(coveredCount) of \(items.count) (\(CoverageFigure.percentText(permille)))"
     }
 
-    /// The three figures, each over its own items: rows, segments, split variants.
+    /// The figures, each over its own items: rows, segments, split variants, and prerequisites
+    /// when the rules have some.
     package var figures: [CoverageFigure] {
-        [Item.Kind.row, .segment, .variant].map { kind in
+        let kinds: [Item.Kind] = [.row, .segment, .variant] + (items.contains { $0.kind == .prerequisite } ? [.prerequisite] : [])
+        return kinds.map { kind in
             let ofKind = items.filter { $0.kind == kind }
             return CoverageFigure(kind: kind, covered: ofKind.filter(\.covered).count, total: ofKind.count)
         }
@@ -75,7 +80,12 @@ package struct TestCoverage: Hashable, Sendable {
         var decidedRows: Set<PlacementRowKey> = []
         var seenTrue = Array(repeating: false, count: program.segments.count)
         var seenFalse = Array(repeating: false, count: program.segments.count)
+        var heldFor = Array(repeating: false, count: program.prerequisites.count)
+        var failedFor = Array(repeating: false, count: program.prerequisites.count)
         for trace in results.compactMap(\.trace) {
+            for (index, value) in trace.prerequisiteValues.enumerated() where index < heldFor.count {
+                if value { heldFor[index] = true } else { failedFor[index] = true }
+            }
             decided.formUnion(trace.decidedRows)
             decidedRows.formUnion(trace.decidedRows.map { PlacementRowKey(placement: $0.placement, row: $0.row) })
             for (index, value) in trace.segmentValues.enumerated() where index < seenTrue.count {
@@ -120,6 +130,11 @@ package struct TestCoverage: Hashable, Sendable {
             let covered = seenTrue[index] && seenFalse[index]
             let detail: String? = covered ? nil : !seenTrue[index] && !seenFalse[index] ? "never evaluated" : seenTrue[index] ? "never false" : "never true"
             items.append(Item(kind: .segment, name: segment.name.text, range: segment.name.range, covered: covered, detail: detail))
+        }
+        for (index, prerequisite) in program.prerequisites.enumerated() {
+            let covered = heldFor[index] && failedFor[index]
+            let detail: String? = covered ? nil : !heldFor[index] && !failedFor[index] ? "never evaluated" : heldFor[index] ? "never false" : "never true"
+            items.append(Item(kind: .prerequisite, name: prerequisite.source.text, range: prerequisite.source.range, covered: covered, detail: detail))
         }
         self.items = items
     }

@@ -81,6 +81,8 @@ package struct TestTrace: Hashable, Sendable {
     package var decidedRows: [PlacementRowKey]
     /// The value of every segment (by index) for the test's profile.
     package var segmentValues: [Bool]
+    /// The value of every prerequisite (`Program.prerequisites`, by index) for the test's profile.
+    package var prerequisiteValues: [Bool] = []
 }
 
 /// A row of a compiled placement.

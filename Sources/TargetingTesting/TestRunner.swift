@@ -74,7 +74,8 @@ package struct TestRunner: Sendable {
             }
         }
         let segmentValues = program.segments.indices.map { evaluator.segmentMatches($0) }
-        result.trace = TestTrace(decidedRows: decidedRows, segmentValues: segmentValues)
+        let prerequisiteValues = program.prerequisites.indices.map { evaluator.prerequisiteHolds($0) }
+        result.trace = TestTrace(decidedRows: decidedRows, segmentValues: segmentValues, prerequisiteValues: prerequisiteValues)
         if !failures.isEmpty { result.status = .failed(failures) }
         return result
     }
