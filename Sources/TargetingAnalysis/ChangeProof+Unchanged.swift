@@ -23,7 +23,8 @@ extension ChangeProof {
             let first = before.rows[row], second = after.rows[row]
             guard canonical[oldNodes.rows[row]] == canonical[newNodes.rows[row]],
                   oldNodes.keys[row].map({ canonical[$0] }) == newNodes.keys[row].map({ canonical[$0] }),
-                  first.admitsHeldOut == second.admitsHeldOut else { return false }
+                  first.admitsHeldOut == second.admitsHeldOut,
+                  sameLayer(first, old.program, second, new.program) else { return false }
             switch (first.split, second.split) {
             case (nil, nil):
                 guard let outcome = Outcome(first.source.destination), outcome == Outcome(second.source.destination) else { return false }
@@ -47,6 +48,24 @@ extension ChangeProof {
                   let outcome = Outcome(first.destination), outcome == Outcome(second.destination) else { return false }
         }
         return true
+    }
+
+    /// Whether two rows take the same share of the same layer (named alike, drawn on the same
+    /// key), or neither is in a layer.
+    private static func sameLayer(_ one: Program.Row, _ oneProgram: Program, _ other: Program.Row, _ otherProgram: Program) -> Bool {
+        func share(_ row: Program.Row, _ program: Program) -> (layer: LayerPlan, buckets: Range<Int>)? {
+            for rowGuard in row.guards {
+                if case .layer(let share) = rowGuard { return (program.layers[share.layer], share.buckets) }
+            }
+            return nil
+        }
+        switch (share(one, oneProgram), share(other, otherProgram)) {
+        case (nil, nil): return true
+        case (let first?, let second?):
+            return first.layer.name == second.layer.name && first.buckets == second.buckets
+                && sameKey(first.layer.key, oneProgram, second.layer.key, otherProgram)
+        case (nil, _?), (_?, nil): return false
+        }
     }
 
     /// Whether two draw keys read the same value of a profile.

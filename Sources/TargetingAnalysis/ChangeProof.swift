@@ -81,6 +81,10 @@ package struct ChangeProof: Sendable {
         package var transitions: [Transition]
         /// What was left open (only for `undecided`).
         package var unsettled: [Unsettled]
+        /// The placements its prerequisites ask about (in either rule set, directly or through
+        /// other placements) that are not equivalent: where its moves come from when its own
+        /// rows did not change.
+        package var asksAbout: [String] = []
     }
 
     /// The instant, Unix ms.
@@ -131,6 +135,18 @@ extension ChangeProof {
             case (nil, nil):
                 continue
             }
+        }
+        let moved = Set(placements.filter { $0.status != .equivalent }.map(\.name))
+        for index in placements.indices where placements[index].status != .equivalent {
+            var asked: [String] = []
+            for program in [old, new] {
+                guard let own = program.placementIndex(named: placements[index].name) else { continue }
+                for dependency in program.placementDependencies[own] {
+                    let name = program.placements[dependency].name
+                    if moved.contains(name), !asked.contains(name) { asked.append(name) }
+                }
+            }
+            placements[index].asksAbout = asked
         }
         var proof = ChangeProof(now: now, placements: placements, reportsExperiments: old.reportsExperiments || new.reportsExperiments)
         if only == nil {

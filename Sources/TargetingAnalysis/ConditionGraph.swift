@@ -88,6 +88,9 @@ struct ConditionGraph {
         var stickySteps: [[Int]]
         /// Per row of a sticky experiment: the node "some assignment sticks"; nil for other rows.
         var sticky: [Int?]
+        /// Per row of an experiment in a layer: the node "the profile has a value for the
+        /// layer's key"; nil for other rows.
+        var layerKeys: [Int?] = []
     }
 
     private var atomIndex: [AtomKey: Int] = [:]
@@ -173,6 +176,11 @@ struct ConditionGraph {
         // share a draw the route needs); a live assignment takes it besides.
         for row in placement.rows {
             nodes.keys.append(row.split.map { keyNode($0.key, program) })
+            var layerKey: Int?
+            for rowGuard in row.guards {
+                if case .layer(let share) = rowGuard { layerKey = keyNode(program.layers[share.layer].key, program) }
+            }
+            nodes.layerKeys.append(layerKey)
             var conjuncts: [Int] = []
             for rowGuard in row.guards {
                 switch rowGuard {

@@ -15,22 +15,34 @@ struct DrawNeed: Hashable {
     var field: FieldKey
     /// The buckets (0..<100) that give the outcome needed.
     var buckets: Range<Int>
+    /// Buckets inside `buckets` that do not: the shares of a layer's experiments whose rows
+    /// the profile must pass without entering.
+    var excluded: [Range<Int>] = []
 
     /// Whether some bucket meets every need on each name and key together.
     static func areFeasible(_ needs: [DrawNeed]) -> Bool {
         var ranges: [DrawGroup: Range<Int>] = [:]
+        var excluded: [DrawGroup: [Range<Int>]] = [:]
         for need in needs {
             let group = DrawGroup(name: need.name, field: need.field)
             let known = ranges[group] ?? 0..<100
             let lower = max(known.lowerBound, need.buckets.lowerBound), upper = min(known.upperBound, need.buckets.upperBound)
             guard lower < upper else { return false }
             ranges[group] = lower..<upper
+            excluded[group, default: []] += need.excluded
         }
-        return true
+        // Some bucket of each group's range lies outside every excluded share.
+        return ranges.allSatisfy { group, range in
+            let out = excluded[group] ?? []
+            return range.contains { bucket in !out.contains { $0.contains(bucket) } }
+        }
     }
 
     /// Whether the key value `value` draws a bucket this need accepts.
-    func holds(_ value: String) -> Bool { buckets.contains(SplitDraw.bucket(splitID: name, profileID: value)) }
+    func holds(_ value: String) -> Bool {
+        let bucket = SplitDraw.bucket(splitID: name, profileID: value)
+        return buckets.contains(bucket) && !excluded.contains { $0.contains(bucket) }
+    }
 
     /// The field a draw key reads in `program`.
     static func field(of key: DrawKey, in program: Program) -> FieldKey {

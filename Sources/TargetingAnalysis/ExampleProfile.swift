@@ -6,7 +6,9 @@ import TargetingProfiles
 enum ExampleProfile {
     /// The profile JSON holding `values`: built-in fields by name, then `custom_attributes` by
     /// key; absent fields are left out.
-    static func json(_ values: [(FieldKey, ExampleValue)]) -> JSONValue {
+    /// A count over several placements is written to those of them with no list of their own
+    /// first, starting from the one at `rotation` (the count adds to no other count that way).
+    static func json(_ values: [(FieldKey, ExampleValue)], rotation: Int = 0) -> JSONValue {
         var builtins: [JSONMember] = []
         var customs: [JSONMember] = []
         var shown: [JSONMember] = []
@@ -18,14 +20,28 @@ enum ExampleProfile {
             case .custom(let key):
                 // A free atom's field stands for a draw, not an attribute: no profile has it.
                 if !key.hasPrefix(ConditionGraph.freeFieldPrefix) { customs.append(JSONMember(key: key, value: json)) }
-            case .history(let placements):
-                // A count over several placements writes its instants to the first of them,
-                // unless that placement's own instants are written.
-                let placement = placements.components(separatedBy: ", ")[0]
-                if !values.contains(where: { $0.0 == .history(placement) && placement != placements }) {
-                    shown.append(JSONMember(key: placement, value: json))
-                }
+            case .history(let placement) where FieldKey.shownPlacements(placement).count == 1:
+                shown.append(JSONMember(key: placement, value: json))
+            case .history:
+                break  // counts over several placements: below, once each placement's own list is written
             case .assignment(let experiment): assigned.append(JSONMember(key: experiment, value: json))
+            }
+        }
+        // A count over several placements is written to those of them that no count of their
+        // own reads first (so it adds to no placement's own count), then added to the others'
+        // lists.
+        for case (.history(let placements), .json(let json)) in values where FieldKey.shownPlacements(placements).count > 1 {
+            let listed = FieldKey.shownPlacements(placements)
+            let names = Array(listed[(rotation % listed.count)...] + listed[..<(rotation % listed.count)])
+            let own = Set(shown.map(\.key))
+            let ordered = names.filter { !own.contains($0) } + names.filter { own.contains($0) }
+            for member in FieldKey.shownMembers(ordered.joined(separator: ", "), json) {
+                guard case .array(let added) = member.value else { continue }
+                if let index = shown.firstIndex(where: { $0.key == member.key }), case .array(let kept) = shown[index].value {
+                    shown[index] = JSONMember(key: member.key, value: .array(kept + added))
+                } else if !added.isEmpty {
+                    shown.append(member)
+                }
             }
         }
         func byKey(_ a: JSONMember, _ b: JSONMember) -> Bool { a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
@@ -54,11 +70,19 @@ enum ExampleProfile {
             attempts += ids.map { others + [(.builtin("id"), .json(.string($0)))] }
         }
         attempts.append(values)
-        return attempts.compactMap { attempt in
-            guard case .object(var members) = json(attempt) else { return nil }
-            if let id = members.firstIndex(where: { $0.key == "id" }) { members.insert(members.remove(at: id), at: 0) }
-            return .object(members)
+        // Counts over several placements: each placement of the longest list first, in turn.
+        let rotations = values.map { field, _ in
+            if case .history(let placements) = field { FieldKey.shownPlacements(placements).count } else { 1 }
+        }.max() ?? 1
+        var found: [JSONValue] = []
+        for rotation in 0..<rotations {
+            for attempt in attempts {
+                guard case .object(var members) = json(attempt, rotation: rotation) else { continue }
+                if let id = members.firstIndex(where: { $0.key == "id" }) { members.insert(members.remove(at: id), at: 0) }
+                if !found.contains(.object(members)) { found.append(.object(members)) }
+            }
         }
+        return found
     }
 
     /// Whether the profile `json` reads without error and, at `now`, resolves to no match in

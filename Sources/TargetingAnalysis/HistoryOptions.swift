@@ -36,7 +36,13 @@ enum HistoryOptions {
                 builder.isComplete = false  // never the case: a history variable reads history only
             }
         }
-        let limit = ProfileHistory.maxShown
+        // A count over several placements sums theirs: up to 100 each.
+        let limit: Int
+        if case .history(let placements) = builder.field {
+            limit = ProfileHistory.maxShown * FieldKey.shownPlacements(placements).count
+        } else {
+            limit = ProfileHistory.maxShown
+        }
         var starts: Set<Int> = [0, 1]
         for literal in NumberCandidates.literals(countKinds) {
             let whole = Int(max(-1, min(Double(limit + 1), literal.rounded(.down))))

@@ -136,7 +136,8 @@ struct OptionTableBuilder {
             profile.setCustom(key, stored)
         case .history(let placement):
             // Read as a profile's `history` is read: the list is checked and kept as the store keeps it.
-            guard case .success(let history) = ProfileHistory.read(.object([JSONMember(key: "shown", value: .object([JSONMember(key: placement, value: json)]))])) else { return nil }
+            let shown = FieldKey.shownMembers(placement, json)
+            guard case .success(let history) = ProfileHistory.read(.object([JSONMember(key: "shown", value: .object(shown))])) else { return nil }
             profile.history = history
         case .assignment(let experiment):
             guard case .success(let history) = ProfileHistory.read(.object([JSONMember(key: "assigned", value: .object([JSONMember(key: experiment, value: json)]))])) else { return nil }

@@ -28,6 +28,25 @@ struct Route {
     /// Whether the row decides by the assignment its sticky experiment recorded (whatever the
     /// audience, without a draw) rather than by its audience and a draw.
     var sticky = false
+    /// Rows above the deciding one, of experiments in a layer, that the profile passes by the
+    /// layer (whatever their audience): drawn outside their share, or without the layer's key;
+    /// the other such rows it passes by their audience and key, as any row.
+    var passedByLayer: [LayerPass] = []
+
+    /// How a route passes a row of an experiment in a layer without its audience deciding.
+    struct LayerPass: Hashable {
+        var row: Int
+        /// Without a value for the layer's key (else drawn outside the experiment's share).
+        var keyless: Bool
+    }
+    /// Whether the rows of experiments in a layer above the deciding one are too many to tell
+    /// apart how each is passed (`maxLayeredAbove`): the route then sets no goal on them and a
+    /// witness settles it.
+    var layersLoose = false
+
+    /// The most rows of layered experiments above a route's row whose ways of passing are
+    /// enumerated (three each).
+    static let maxLayeredAbove = 4
 
     /// Every way placement `index` of `program` can decide, what users see first: each row
     /// (each variant of a split or experiment row, with `variants`) and no match when the
@@ -73,7 +92,32 @@ struct Route {
             for choice in choices where choice.row == nil && !choice.heldOut { add(choice, state: state) }
         }
         for choice in choices where choice.heldOut { add(choice, state: .heldOut) }
-        return routes.filter { DrawNeed.areFeasible($0.draws(program, placement: index)) }
+        // A row of an experiment in a layer is passed either by its audience (as any row) or
+        // by the layer's draw falling outside its share: one route per way.
+        var expanded: [Route] = []
+        for route in routes {
+            let layered = (0..<(route.row ?? rows.count)).filter { above in
+                (route.holdout != .heldOut || rows[above].admitsHeldOut) && rows[above].guards.contains { if case .layer = $0 { true } else { false } }
+            }
+            guard !layered.isEmpty else { expanded.append(route); continue }
+            guard layered.count <= maxLayeredAbove else {
+                var loose = route
+                loose.layersLoose = true
+                expanded.append(loose)
+                continue
+            }
+            // Each layered row: by its audience (0), drawn outside its share (1), or keyless (2).
+            var ways = Array(repeating: 0, count: layered.count)
+            while true {
+                var variant = route
+                variant.passedByLayer = layered.indices.compactMap { ways[$0] == 0 ? nil : LayerPass(row: layered[$0], keyless: ways[$0] == 2) }
+                expanded.append(variant)
+                guard let next = ways.firstIndex(where: { $0 < 2 }) else { break }
+                ways[next] += 1
+                for earlier in 0..<next { ways[earlier] = 0 }
+            }
+        }
+        return expanded.filter { DrawNeed.areFeasible($0.draws(program, placement: index)) }
     }
 
     /// The goals under which the route decides in placement `index` of program number
@@ -86,10 +130,13 @@ struct Route {
         let nodes = graph.programPlacements[programIndex][index]
         let rows = program.placements[index].rows
         var goals: [Goal] = []
-        // A row of an experiment in a layer may let a profile its audience matches pass (its
-        // share does not draw the profile): no goal is set on it, and a witness settles it.
-        for above in 0..<(row ?? rows.count) where (holdout != .heldOut || rows[above].admitsHeldOut)
-            && !rows[above].guards.contains(where: { if case .layer = $0 { true } else { false } }) {
+        // A row of an experiment in a layer that the layer's draw lets the profile pass sets no
+        // goal (its draw is one of the route's needs).
+        for pass in passedByLayer {
+            if let key = nodes.layerKeys[pass.row] { goals.append(Goal(node: key, value: !pass.keyless)) }
+        }
+        for above in 0..<(row ?? rows.count) where (holdout != .heldOut || rows[above].admitsHeldOut) && !passedByLayer.contains(where: { $0.row == above })
+            && !(layersLoose && rows[above].guards.contains(where: { if case .layer = $0 { true } else { false } })) {
             // A held-out profile is taken by an assignment nowhere: only by audience and draw.
             goals.append(Goal(node: holdout == .heldOut ? nodes.drawn[above] : nodes.rows[above], value: false))
         }
@@ -126,6 +173,14 @@ struct Route {
                 guard case .layer(let share) = rowGuard else { continue }
                 let layer = program.layers[share.layer]
                 needs.append(DrawNeed(name: layer.name, field: DrawNeed.field(of: layer.key, in: program), buckets: share.buckets))
+            }
+        }
+        // A row above passed by the layer's draw: drawn outside its share.
+        for pass in passedByLayer where !pass.keyless {
+            for rowGuard in program.placements[index].rows[pass.row].guards {
+                guard case .layer(let share) = rowGuard else { continue }
+                let layer = program.layers[share.layer]
+                needs.append(DrawNeed(name: layer.name, field: DrawNeed.field(of: layer.key, in: program), buckets: 0..<100, excluded: [share.buckets]))
             }
         }
         if let holdout = program.holdout {

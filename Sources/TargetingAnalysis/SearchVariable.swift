@@ -30,6 +30,23 @@ enum FieldKey: Hashable, Comparable {
 }
 
 extension FieldKey {
+    /// The placements whose shown instants a history variable stands for: one, or each of a
+    /// count over several (`shown [a, b]`).
+    static func shownPlacements(_ name: String) -> [String] { name.components(separatedBy: ", ") }
+
+    /// The members of `history.shown` that hold a list of instants `json` of the variable of
+    /// `placements` (`shownPlacements`): the list itself for one placement; for several,
+    /// split in order into lists each placement can keep (every one its latest 100), so the
+    /// counts over them add up to the list's.
+    static func shownMembers(_ placements: String, _ json: JSONValue) -> [JSONMember] {
+        let names = shownPlacements(placements)
+        guard names.count > 1, case .array(let items) = json else { return [JSONMember(key: names[0], value: json)] }
+        return names.enumerated().compactMap { index, name in
+            let chunk = Array(items.dropFirst(index * ProfileHistory.maxShown).prefix(ProfileHistory.maxShown))
+            return chunk.isEmpty && index > 0 ? nil : JSONMember(key: name, value: .array(chunk))
+        }
+    }
+
     /// The field as rules name it: `profile.id`, or the custom key.
     var displayName: String {
         switch self {

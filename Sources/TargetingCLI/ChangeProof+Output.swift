@@ -21,6 +21,9 @@ extension ChangeProof {
                         .object(moveMembers(open.before, open.after) + [JSONMember(key: "reason", value: .string(open.reason))])
                     })))
                 }
+                if !placement.asksAbout.isEmpty {
+                    members.append(JSONMember(key: "asks_about", value: .array(placement.asksAbout.map(JSONValue.string))))
+                }
                 return .object(members)
             })),
         ]
@@ -70,6 +73,9 @@ extension ChangeProof {
             case .changed: out += moves
             case .undecided: if !placement.transitions.isEmpty { out += moves }
             case .equivalent, .added, .removed: break
+            }
+            if !placement.asksAbout.isEmpty {
+                out += ", asking about " + placement.asksAbout.map { "`\($0)`" }.joined(separator: ", ") + ", which changed"
             }
             out += "\n"
             for move in placement.transitions {

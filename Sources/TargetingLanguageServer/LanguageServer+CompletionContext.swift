@@ -89,6 +89,10 @@ struct CompletionContext: Sendable {
                         expected = [destinations]
                         return
                     }
+                    if !isTests, let destinations = CompletionContext.prerequisiteDestination(in: preceding) {
+                        expected = [destinations]
+                        return
+                    }
                     guard let (target, listed) = CompletionContext.subject(in: preceding, before: preceding.count - 1, allowEqual: isTests) else { return nil }
                     expected = [.values(of: target, excluding: listed)]
                     return
@@ -401,6 +405,15 @@ struct CompletionContext: Sendable {
         if let destinations = destination(in: tokens) { return [destinations] }
         if last.isKeyword(.given) { return [.keyword("{"), .keyword("events"), .keyword("profile")] }
         return last.isPunctuation(.leftBrace) || atLineStart ? ["now", "given", "expect"].map(Expected.keyword) : []
+    }
+
+    /// The destination ids that fit after `tokens` when they end with `placement P -> flow` (or
+    /// `paywall`), alone or in a list of outcomes.
+    static func prerequisiteDestination(in tokens: [Token]) -> Expected? {
+        guard let last = tokens.last, last.isKeyword(.flow) || last.isKeyword(.paywall),
+              let start = tokens.lastIndex(where: { $0.isKeyword(.placement) }), start + 2 < tokens.count,
+              tokens[start + 1].kind == .identifier, tokens[start + 2].isPunctuation(.arrow) else { return nil }
+        return .destinations(paywall: last.isKeyword(.paywall), placement: tokens[start + 1].text)
     }
 
     /// The destination ids that fit after `tokens` when they end with `expect P -> flow` or

@@ -22,9 +22,9 @@ final class DiffMarkdownTests: TemporaryDirectoryTestCase {
         let corpus = CLIHarness.run(["diff", CLIHarness.rulesPath, CLIHarness.rulesPath, "--profiles", CLIHarness.example("profiles/corpus.jsonl"),
                                      "--now", "2026-11-29T12:00:00Z", "--format", "markdown"])
         XCTAssertEqual(corpus.status, 0, corpus.err)
-        XCTAssertEqual(corpus.out, "**Targeting:** no change: no profile of 10000 changes audience, destination or variant in 2 placements at 2026-11-29T12:00:00Z.\n")
+        XCTAssertEqual(corpus.out, "**Targeting:** no change: no profile of 10000 changes audience, destination or variant in 3 placements at 2026-11-29T12:00:00Z.\n")
         let proof = CLIHarness.run(["diff", CLIHarness.rulesPath, CLIHarness.rulesPath, "--prove", "--now", "2026-11-29T12:00:00Z", "--format", "markdown"])
-        XCTAssertEqual(proof.out, "**Targeting:** no change: every placement is equivalent over every profile at 2026-11-29T12:00:00Z (2 placements proved).\n")
+        XCTAssertEqual(proof.out, "**Targeting:** no change: every placement is equivalent over every profile at 2026-11-29T12:00:00Z (3 placements proved).\n")
     }
 
     func testAChangeOpensWithThePlacementsThenTheMovesWithTheDetailsFolded() throws {

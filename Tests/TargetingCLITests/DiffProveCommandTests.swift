@@ -106,10 +106,12 @@ final class DiffProveCommandTests: TemporaryDirectoryTestCase {
         try FileManager.default.copyItem(atPath: CLIHarness.rulesPath, toPath: copy)
         let same = CLIHarness.run(["diff", CLIHarness.rulesPath, copy, "--prove", "--now", "2026-11-29T12:00:00Z", "--fail-on-change"])
         XCTAssertEqual(same.status, 0, same.err)
-        XCTAssertEqual(same.outLines.dropFirst(), ["onboarding_followup: equivalent", "main_paywall: equivalent"])
+        XCTAssertEqual(same.outLines.dropFirst(), ["onboarding_followup: equivalent", "main_paywall: equivalent", "coaching_paywall: equivalent"])
         let placements = copy + "/placements.rules"
         let text = try String(contentsOfFile: placements, encoding: .utf8)
-        let edited = text.replacingOccurrences(of: "always premium_members -> nothing", with: #"always premium_members -> paywall "pw_standard""#)
+        // Only `main_paywall`'s row: the one followed by `outdated_app`.
+        let edited = text.replacingOccurrences(of: "always premium_members   -> nothing\n  always team_members      -> nothing\n  outdated_app",
+                                               with: "always premium_members   -> paywall \"pw_standard\"\n  always team_members      -> nothing\n  outdated_app")
         XCTAssertNotEqual(edited, text, "the shipped main_paywall changed: update this edit")
         try edited.write(toFile: placements, atomically: true, encoding: .utf8)
         let changed = CLIHarness.run(["diff", CLIHarness.rulesPath, copy, "--prove", "--now", "2026-11-29T12:00:00Z"])

@@ -116,10 +116,13 @@ final class EndToEndTests: XCTestCase {
         let expected = [
             #"{"profile_id":"jane","placement":"onboarding_followup","audience":"pro_adults","kind":"flow","id":"flow_pro_v2","split":null,"experiment":null,"variant":null,"held_out":false}"#,
             #"{"profile_id":"jane","placement":"main_paywall","audience":"outdated_app","kind":"paywall","id":"pw_update_first","split":null,"experiment":null,"variant":null,"held_out":false}"#,
+            #"{"profile_id":"jane","placement":"coaching_paywall","audience":"coached_pros","kind":"paywall","id":"pw_coaching_7d","split":null,"experiment":null,"variant":null,"held_out":false}"#,
             #"{"profile_id":"omar","placement":"onboarding_followup","audience":"sporty_beginners","kind":"flow","id":"flow_sport_start_b","split":"sporty_beginners_v1","experiment":null,"variant":null,"held_out":false}"#,
             #"{"profile_id":"omar","placement":"main_paywall","audience":"outdated_app","kind":"paywall","id":"pw_update_first","split":null,"experiment":null,"variant":null,"held_out":false}"#,
+            #"{"profile_id":"omar","placement":"coaching_paywall","audience":"everyone","kind":null,"id":null,"split":null,"experiment":null,"variant":null,"held_out":false}"#,
             #"{"profile_id":"li","placement":"onboarding_followup","audience":"everyone","kind":"flow","id":"flow_default","split":null,"experiment":null,"variant":null,"held_out":false}"#,
             #"{"profile_id":"li","placement":"main_paywall","audience":"outdated_app","kind":"paywall","id":"pw_update_first","split":null,"experiment":null,"variant":null,"held_out":false}"#,
+            #"{"profile_id":"li","placement":"coaching_paywall","audience":"everyone","kind":null,"id":null,"split":null,"experiment":null,"variant":null,"held_out":false}"#,
         ]
         XCTAssertEqual(resolved.outLines.map { CLIHarness.canonical($0) }, expected.map { CLIHarness.canonical($0) })
 

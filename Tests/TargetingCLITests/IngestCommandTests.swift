@@ -243,8 +243,8 @@ final class IngestCommandTests: TemporaryDirectoryTestCase {
         let resolved = CLIHarness.run(["resolve", "--all", "--rules", CLIHarness.rulesPath, "--now", "2026-11-29T12:00:00Z",
                                        "--profiles", plain, "--format", "json"])
         XCTAssertEqual(resolved.status, 0, resolved.err)
-        XCTAssertEqual(resolved.outLines.count, 4)
-        XCTAssertEqual(Array(resolved.outLines[0..<2]), Array(resolved.outLines[2..<4]))
+        XCTAssertEqual(resolved.outLines.count, 6)
+        XCTAssertEqual(Array(resolved.outLines[0..<3]), Array(resolved.outLines[3..<6]))
     }
 
     func testClearingAnswersRemovesThemFromTheStore() {

@@ -32,8 +32,8 @@ final class IngestShownCommandTests: TemporaryDirectoryTestCase {
                 .map { $0?.stringValue ?? "-" }.joined(separator: " ")
         }
         XCTAssertEqual(decided, [
-            "u_shown_pro onboarding_followup flow_pro_v2 -", "u_shown_pro main_paywall pw_intro_us -",
-            "u_shown_amateur onboarding_followup flow_amateur_plan control", "u_shown_amateur main_paywall pw_standard control",
+            "u_shown_pro onboarding_followup flow_pro_v2 -", "u_shown_pro main_paywall pw_intro_us -", "u_shown_pro coaching_paywall pw_coaching_7d -",
+            "u_shown_amateur onboarding_followup flow_amateur_plan control", "u_shown_amateur main_paywall pw_standard control", "u_shown_amateur coaching_paywall - -",
         ])
         for line in CLIResult.lines(CLIHarness.text(example)) where line.contains("placement_shown") {
             let shown = [CLIHarness.member(line, "profile_id"), CLIHarness.member(line, "placement"), CLIHarness.member(line, "id"), CLIHarness.member(line, "variant")]

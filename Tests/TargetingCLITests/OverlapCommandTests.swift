@@ -64,7 +64,7 @@ final class OverlapCommandTests: TemporaryDirectoryTestCase {
     }
 
     func testTheShippedPlacementsAreAllDecided() {
-        for placement in ["onboarding_followup", "main_paywall"] {
+        for placement in ["onboarding_followup", "main_paywall", "coaching_paywall"] {
             let result = CLIHarness.run(["overlap", placement, "--rules", CLIHarness.rulesPath, "--now", "2026-11-29T12:00:00Z", "--format", "json"])
             XCTAssertEqual(result.status, 0, result.err)
             XCTAssertFalse(result.out.contains(#""reachable":null"#) || result.out.contains(#""overlap":null"#), result.out)

@@ -91,6 +91,20 @@ final class ResolveCommandTests: TemporaryDirectoryTestCase {
         ]
     }
 
+    /// Only the pro adult is sent to the pro flow, so only they see the coaching paywall
+    /// (outside the coaching trial: no customer_user_id); the subscriber's row says nothing.
+    private var expectedCoaching: [String] {
+        let p = "coaching_paywall"
+        return expectedPaywall.map { line -> String in
+            let id = CLIHarness.member(line, "profile_id")?.stringValue
+            switch id {
+            case "u_pro_adult": return row(id, p, "coached_pros", "paywall", "pw_coaching_7d")
+            case "u_premium": return row(id, p, "premium_members", nil, nil)
+            default: return row(id, p, "everyone", nil, nil)
+            }
+        }
+    }
+
     func testOnboardingFollowupForEveryExampleProfile() {
         let result = resolve(["onboarding_followup", "--profiles", CLIHarness.example("profiles/all.jsonl"), "--format", "json"])
         XCTAssertEqual(result.status, 0, result.err)
@@ -108,7 +122,7 @@ final class ResolveCommandTests: TemporaryDirectoryTestCase {
         let result = resolve(["--all", "--profiles", CLIHarness.example("profiles/all.jsonl"), "--format", "json"])
         XCTAssertEqual(result.status, 0, result.err)
         var expected: [String] = []
-        for (onboarding, paywall) in zip(expectedOnboarding, expectedPaywall) { expected += [onboarding, paywall] }
+        for ((onboarding, paywall), coaching) in zip(zip(expectedOnboarding, expectedPaywall), expectedCoaching) { expected += [onboarding, paywall, coaching] }
         assertRows(result, expected)
     }
 
@@ -228,8 +242,10 @@ final class ResolveCommandTests: TemporaryDirectoryTestCase {
         assertRows(result, [
             row("first", "onboarding_followup", "everyone", "flow", "flow_default"),
             row("first", "main_paywall", "outdated_app", "paywall", "pw_update_first"),
+            row("first", "coaching_paywall", "everyone", nil, nil),
             row(nil, "onboarding_followup", "other_beginners", "flow", "flow_beginner"),
             row(nil, "main_paywall", "outdated_app", "paywall", "pw_update_first"),
+            row(nil, "coaching_paywall", "everyone", nil, nil),
         ])
         XCTAssertTrue(result.err.contains("\(path):2:"), result.err)
         XCTAssertTrue(result.err.contains("sporty_beginners_v1"), result.err)

@@ -17,7 +17,7 @@ final class ResolveJobsTests: TemporaryDirectoryTestCase {
         }
         let one = run("1")
         XCTAssertEqual(one.status, 2)
-        XCTAssertEqual(one.outLines.count, 2 * (9_000 - 9 - 1))
+        XCTAssertEqual(one.outLines.count, 3 * (9_000 - 9 - 1))
         XCTAssertEqual(one.errLines.count, 10, one.err)
         XCTAssertTrue(one.errLines[0].hasPrefix(path + ":501: error: invalid JSON"), one.errLines[0])
         for jobs in ["2", "3", "8"] {

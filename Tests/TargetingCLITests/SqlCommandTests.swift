@@ -11,18 +11,22 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
     func testAllAndSummaryMakeOneStatement() {
         let all = sql(["--all", "--dialect", "postgres"])
         XCTAssertEqual(all.status, 0, all.err)
-        XCTAssertFalse(all.out.contains("UNION ALL"), "two placements decided in one chain, one statement")
-        XCTAssertTrue(all.out.contains("CASE decided.placement_number WHEN 0 THEN 'onboarding_followup' WHEN 1 THEN 'main_paywall' END AS placement"), all.out)
+        XCTAssertFalse(all.out.contains("UNION ALL"), "three placements decided in one chain, one statement")
+        XCTAssertTrue(all.out.contains("CASE decided.placement_number WHEN 0 THEN 'onboarding_followup' WHEN 1 THEN 'main_paywall' WHEN 2 THEN 'coaching_paywall' END AS placement"), all.out)
+        // `coaching_paywall` asks about `onboarding_followup`, which `--all` decides once: its row
+        // is read by the prerequisite's column.
+        XCTAssertEqual(all.out.components(separatedBy: " AS p0_r").count, 2, all.out)
+        XCTAssertTrue(all.out.contains(" AS pre0"), all.out)
         let spark = sql(["--all", "--dialect", "spark"])
         XCTAssertFalse(spark.out.contains("UNION ALL"), "Spark SQL too: one chain")
-        XCTAssertTrue(spark.out.hasSuffix("CROSS JOIN (VALUES (0), (1)) AS decided(placement_number)\n"), spark.out)
+        XCTAssertTrue(spark.out.hasSuffix("CROSS JOIN (VALUES (0), (1), (2)) AS decided(placement_number)\n"), spark.out)
         let summary = sql(["--all", "--summary", "--dialect", "spark"])
         XCTAssertEqual(summary.status, 0, summary.err)
         XCTAssertTrue(summary.out.hasPrefix("-- now: 2026-11-29T12:00:00Z\n-- dialect: spark\n-- rules: "), summary.out)
         // The shipped rules have an experiment and a holdout, so the experiment columns follow `split`.
         XCTAssertTrue(summary.out.contains("\nSELECT placement, audience, kind, id, split, experiment, variant, held_out, profiles,\n"), summary.out)
         XCTAssertTrue(summary.out.contains("COUNT(*) AS profiles FROM t"), summary.out)
-        XCTAssertTrue(summary.out.contains(" GROUP BY p0_e, p1_e) AS g\n"), "both placements' entries counted in one grouping: " + summary.out)
+        XCTAssertTrue(summary.out.contains(" GROUP BY p0_e, p1_e, p2_e) AS g\n"), "every placement's entries counted in one grouping: " + summary.out)
         XCTAssertFalse(summary.out.contains(";"), "one statement without a terminator, as the plain query")
         XCTAssertEqual(sql(["main_paywall", "--all", "--dialect", "postgres"]).status, 64)
         let none = CLIHarness.run(["sql", "--all", "--dialect", "postgres", "--now", "2026-11-29",
@@ -42,16 +46,17 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         """), postgres.out)
         XCTAssertTrue(postgres.out.contains("'sporty_beginners', CAST(NULL AS TEXT), CAST(NULL AS TEXT), 'sporty_beginners_v1', CAST(NULL AS TEXT), CAST(NULL AS TEXT), FALSE),"), postgres.out)
         XCTAssertTrue(postgres.out.contains("'pricing_test_amateurs', 'flow', 'flow_amateur_plan_discount', CAST(NULL AS TEXT), 'pricing_q4', 'discount', FALSE),"), postgres.out)
-        XCTAssertTrue(postgres.out.contains("'main_paywall', 'everyone', 'paywall', 'pw_standard', CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), TRUE)\n) AS e(entry, placement, audience, kind, id, split, experiment, variant, held_out)"), postgres.out)
-        // 12 entries of onboarding_followup and 11 of main_paywall: the two variants of each
-        // experiment row, and what held-out profiles see (the two `always` rows and `everyone`), as
-        // `resolve --summary` lists them.
+        XCTAssertTrue(postgres.out.contains("(25, 'main_paywall', 'everyone', 'paywall', 'pw_standard', CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), TRUE),\n"), postgres.out)
+        XCTAssertTrue(postgres.out.contains("'coaching_paywall', 'everyone', CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), TRUE)\n) AS e(entry, placement, audience, kind, id, split, experiment, variant, held_out)"), postgres.out)
+        // 12 entries of onboarding_followup, 13 of main_paywall and 11 of coaching_paywall: the
+        // two variants of each experiment row, and what held-out profiles see (the `always` rows
+        // and `everyone`), as `resolve --summary` lists them.
         let entries = postgres.out.split(separator: "\n").filter { $0.range(of: #"^  \([0-9]+, "#, options: .regularExpression) != nil }
-        XCTAssertEqual(entries.count, 23, "12 entries of onboarding_followup, 11 of main_paywall")
+        XCTAssertEqual(entries.count, 36, "12 entries of onboarding_followup, 13 of main_paywall, 11 of coaching_paywall")
         // Each profile is counted under its entry's number in each placement; every entry is
         // listed, 0 where no profile takes it.
         XCTAssertTrue(postgres.out.contains("SELECT e.entry, e.placement, e.audience, e.kind, e.id, e.split, e.experiment, e.variant, e.held_out, COALESCE(c.profiles, 0) AS profiles\n"), postgres.out)
-        XCTAssertTrue(postgres.out.contains("SELECT CASE u.placement_number WHEN 0 THEN g.p0_e WHEN 1 THEN g.p1_e END AS entry, g.profiles\n"), postgres.out)
+        XCTAssertTrue(postgres.out.contains("SELECT CASE u.placement_number WHEN 0 THEN g.p0_e WHEN 1 THEN g.p1_e WHEN 2 THEN g.p2_e END AS entry, g.profiles\n"), postgres.out)
         XCTAssertTrue(postgres.out.contains(") AS c ON c.entry = e.entry\n"), postgres.out)
         XCTAssertTrue(postgres.out.contains("ROUND(COALESCE(FLOOR(profiles * 1000.0 / NULLIF(SUM(profiles) OVER (PARTITION BY placement), 0)), 0) / 10, 1) AS share"), postgres.out)
         let rules = directory.write("q.rules", "segment f = fan == 1\naudience fans = f\nplacement q {\n  fans -> flow \"a\"\n}\n")

@@ -86,7 +86,7 @@ final class CompletionTests: XCTestCase {
     func testSegmentExpressionsOfferSegmentsAttributesAndNow() {
         let found = items("segment mine = (pr|")
         XCTAssertEqual(found.compactMap { $0["label"]?.stringValue },
-                       ["amateurs", "beginners", "dedicated", "pros", "experience", "fav-sport", "interests", "weekly_hours", "profile.", "now", "not"])
+                       ["amateurs", "beginners", "dedicated", "pros", "experience", "fav-sport", "interests", "weekly_hours", "profile.", "now", "placement", "not"])
         XCTAssertEqual(edit(item("pros", in: found)), "0:16-18 pros")
         XCTAssertEqual(item("pros", in: found)?["kind"]?.intValue, 6)
         XCTAssertEqual(item("pros", in: found)?["detail"]?.stringValue, "segment")
@@ -110,7 +110,7 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(labels("placement p {\n  pro_users -> split \"s\" {\n    50% -> nothing\n    50% -> flow \"x\"\n  }\n  |"),
                        ["casuals", "pro_users", "everyone", "always"])
         let item = items("placement p {\n  pro_users -> flow \"a\"\n  }\n|").compactMap { $0["label"]?.stringValue }
-        XCTAssertEqual(item, ["attribute", "input", "segment", "audience", "placement", "experiment", "holdout"])
+        XCTAssertEqual(item, ["attribute", "input", "segment", "audience", "placement", "experiment", "holdout", "layer"])
         XCTAssertEqual(items("placement p {\n  |").first?["kind"]?.intValue, 7)
     }
 
@@ -274,13 +274,13 @@ final class CompletionTests: XCTestCase {
     // MARK: - Keywords
 
     func testDeclarationKeywordsAtLineStart() {
-        XCTAssertEqual(labels("|"), ["attribute", "input", "segment", "audience", "placement", "experiment", "holdout"])
-        XCTAssertEqual(labels("seg|"), ["attribute", "input", "segment", "audience", "placement", "experiment", "holdout"])
+        XCTAssertEqual(labels("|"), ["attribute", "input", "segment", "audience", "placement", "experiment", "holdout", "layer"])
+        XCTAssertEqual(labels("seg|"), ["attribute", "input", "segment", "audience", "placement", "experiment", "holdout", "layer"])
         XCTAssertEqual(edit(item("segment", in: items("seg|"))), "0:0-3 segment")
-        XCTAssertEqual(labels("segment s = pros\n|"), ["and", "or", "attribute", "input", "segment", "audience", "placement", "experiment", "holdout"])
+        XCTAssertEqual(labels("segment s = pros\n|"), ["and", "or", "attribute", "input", "segment", "audience", "placement", "experiment", "holdout", "layer"])
         XCTAssertEqual(labels("attribute a: |"), ["string", "number", "bool", "date", "version", "set"])
-        XCTAssertEqual(labels("attribute a: string |"), ["one of", "attribute", "input", "segment", "audience", "placement", "experiment", "holdout"])
-        XCTAssertEqual(labels("attribute a: set |"), ["of", "attribute", "input", "segment", "audience", "placement", "experiment", "holdout"])
+        XCTAssertEqual(labels("attribute a: string |"), ["one of", "attribute", "input", "segment", "audience", "placement", "experiment", "holdout", "layer"])
+        XCTAssertEqual(labels("attribute a: set |"), ["of", "attribute", "input", "segment", "audience", "placement", "experiment", "holdout", "layer"])
         XCTAssertEqual(labels("attribute |"), ["weekly_hours"])
         XCTAssertEqual(labels("segment s |"), ["="])
         XCTAssertEqual(labels("input scr/hours -> |").prefix(4), ["experience", "fav-sport", "interests", "weekly_hours"])
@@ -359,10 +359,21 @@ final class CompletionTests: XCTestCase {
         let path = "/w/Rules/edit.rules"
         XCTAssertEqual(labels("segment s = experience == \"|", path: path, files: files), ["beginner", "amateur", "pro"])
         XCTAssertEqual(labels("segment s = interests has \"|", path: path, files: files), ["sports", "music", "travel", "food"])
-        XCTAssertEqual(labels("placement p {\n  |", path: path, files: files).prefix(3), ["casual_amateurs", "committed_amateurs", "new_eu_modern"])
+        XCTAssertEqual(labels("placement p {\n  |", path: path, files: files).prefix(3), ["casual_amateurs", "coached_pros", "committed_amateurs"])
         XCTAssertEqual(labels("placement p {\n  |", path: path, files: files).suffix(2), ["everyone", "always"])
         XCTAssertEqual(labels("placement p {\n  |", files: files), ["everyone", "always"], "a file beside `Rules/` is a rule set of its own")
         let tests = labels("test \"t\" {\n  expect |", path: "/w/Rules/new.tests", files: files)
-        XCTAssertEqual(tests.prefix(2), ["main_paywall", "onboarding_followup"])
+        XCTAssertEqual(tests.prefix(3), ["coaching_paywall", "main_paywall", "onboarding_followup"])
+        // A prerequisite: the placements, the arrow, then what the placement can decide.
+        XCTAssertEqual(labels("segment s = not placement onb|", path: path, files: files), ["coaching_paywall", "main_paywall", "onboarding_followup"])
+        XCTAssertEqual(labels("segment s = placement main_paywall |", path: path, files: files), ["->"])
+        let outcomes = labels("segment s = placement main_paywall -> |", path: path, files: files)
+        XCTAssertEqual(Array(outcomes.prefix(4)), ["nothing", "paywall \"pw_update_first\"", "paywall \"pw_standard\"", "paywall \"pw_discount\""])
+        XCTAssertTrue(outcomes.contains("pricing_q4.discount") && outcomes.contains("["), "\(outcomes)")
+        XCTAssertFalse(outcomes.contains("no match"), "main_paywall has an `everyone` row")
+        XCTAssertEqual(labels("segment s = placement onboarding_followup -> flow \"|", path: path, files: files).first, "flow_pro_v2")
+        XCTAssertEqual(labels("segment s = placement main_paywall -> [nothing, |", path: path, files: files).first, "nothing")
+        XCTAssertEqual(labels("segment s = placement main_paywall -> [nothing |", path: path, files: files), [",", "]"])
+        XCTAssertEqual(labels("segment s = placement main_paywall -> nothing |", path: path, files: files), ["and", "or"])
     }
 }

@@ -20,6 +20,8 @@ final class PlacementHandleTests: XCTestCase {
         // Signed-in users, so the experiment and the holdout draw.
         for index in 0..<300 {
             profiles.append(try Profile(jsonData: Data(#"{"id":"s\#(index)","customer_user_id":"c\#(index)","app_version":"4.3.0","custom_attributes":{"experience":"amateur","reminders":1}}"#.utf8)))
+            // Signed-in pro adults, whom the follow-up sends on to the coaching paywall's trial.
+            profiles.append(try Profile(jsonData: Data(#"{"id":"p\#(index)","customer_user_id":"d\#(index)","birthday":"1990-06-15","custom_attributes":{"experience":"pro"}}"#.utf8)))
         }
         return profiles
     }
@@ -37,7 +39,8 @@ final class PlacementHandleTests: XCTestCase {
                 XCTAssertEqual(try placement.explain(for: profile, at: Self.now), try rules.explain(name, for: profile, at: Self.now))
                 if let variant = direct.variant { variants.insert(variant) }
             }
-            XCTAssertEqual(variants, ["control", "discount"], "both variants are drawn in \(name)")
+            let drawn: Set<String> = name == "coaching_paywall" ? ["trial_7d", "trial_14d"] : ["control", "discount"]
+            XCTAssertEqual(variants, drawn, "both variants are drawn in \(name)")
         }
     }
 
