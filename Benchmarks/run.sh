@@ -98,6 +98,31 @@ measure "$bin" resolve --all --rules "$work/uncapped.rules" --profiles "$work/no
 echo "| batch with history: capped \`coach_paywall\` and a second placement, $history_profiles profiles with 20 shown instants per placement, \`--jobs 1\` | $(rate "$history_profiles" "$capped") | the same placements without caps, same profiles: $(rate "$history_profiles" "$uncapped") | $(ratio "$capped" "$uncapped") |"
 echo "| batch with history: the placements without caps, profiles with those histories | $(rate "$history_profiles" "$uncapped") | the same profiles without \`history\`: $(rate "$history_profiles" "$seconds") | $(ratio "$uncapped" "$seconds") |"
 
+# Prerequisites: `main_paywall`, whose first row asks `placement onboarding -> flow "onb_engaged"`
+# (onboarding: five rows over the custom attributes, and `everyone`), against the same rules with
+# that condition copied out by hand (onboarding's deciding row, and no row above it), over the
+# batch profiles; both must print the same lines. The fastest of three each: they differ by little.
+python3 Benchmarks/generate/prerequisite_rules.py prerequisite > "$work/prerequisite.rules"
+python3 Benchmarks/generate/prerequisite_rules.py copied > "$work/copied.rules"
+for version in prerequisite copied; do
+  if ! "$bin" check "$work/$version.rules" > "$work/check-$version" 2>&1; then
+    echo "Benchmarks/run.sh: the $version rules do not check:" >&2; cat "$work/check-$version" >&2; exit 1
+  fi
+  measure_best "$bin" resolve main_paywall --rules "$work/$version.rules" --profiles "$work/profiles.jsonl" --now "$now" --format json --jobs 1
+  printf -v "${version}_seconds" %s "$seconds"
+  lines=$(wc -l < "$work/out")
+  if [ -s "$work/err" ] || [ "$lines" -ne "$profiles" ]; then
+    echo "Benchmarks/run.sh: resolve main_paywall with the $version rules printed $lines of $profiles lines:" >&2; head -n 5 "$work/err" >&2; exit 1
+  fi
+  cp "$work/out" "$work/$version.jsonl"
+done
+if ! cmp -s "$work/prerequisite.jsonl" "$work/copied.jsonl"; then
+  echo "Benchmarks/run.sh: the prerequisite and its copied conditions decide differently:" >&2
+  diff "$work/prerequisite.jsonl" "$work/copied.jsonl" | head -n 10 >&2 || true
+  exit 1
+fi
+echo "| batch: prerequisite \`placement onboarding -> flow\` in \`resolve main_paywall --jobs 1\`, $profiles profiles (target ≥ 0.80×) | $(rate "$profiles" "$prerequisite_seconds") | the condition copied out by hand: $(rate "$profiles" "$copied_seconds") (same output) | $(ratio "$prerequisite_seconds" "$copied_seconds") |"
+
 # (e) Peers on the same file and placements: orjson, the GrowthBook SDK, JSON Logic (from PyPI
 # into a local venv; skipped when PyPI cannot be reached).
 venv=.build/peers-venv
@@ -192,6 +217,22 @@ echo "| \`diff --profiles\`, $profiles profiles, every core ($cores) | $(rate "$
 measure "$bin" check "$work/many-old"
 analysed=$(grep -c 'for the reachability analysis' "$work/err" || true)
 echo "| \`check\`: 200 generated placements, analysed ($analysed skipped) | ${seconds} s | — | — |"
+# `check` of 200 placements in 10 chains of 20, each placement's first row asking
+# `placement PREVIOUS -> flow "…"` and a comparison, against the same placements without the
+# prerequisites; the fastest of three each (the ratio, as everywhere, is the reference's seconds
+# over ours).
+python3 Benchmarks/generate/chained_rules.py prerequisites > "$work/chained.rules"
+python3 Benchmarks/generate/chained_rules.py plain > "$work/unchained.rules"
+for version in chained unchained; do
+  if ! "$bin" check "$work/$version.rules" > "$work/check-$version" 2>&1; then
+    echo "Benchmarks/run.sh: the $version rules do not check:" >&2; cat "$work/check-$version" >&2; exit 1
+  fi
+done
+measure_best "$bin" check "$work/unchained.rules"
+unchained=$seconds
+measure_best "$bin" check "$work/chained.rules"
+analysed=$(grep -c 'for the reachability analysis' "$work/err" || true)
+echo "| \`check\`: 200 placements in 10 chains of 20 prerequisites, analysed ($analysed skipped) (target < 1 s) | ${seconds} s | the same placements without prerequisites: ${unchained} s | $(ratio "$seconds" "$unchained") |"
 
 # Warehouse: audience sizing on PostgreSQL (a running server, through psql as `postgres`) and on
 # Spark local[2] (PySpark 4 from PyPI into .build/spark-venv-4), over the same 200,000 profiles as
