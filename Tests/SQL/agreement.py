@@ -907,11 +907,12 @@ def random_rule_sets(args, workdir):
 
 def default_rule_sets():
     """The hand-written rule sets: the shipped rules, the stress and injection sets, the two
-    sets with experiments, `by KEY` and the holdout, and a six-row placement of a common
-    shape."""
+    sets with experiments, `by KEY` and the holdout, a six-row placement of a common shape,
+    patterns, history, and rules that depend on rules (prerequisites, layers, caps over groups
+    of placements)."""
     return [os.path.join(ROOT, "Rules")] + [os.path.join(HERE, name) for name in
                                             ("stress.rules", "injection.rules", "experiments.rules", "holdout.rules", "followup.rules",
-                                             "patterns.rules", "history.rules")]
+                                             "patterns.rules", "history.rules", "dependent.rules")]
 
 
 def arguments(doc, random_default):
@@ -921,7 +922,7 @@ def arguments(doc, random_default):
     parser.add_argument("--count", type=int, default=3000, help="number of profiles (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=7, help="random seed (default: %(default)s)")
     parser.add_argument("--show", type=int, default=5, help="mismatches printed per placement (default: %(default)s)")
-    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/{stress,injection,experiments,holdout,followup,patterns,history}.rules)")
+    parser.add_argument("--rules", action="append", help="rule sets to test (default: Rules and Tests/SQL/{stress,injection,experiments,holdout,followup,patterns,history,dependent}.rules)")
     parser.add_argument("--random", type=int, default=random_default,
                         help="random rule sets of 10 placements each to add (default: %(default)s)")
     parser.add_argument("--random-count", type=int, default=500,

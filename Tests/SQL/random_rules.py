@@ -7,8 +7,20 @@ over values that some of them accept, and the forms of experiments: experiments 
 across placements, experiment and split rows `by KEY` (profile.id, profile.customer_user_id or a
 custom string attribute; `everyone` rows among them), sticky experiments, a holdout with or
 without `by` and `except`, and caps on the placements (`shown p0 in 7d < 2`, `last shown p1 <=
-now - 3d`). Each rule set is written to a directory and
-must pass `targeting check`; the agreement scripts then compare every placement with `resolve`.
+now - 3d`).
+
+With `DEPENDENT` true (the default), rule sets also depend on rules: caps over groups of
+placements (`shown [p0, p2] in 7d >= 2`, `last shown [p1, p2] <= now - 3d`); layers holding one
+to three of the experiments, with and without `by KEY`, whose shares leave some profiles in
+none; and prerequisites. Those are segments `placement pM -> DEST` (alone, under `not`, inside
+`or` and `and`, one built on another) whose audiences are added as rows of later placements
+only, so placement pN depends on p0 to p(N-1) and no cycle can arise. DEST is one of the
+destinations pM's rows give (a flow, `nothing`, a variant of an experiment pM uses, `no match`
+where pM has no `everyone` row) or a list of them. Set it false for the rule sets of before;
+the twenty placements of `write_wide` never have these forms.
+
+Each rule set is written to a directory and must pass `targeting check`; the agreement scripts
+then compare every placement with `resolve`.
 """
 
 import os
@@ -53,11 +65,26 @@ def text_list(rng, pool, low=1, high=3):
 # are those the generated histories of agreement.py show.
 WINDOWS = ["", " in 30m", " in 12h", " in 1d", " in 7d", " in 30d"]
 
+# Whether the rule sets also depend on rules: prerequisites, layers and caps over groups of
+# placements (see the module's description); false gives the rule sets of before, seed for seed.
+DEPENDENT = True
 
-def history_comparison(rng):
-    placement = "p%d" % rng.randint(0, 2)
+
+def capped_placements(rng, grouped):
+    """The placements a cap counts: one of p0–p2 (`p1`), or if `grouped` sometimes a group of
+    them (`[p2, p0]`, a group of one now and then); and how many it names."""
+    if grouped and rng.random() < 0.5:
+        group = rng.sample(["p0", "p1", "p2"], rng.choice([1, 2, 2, 3, 3]))
+        return "[" + ", ".join(group) + "]", len(group)
+    return "p%d" % rng.randint(0, 2), 1
+
+
+def history_comparison(rng, grouped):
+    placement, count = capped_placements(rng, grouped)
     if rng.random() < 0.5:
-        return "shown %s%s %s %d" % (placement, rng.choice(WINDOWS), rng.choice(["==", "!=", "<", "<=", ">", ">="]), rng.choice([0, 1, 2, 3, 100]))
+        # N runs from 0 to 100 for each placement counted.
+        bounds = [0, 1, 2, 3, 100] + ([4, 7, 100 * count - 1, 100 * count] if count > 1 else [])
+        return "shown %s%s %s %d" % (placement, rng.choice(WINDOWS), rng.choice(["==", "!=", "<", "<=", ">", ">="]), rng.choice(bounds))
     op = rng.choice(["<", "<=", ">", ">=", "==", "!=", "between", "is set", "is not set"])
     if op in ("is set", "is not set"):
         return "last shown %s %s" % (placement, op)
@@ -71,13 +98,13 @@ def history_comparison(rng):
 READS_HISTORY = [True]
 
 
-def comparison(rng):
+def comparison(rng, grouped=False):
     kinds = ["text", "text", "number", "bool", "date", "version", "set", "builtin", "pattern", "pattern", "history"]
     kind = rng.choice(kinds if READS_HISTORY[0] else kinds[:-1])
     if kind == "pattern":
         return pattern_comparison(rng)
     if kind == "history":
-        return history_comparison(rng)
+        return history_comparison(rng, grouped)
     if kind == "text":
         subject = rng.choice(["level", "nick", "experience"])
         op = rng.choice(["==", "!=", "in", "not in", "contains", "starts with", "ends with", "is set", "is not set"])
@@ -127,27 +154,40 @@ def comparison(rng):
     ])
 
 
-def expression(rng, segments, depth=0):
+def expression(rng, segments, depth=0, grouped=False):
     roll = rng.random()
     if depth < 2 and roll < 0.3:
-        items = [expression(rng, segments, depth + 1) for _ in range(rng.randint(2, 3))]
+        items = [expression(rng, segments, depth + 1, grouped) for _ in range(rng.randint(2, 3))]
         return "(" + (" and " if rng.random() < 0.5 else " or ").join(items) + ")"
     if roll < 0.4:
-        return "not " + expression(rng, segments, depth + 1)
+        return "not " + expression(rng, segments, depth + 1, grouped)
     if segments and roll < 0.55:
         return rng.choice(segments)
-    return comparison(rng)
+    return comparison(rng, grouped)
 
 
-def rule_set(seed, placements=10, audience_count=None, rows=None):
+class Row:
+    """One row of a placement: its lines, the destinations it can give (`flow "x"`, `nothing`),
+    and the experiment it draws, if any."""
+
+    def __init__(self, audience, lines, destinations, experiment=None):
+        self.audience = audience
+        self.lines = lines
+        self.destinations = destinations
+        self.experiment = experiment
+
+
+def rule_set(seed, placements=10, audience_count=None, rows=None, dependent=None):
     """The text of one rule set with `placements` placements; `audience_count` audiences (default 3
-    to 6), and in each placement `rows` rows before `everyone` (default: up to all audiences)."""
+    to 6), and in each placement `rows` rows before `everyone` (default: up to all audiences);
+    with rules that depend on rules if `dependent` (default: `DEPENDENT`)."""
+    dependent = DEPENDENT if dependent is None else dependent
     rng = random.Random(seed)
     lines = [DECLARATIONS]
     segments = []
     for index in range(rng.randint(6, 12)):
         name = "s%d" % index
-        lines.append("segment %s = %s" % (name, expression(rng, segments)))
+        lines.append("segment %s = %s" % (name, expression(rng, segments, grouped=dependent)))
         segments.append(name)
     audiences = []
     for index in range(audience_count or rng.randint(3, 6)):
@@ -156,6 +196,9 @@ def rule_set(seed, placements=10, audience_count=None, rows=None):
         joined = (" and " if rng.random() < 0.6 else " or ").join(("not " if rng.random() < 0.2 else "") + item for item in used)
         lines.append("audience %s = %s" % (name, joined))
         audiences.append(name)
+    # The segments and audiences of prerequisites go here.
+    dependent_at = len(lines)
+
     def by():
         key = rng.choice(KEYS)
         return "" if key is None else " by " + key
@@ -169,58 +212,197 @@ def rule_set(seed, placements=10, audience_count=None, rows=None):
         lines.extend("  %d%% v%d" % (weight, variant) for variant, weight in enumerate(weights))
         lines.append("}")
         experiments.append((name, len(weights)))
+    if dependent:
+        lines.extend(layers(rng, seed, [name for name, _ in experiments], by))
     split = [0]
 
     def split_row(audience):
         split[0] += 1
-        lines.append('  %s -> split "sp%d_%d"%s {' % (audience, seed, split[0], by() if rng.random() < 0.5 else ""))
+        out = ['  %s -> split "sp%d_%d"%s {' % (audience, seed, split[0], by() if rng.random() < 0.5 else "")]
+        destinations = []
         for variant, weight in enumerate(rng.choice(WEIGHTS[:4])):
             target = "nothing" if variant == 0 and rng.random() < 0.5 else 'flow "f%d"' % variant
-            lines.append("    %d%% -> %s" % (weight, target))
-        lines.append("  }")
+            out.append("    %d%% -> %s" % (weight, target))
+            destinations.append(target)
+        out.append("  }")
+        return Row(audience, out, destinations)
 
     def experiment_row(audience):
         name, variants = rng.choice(experiments)
-        lines.append("  %s -> %s {" % (audience, name))
+        out = ["  %s -> %s {" % (audience, name)]
+        destinations = []
         # A small pool, so that variants often share a destination.
         for variant in rng.sample(range(variants), variants):
-            lines.append("    v%d -> %s" % (variant, rng.choice(["nothing", 'flow "fa"', 'flow "fb"', 'flow "f_%s_v%d"' % (name, variant)])))
-        lines.append("  }")
+            target = rng.choice(["nothing", 'flow "fa"', 'flow "fb"', 'flow "f_%s_v%d"' % (name, variant)])
+            out.append("    v%d -> %s" % (variant, target))
+            destinations.append(target)
+        out.append("  }")
+        return Row(audience, out, destinations, (name, variants))
 
+    placed = []
     for number in range(placements):
-        lines.append("placement p%d {" % number)
+        own = []
         for audience in rng.sample(audiences, min(rows, len(audiences)) if rows else rng.randint(1, len(audiences))):
             roll = rng.random()
             if roll < 0.2:
-                split_row(audience)
+                own.append(split_row(audience))
             elif roll < 0.35 and experiments:
-                experiment_row(audience)
+                own.append(experiment_row(audience))
             elif roll < 0.45:
                 # Some rows are `always` (held-out profiles take them too), from the same roll.
-                lines.append("  %s%s -> nothing" % ("always " if roll < 0.4 else "", audience))
+                own.append(Row(audience, ["  %s%s -> nothing" % ("always " if roll < 0.4 else "", audience)], ["nothing"]))
             else:
-                lines.append('  %s%s -> flow "f_%s_%d"' % ("always " if roll > 0.85 else "", audience, audience, number))
+                target = 'flow "f_%s_%d"' % (audience, number)
+                own.append(Row(audience, ["  %s%s -> %s" % ("always " if roll > 0.85 else "", audience, target)], [target]))
         roll = rng.random()
         if roll < 0.1 and experiments:
-            experiment_row("everyone")
+            own.append(experiment_row("everyone"))
         elif roll < 0.2:
-            split_row("everyone")
+            own.append(split_row("everyone"))
         elif roll < 0.7:
-            lines.append('  everyone -> flow "default"')
-        lines.append("}")
+            own.append(Row("everyone", ['  everyone -> flow "default"'], ['flow "default"']))
+        placed.append(own)
+    holdout = []
     if rng.random() < 0.6:
         excepted = rng.sample(range(placements), rng.choice([0, 0, 1, 3]))
-        lines.append("holdout h%d %d%%%s%s" % (seed, rng.choice([5, 20, 50, 100]), by() if rng.random() < 0.6 else "",
-                                              " except " + ", ".join("p%d" % number for number in excepted) if excepted else ""))
-    return "\n".join(lines) + "\n"
+        holdout.append("holdout h%d %d%%%s%s" % (seed, rng.choice([5, 20, 50, 100]), by() if rng.random() < 0.6 else "",
+                                                 " except " + ", ".join("p%d" % number for number in excepted) if excepted else ""))
+    if dependent:
+        lines[dependent_at:dependent_at] = prerequisites(rng, placed, segments, split_row, experiment_row if experiments else None)
+    for number, own in enumerate(placed):
+        lines.append("placement p%d {" % number)
+        for row in own:
+            lines.extend(row.lines)
+        lines.append("}")
+    return "\n".join(lines + holdout) + "\n"
+
+
+def layers(rng, seed, experiments, by):
+    """Sometimes one layer of two or three of `experiments` (or of the one there is), and now
+    and then a second layer of one that the first left out: the declarations' lines. The shares
+    are whole numbers adding up to 100 or less, so some profiles may enter none."""
+    out = []
+    free = list(experiments)
+    number = 0
+    while free and rng.random() < (0.6 if number == 0 else 0.3):
+        taken = rng.sample(free, min(len(free), rng.choice([2, 2, 3])) if number == 0 else 1)
+        free = [name for name in free if name not in taken]
+        total = rng.choice([100, 100, 99, 90, 60, 30])
+        cuts = sorted(rng.sample(range(1, total), len(taken) - 1)) if len(taken) > 1 else []
+        shares = [high - low for low, high in zip([0] + cuts, cuts + [total])]
+        out.append("layer ly%d_%d%s {" % (seed, number, by()))
+        out.extend("  %d%% %s" % (share, name) for share, name in zip(shares, taken))
+        out.append("}")
+        number += 1
+    return out
+
+
+def destinations(own):
+    """What a placement with rows `own` can give, as a prerequisite names it: its flows,
+    `nothing`, the variants of the experiments its rows draw, and `no match` without `everyone`."""
+    out = []
+    for row in own:
+        out.extend(target for target in row.destinations if target not in out)
+        if row.experiment:
+            name, variants = row.experiment
+            out.extend(item for item in ("%s.v%d" % (name, variant) for variant in range(variants)) if item not in out)
+    if not any(row.audience == "everyone" for row in own):
+        out.append("no match")
+    return out
+
+
+def prerequisites(rng, placed, segments, split_row, experiment_row):
+    """Adds rows to the placements of `placed` whose audiences hold prerequisites, each on
+    placements before its own; returns the lines declaring their segments and audiences.
+
+    A segment `dK` reads placements before some pN only; its level is the last placement it reads
+    (through other `d` segments too), and an audience `bK` has the level of its segments. A row of
+    pN may have an audience of a level below N only, so placement pN depends on p0 to p(N-1) and
+    the dependencies cannot form a cycle."""
+    lines = []
+    levels = {}      # segment -> the last placement it reads
+    audiences = {}   # audience -> its level
+
+    def condition(limit):
+        """`placement pM -> DEST` for some M below `limit`, and M."""
+        number = rng.randrange(limit)
+        choices = destinations(placed[number])
+        if len(choices) == 1 or rng.random() < 0.55:
+            target = rng.choice(choices)
+        else:
+            target = "[" + ", ".join(rng.sample(choices, rng.randint(1 if rng.random() < 0.1 else 2, min(3, len(choices))))) + "]"
+        return "placement p%d -> %s" % (number, target), number
+
+    def segment(limit):
+        """A new segment over prerequisites of placements below `limit`; its name."""
+        text, level = condition(limit)
+        earlier = [name for name, at in levels.items() if at < limit]
+        roll = rng.random()
+        if roll < 0.15:
+            text = "not " + text
+        elif roll < 0.25:
+            text = "not (%s)" % text
+        elif roll < 0.45:
+            other, at = condition(limit)
+            level = max(level, at)
+            text = "%s or %s" % ((text, other) if rng.random() < 0.5 else (other, text))
+        elif roll < 0.6:
+            other = rng.choice([rng.choice(segments), comparison(rng, True)])
+            text = "(%s or not %s)" % (other, text) if rng.random() < 0.4 else "(%s or %s)" % (text, other)
+        elif roll < 0.7:
+            text = "%s and %s" % (comparison(rng, True), text)
+        elif roll < 0.85 and earlier:
+            other = rng.choice(earlier)
+            level = max(level, levels[other])
+            text = "(not %s or %s)" % (other, text) if rng.random() < 0.5 else "%s and not %s" % (other, text)
+        name = "d%d" % len(levels)
+        lines.append("segment %s = %s" % (name, text))
+        levels[name] = level
+        return name
+
+    def audience(limit):
+        """An audience of a level below `limit`: one made before, or a new one over one or two
+        new segments (and now and then a segment without prerequisites)."""
+        earlier = [name for name, at in audiences.items() if at < limit]
+        if earlier and rng.random() < 0.3:
+            return rng.choice(earlier)
+        used = [segment(limit) for _ in range(rng.randint(1, 2))]
+        if rng.random() < 0.3:
+            used.append(rng.choice(segments))
+        name = "b%d" % len(audiences)
+        joined = (" and " if rng.random() < 0.5 else " or ").join(("not " if rng.random() < 0.2 else "") + item for item in used)
+        lines.append("audience %s = %s" % (name, joined))
+        audiences[name] = max(levels.get(item, -1) for item in used)
+        return name
+
+    for number in range(1, len(placed)):
+        own = placed[number]
+        for _ in range(rng.choice([0, 0, 1, 1, 2])):
+            name = audience(number)
+            if any(row.audience == name for row in own):
+                continue
+            roll = rng.random()
+            if roll < 0.15:
+                row = split_row(name)
+            elif roll < 0.3 and experiment_row:
+                row = experiment_row(name)
+            elif roll < 0.45:
+                row = Row(name, ["  %s%s -> nothing" % ("always " if roll < 0.38 else "", name)], ["nothing"])
+            else:
+                target = 'flow "f_%s_%d"' % (name, number)
+                row = Row(name, ["  %s%s -> %s" % ("always " if roll > 0.9 else "", name, target)], [target])
+            last = len(own) - (1 if own and own[-1].audience == "everyone" else 0)
+            own.insert(rng.randint(0, last), row)
+    return lines
 
 
 def write_wide(directory, seed):
     """One rule set of 20 placements over 20 audiences, each placement with 20 rows and most
-    with `everyone` after them; returns its path."""
+    with `everyone` after them, and no rules that depend on rules (its query's planning time is
+    a yardstick kept from before); returns its path."""
     path = os.path.join(directory, "wide-%d.rules" % seed)
     with open(path, "w", encoding="utf-8") as handle:
-        handle.write(rule_set(seed * 1000 + 999, placements=20, audience_count=20, rows=20))
+        handle.write(rule_set(seed * 1000 + 999, placements=20, audience_count=20, rows=20, dependent=False))
     return path
 
 
