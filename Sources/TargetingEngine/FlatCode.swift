@@ -79,8 +79,17 @@ package final class FlatCode: @unchecked Sendable {
     package let layers: [LayerPlan]
     /// The prerequisites instructions refer to.
     package let prerequisites: [PrerequisiteTest]
-    /// Per placement: the placements its prerequisites need decided first, in order.
-    package let placementDependencies: [[Int]]
+    /// Per prerequisite: the placement it asks about.
+    package let prerequisitePlacements: UnsafeBufferPointer<Int>
+    /// Per prerequisite, from `prerequisiteStarts`: whether no match is accepted, then per
+    /// entry of `rowShown` of its placement (a row without an outcome, then each variant)
+    /// whether that decision is.
+    package let prerequisiteAccepts: UnsafeBufferPointer<Bool>
+    package let prerequisiteStarts: UnsafeBufferPointer<Int>
+    /// Per placement, a range of `dependencies`: the placements its prerequisites need decided
+    /// first, in order.
+    package let dependencyRanges: UnsafeBufferPointer<Range<Int>>
+    package let dependencies: UnsafeBufferPointer<Int>
 
     init(_ program: Program) {
         var code: [Instruction] = []
@@ -183,7 +192,44 @@ package final class FlatCode: @unchecked Sendable {
         slotCount = program.slots.count
         layers = program.layers
         prerequisites = program.prerequisites
-        placementDependencies = program.placementDependencies
+        // Per prerequisite, in `rowShown` order: each row (a drawing row's entry without an
+        // outcome is never a decision), then each variant of its draw.
+        var accepts: [Bool] = []
+        var starts: [Int] = []
+        for test in program.prerequisites {
+            starts.append(accepts.count)
+            accepts.append(test.acceptsNoMatch)
+            for (row, steps) in zip(program.placements[test.placement].rows, test.accepts) {
+                if row.split != nil {
+                    accepts.append(false)
+                    accepts += steps
+                } else {
+                    accepts.append(steps[0])
+                }
+            }
+        }
+        prerequisitePlacements = FlatCode.store(program.prerequisites.map(\.placement))
+        prerequisiteAccepts = FlatCode.store(accepts)
+        prerequisiteStarts = FlatCode.store(starts)
+        var dependencies: [Int] = []
+        var dependencyRanges: [Range<Int>] = []
+        for placement in program.placementDependencies {
+            dependencyRanges.append(dependencies.count..<(dependencies.count + placement.count))
+            dependencies += placement
+        }
+        self.dependencies = FlatCode.store(dependencies)
+        self.dependencyRanges = FlatCode.store(dependencyRanges)
+    }
+
+    /// Whether prerequisite `index` accepts `choice` of its placement (`PrerequisiteTest.holds`).
+    @inline(__always)
+    func prerequisite(_ index: Int, accepts choice: Choice) -> Bool {
+        let start = prerequisiteStarts[index]
+        guard let row = choice.row else { return prerequisiteAccepts[start] }
+        let placement = prerequisitePlacements[index]
+        let first = rowShownStart[placementRows[placement].lowerBound]
+        let entry = rowShownStart[placementRows[placement].lowerBound + row] - first
+        return prerequisiteAccepts[start + 1 + entry + (choice.step.map { 1 + $0 } ?? 0)]
     }
 
     deinit {
@@ -203,6 +249,11 @@ package final class FlatCode: @unchecked Sendable {
         FlatCode.free(rowShownStart)
         FlatCode.free(literalTables)
         FlatCode.free(coveredByHoldout)
+        FlatCode.free(prerequisitePlacements)
+        FlatCode.free(prerequisiteAccepts)
+        FlatCode.free(prerequisiteStarts)
+        FlatCode.free(dependencies)
+        FlatCode.free(dependencyRanges)
     }
 
     /// The decision a choice spells out for placement `index`.

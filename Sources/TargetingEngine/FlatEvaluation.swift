@@ -66,7 +66,7 @@ extension Program {
                     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, flat.segmentCode.count)) { segments in
                         segments.initialize(repeating: 0)
                         // Decisions a prerequisite asked for, only in a program with prerequisites.
-                        let decidedCount = flat.prerequisites.isEmpty ? 0 : flat.placementRows.count
+                        let decidedCount = flat.prerequisitePlacements.isEmpty ? 0 : flat.placementRows.count
                         return withUnsafeTemporaryAllocation(of: PlacementMemo.self, capacity: max(1, decidedCount)) { decided in
                             let decided = UnsafeMutableBufferPointer(rebasing: decided[0..<decidedCount])
                             decided.initialize(repeating: .unknown)
@@ -287,14 +287,16 @@ package struct FlatRun<Source: SlotSource> {
     /// Whether prerequisite `index` holds: its placement is decided once per profile, after
     /// the placements it depends on (so deciding never nests deeper than one prerequisite).
     mutating func prerequisite(_ index: Int) -> Bool {
-        let placement = flat.prerequisites[index].placement
+        let placement = flat.prerequisitePlacements[index]
         if decided[placement].isUnknown {
-            for dependency in flat.placementDependencies[placement] where decided[dependency].isUnknown {
-                decided[dependency] = PlacementMemo(choose(placement: dependency))
+            for position in flat.dependencyRanges[placement] {
+                let dependency = flat.dependencies[position]
+                if decided[dependency].isUnknown { decided[dependency] = PlacementMemo(choose(placement: dependency)) }
             }
             decided[placement] = PlacementMemo(choose(placement: placement))
         }
-        return decided[placement].satisfies(flat.prerequisites[index])
+        guard case .chosen(let choice) = decided[placement] else { return false }
+        return flat.prerequisite(index, accepts: choice)
     }
 
     /// The profile's bucket in layer `layer`, or nil when it has no value for the layer's key.

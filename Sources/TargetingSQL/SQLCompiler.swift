@@ -376,7 +376,11 @@ package struct SQLCompiler {
         let rounds = Set(round.values).sorted()
         for number in rounds {
             let here = decided.filter { round[$0] == number }
-            addConditions(needs(here.map { program.placements[$0] }), twoValued: twoValued, added: &added, into: &chain)
+            // A slot is read once, in the first round that needs it, with its lowercase view
+            // when any round's test folds case.
+            var roundNeeds = needs(here.map { program.placements[$0] })
+            for slot in roundNeeds.slots.keys { roundNeeds.slots[slot] = all.slots[slot] ?? false }
+            addConditions(roundNeeds, twoValued: twoValued, added: &added, into: &chain)
             var stages = SQLStages()
             for index in here {
                 let name = requested.firstIndex(of: index).map(prefix) ?? "q\(index)_"
@@ -433,11 +437,12 @@ package struct SQLCompiler {
         case .duckdb: chain.carryingCommonTableExpressions(fence: nil, materialized: schema == nil, select: select)
         case .clickhouse:
             // ClickHouse's short-circuit evaluation of `CASE` over the many steps that read a
-            // JSON profile takes memory without bound (a gigabyte for 250 rows); every
-            // expression of the query is safe to evaluate on every row (none raises), so the
-            // JSON layout's query turns it off.
+            // JSON profile takes memory without bound (a gigabyte for 250 rows), and so it does
+            // over the nested `CASE`s of a placement decided for a prerequisite; every
+            // expression of the query is safe to evaluate on every row (none raises), so those
+            // queries turn it off.
             chain.carryingCommonTableExpressions(fence: nil, select: select)
-                + (schema == nil ? "SETTINGS short_circuit_function_evaluation = 'disable'\n" : "")
+                + (schema == nil || !program.prerequisites.isEmpty ? "SETTINGS short_circuit_function_evaluation = 'disable'\n" : "")
         }
     }
 

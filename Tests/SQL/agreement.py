@@ -561,7 +561,7 @@ def check_summary(args, rules, lines, workdir, dialect, rows_of, label=""):
 
 def changed_rules(workdir):
     """A copy of `Rules/` with thresholds moved, so a diff has transitions in every placement, and
-    the `always … -> nothing` row of `main_paywall` turned into a split (which held-out profiles
+    the first `always … -> nothing` row (`main_paywall`'s) turned into a split (which held-out profiles
     skip), so some profiles move between two `nothing`s that only `--by row` tells apart."""
     target = os.path.join(workdir, "changed-rules")
     os.makedirs(target, exist_ok=True)
@@ -573,8 +573,8 @@ def changed_rules(workdir):
             text = handle.read()
         text = (text.replace("profile.age >= 18", "profile.age >= 21").replace("weekly_hours >= 10", "weekly_hours >= 5")
                 .replace('profile.app_version >= "4.2.0"', 'profile.app_version >= "4.2.0-0"')
-                .replace('always premium_members -> nothing\n', 'premium_members -> split "premium_holdout" {\n    50% -> nothing\n'
-                         '    50% -> paywall "pw_standard"\n  }\n'))
+                .replace('always premium_members   -> nothing\n', 'premium_members -> split "premium_holdout" {\n    50% -> nothing\n'
+                         '    50% -> paywall "pw_standard"\n  }\n', 1))
         assert name != "placements.rules" or "premium_holdout" in text, "the shipped main_paywall changed: update this edit"
         with open(os.path.join(target, name), "w", encoding="utf-8") as handle:
             handle.write(text)
