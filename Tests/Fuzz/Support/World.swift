@@ -23,14 +23,14 @@ package enum Literal {
     }
 }
 
-/// What a generated comparison reads: an attribute, or the profile's history of a placement.
+/// What a generated comparison reads: an attribute, or the profile's history of placements.
 package enum Subject {
     /// The attribute of this index in `World.attributes`.
     case attribute(Int)
-    /// `shown pN [in WINDOW]`: how often placement N was shown (in the window, or at all).
-    case shownCount(placement: Int, window: World.Duration?)
-    /// `last shown pN`: when placement N was last shown.
-    case lastShown(placement: Int)
+    /// `shown P [in WINDOW]`: how often the placements were shown together (in the window, or at all).
+    case shownCount(PlacementGroup, window: World.Duration?)
+    /// `last shown P`: when any of the placements was last shown.
+    case lastShown(PlacementGroup)
 
     /// The type of what it reads.
     package var kind: Kind {
@@ -45,8 +45,8 @@ package enum Subject {
     package var text: String {
         switch self {
         case .attribute(let index): return World.attributes[index].reference
-        case .shownCount(let placement, let window): return "shown p\(placement)" + (window.map { " in " + $0.text } ?? "")
-        case .lastShown(let placement): return "last shown p\(placement)"
+        case .shownCount(let group, let window): return "shown " + group.text + (window.map { " in " + $0.text } ?? "")
+        case .lastShown(let group): return "last shown " + group.text
         }
     }
 }
@@ -64,10 +64,11 @@ package struct Comparison {
     package var foldCase: Bool
 }
 
-/// A generated expression: over comparisons and earlier segments (segments), or over segments
-/// (audiences).
+/// A generated expression: over comparisons, prerequisites and earlier segments (segments), or
+/// over segments (audiences).
 package indirect enum Expression {
     case comparison(Comparison)
+    case prerequisite(Prerequisite)
     case segment(Int)
     case not(Expression)
     case and(Expression, Expression)
@@ -140,7 +141,8 @@ package struct Sample {
 }
 
 /// A random rule set over a fixed table of attributes (a subset of the language: strings, numbers, bools,
-/// sets, dates, versions; and/or/not; placements with rows and splits).
+/// sets, dates, versions; and/or/not; history caps over one placement or several; prerequisites;
+/// placements with rows, splits and experiments; layers; a holdout).
 package struct World {
     package static let attributes: [Attribute] = [
         Attribute(reference: "s", kind: .string, source: .custom("s")),
@@ -185,6 +187,7 @@ package struct World {
     package var audiences: [Expression] = []
     package var placements: [Placement] = []
     package var experiments: [Experiment] = []
+    package var layers: [Layer] = []
     package var holdout: Holdout?
     package var segmentNames: [String] { segments.indices.map { "s\($0)" } }
     package var audienceNames: [String] { audiences.indices.map { "a\($0)" } }
@@ -210,18 +213,21 @@ package struct World {
             let sticky = choices.chance(50) ? choices.pick(World.stickyDurations) : nil
             world.experiments.append(Experiment(name: "e\(index)", key: key, sticky: sticky, variants: weights.enumerated().map { ($0.element, names[$0.offset]) }))
         }
+        if !world.experiments.isEmpty, choices.chance(45) { world.layers = World.randomLayers(&choices, experiments: world.experiments.count) }
         var splitNumber = 0
         for placementIndex in 0..<placementCount {
             var rows: [Row] = []
-            for _ in 0..<choices.within(1...4) {
-                var row = Row(audience: choices.below(world.audiences.count), destination: world.destination(&choices, split: &splitNumber))
+            // Only audiences that ask about earlier placements, so none depends on itself.
+            let usable = world.audiences(usableIn: placementIndex)
+            for _ in 0..<choices.within(1...4) where !usable.isEmpty {
+                var row = Row(audience: choices.pick(usable), destination: world.destination(&choices, split: &splitNumber))
                 switch row.destination {
                 case .flow, .nothing: row.always = choices.chance(20)
                 case .split, .experiment: break
                 }
                 rows.append(row)
             }
-            if choices.chance(60) { rows.append(Row(audience: nil, destination: world.destination(&choices, split: &splitNumber))) }
+            if rows.isEmpty || choices.chance(60) { rows.append(Row(audience: nil, destination: world.destination(&choices, split: &splitNumber))) }
             world.placements.append(Placement(name: "p\(placementIndex)", rows: rows))
         }
         if choices.chance(30) {
@@ -282,6 +288,7 @@ package struct World {
     package static func segmentExpression(_ choices: inout FuzzChoices, below segment: Int, placements: Int, depth: Int) -> Expression {
         if depth >= 3 || choices.chance(40) {
             if segment > 0 && choices.chance(20) { return .segment(choices.below(segment)) }
+            if choices.chance(15) { return .prerequisite(prerequisite(&choices, placements: placements)) }
             if choices.chance(25) { return .comparison(cap(&choices, placements: placements)) }
             return .comparison(comparison(&choices))
         }
@@ -388,16 +395,21 @@ package struct World {
         return Comparison(subject: subject, op: op, literals: literals, foldCase: foldable && choices.chance(30))
     }
 
-    /// A comparison over the history of one of `placements` placements: a count of showings
-    /// (with or without a window, any of the six operators, 0 to 100) or the last showing
-    /// (any date operator).
+    /// A comparison over the history of one or several of `placements` placements: a count of
+    /// showings (with or without a window, any of the six operators, 0 to 100 per placement)
+    /// or the last showing (any date operator).
     package static func cap(_ choices: inout FuzzChoices, placements: Int) -> Comparison {
-        let placement = choices.below(placements)
+        var group = PlacementGroup(indices: [choices.below(placements)], bracketed: choices.chance(10))
+        if placements > 1, choices.chance(40) {
+            var left = Array(0..<placements)
+            group.indices = (0..<choices.within(2...placements)).map { _ in left.remove(at: choices.below(left.count)) }
+        }
         if choices.chance(60) {
             let window = choices.chance(75) ? choices.pick(windows) : nil
             let op = choices.pick([Comparison.Operator.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual])
-            let count = choices.pick([0, 1, 2, 3, 5, 99, 100])
-            return Comparison(subject: .shownCount(placement: placement, window: window), op: op,
+            let limit = 100 * group.indices.count
+            let count = choices.pick([0, 1, 2, 3, 5, 99, 100, 101, 150, limit - 1, limit].filter { $0 <= limit })
+            return Comparison(subject: .shownCount(group, window: window), op: op,
                               literals: [.number(Double(count), text: "\(count)")], foldCase: false)
         }
         let op = choices.pick([Comparison.Operator.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .between, .isSet, .isNotSet])
@@ -407,7 +419,7 @@ package struct World {
         case .between: literals = bounds(.date, &choices)
         default: literals = [historyDate(&choices)]
         }
-        return Comparison(subject: .lastShown(placement: placement), op: op, literals: literals, foldCase: false)
+        return Comparison(subject: .lastShown(group), op: op, literals: literals, foldCase: false)
     }
 
     /// A date literal for `last shown`: mostly `now - D` for a window D, else any date literal.
@@ -425,14 +437,15 @@ package struct World {
             "attribute d: date", "attribute v: version", "attribute t: set",
             "attribute shown: string", "attribute last: date",
         ]
-        for (index, expression) in segments.enumerated() { lines.append("segment s\(index) = " + World.text(expression)) }
-        for (index, expression) in audiences.enumerated() { lines.append("audience a\(index) = " + World.text(expression, audience: true)) }
+        for (index, expression) in segments.enumerated() { lines.append("segment s\(index) = " + text(expression)) }
+        for (index, expression) in audiences.enumerated() { lines.append("audience a\(index) = " + text(expression, audience: true)) }
         for experiment in experiments {
             let sticky = experiment.sticky.map { " sticky " + $0.text } ?? ""
             lines.append("experiment \(experiment.name)\(experiment.key.text)\(sticky) {")
             for variant in experiment.variants { lines.append("  \(variant.weight)% \(variant.name)") }
             lines.append("}")
         }
+        lines += layersText
         if let holdout {
             let excepted = holdout.excepted.isEmpty ? "" : " except " + holdout.excepted.map { placements[$0].name }.joined(separator: ", ")
             lines.append("holdout h \(holdout.weight)%\(holdout.key.text)\(excepted)")
@@ -460,9 +473,10 @@ package struct World {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    package static func text(_ expression: Expression, audience: Bool = false) -> String {
+    package func text(_ expression: Expression, audience: Bool = false) -> String {
         switch expression {
-        case .comparison(let comparison): return text(comparison)
+        case .comparison(let comparison): return World.text(comparison)
+        case .prerequisite(let prerequisite): return text(prerequisite)
         case .segment(let index): return "s\(index)"
         case .not(let inner): return "not " + wrapped(inner, audience: audience)
         case .and(let a, let b): return wrapped(a, audience: audience, inAnd: true) + " and " + wrapped(b, audience: audience, inAnd: true)
@@ -472,7 +486,7 @@ package struct World {
     }
 
     /// Operands of `not` and `and` are parenthesised unless they bind at least as tightly.
-    package static func wrapped(_ expression: Expression, audience: Bool, inAnd: Bool = false) -> String {
+    package func wrapped(_ expression: Expression, audience: Bool, inAnd: Bool = false) -> String {
         switch expression {
         case .segment, .group, .or: return text(expression, audience: audience)
         case .not: return text(expression, audience: audience)

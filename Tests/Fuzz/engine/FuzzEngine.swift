@@ -7,7 +7,8 @@ import TargetingFuzzSupport
 /// Differential check of the compiled engine: random valid rule sets and random profiles built
 /// from the fuzzer's choices, decided by `Program` (the flat code, `Program.decide`) and by the
 /// tree `Evaluator`, and by a deliberately simple reference written from the README's rules (two-valued comparisons, splits, the edge cases,
-/// caps over the profile's history, sticky experiments) (`Reference`). Segments, audiences and placement decisions must all agree.
+/// caps over the profile's history of one placement or several, sticky experiments, prerequisites on other placements' decisions, layers)
+/// (`Reference`). Segments, audiences and placement decisions must all agree.
 @main
 enum FuzzEngine {
     static func main() {

@@ -19,7 +19,16 @@ import TargetingEngine
 ///   `shown P` all of them, 0 without history; `last shown P` is the latest kept instant, not
 ///   set without one; a row of a sticky experiment takes a profile that is not held out and
 ///   whose assignment is live (`at > now − D`) and names one of its variants, whatever its
-///   audience and key, with the assigned variant; rows above it still decide first.
+///   audience and key, with the assigned variant; rows above it still decide first;
+/// - a list of placements `shown [P1, P2]` adds up each one's count, and `last shown [P1, P2]`
+///   is the latest instant of any of them;
+/// - a prerequisite `placement P -> OUTCOME` decides P here (same profile, now and history)
+///   and is true when the decision is one of the outcomes: the flow or `nothing` shown, the
+///   variant that decided, or no row matching; false when P cannot decide;
+/// - a layer draws `"<layer>-<key value>"` once, and its experiments take consecutive shares of
+///   the 100 buckets in the order written: a row of an experiment whose share does not hold the
+///   profile's bucket, or of a layer whose key the profile lacks (`profile.id` too), does not
+///   match, sticky assignment or not.
 struct Reference {
     let world: World
     let sample: Sample
@@ -30,10 +39,11 @@ struct Reference {
     func read(_ subject: Subject) -> Reading {
         switch subject {
         case .attribute(let index): return read(index)
-        case .shownCount(let placement, let window):
-            return .number(Double(sample.history.count("p\(placement)", window: window?.milliseconds, now: sample.now)))
-        case .lastShown(let placement):
-            return sample.history.last("p\(placement)").map(Reading.date) ?? .missing
+        case .shownCount(let group, let window):
+            let counts = group.indices.map { sample.history.count("p\($0)", window: window?.milliseconds, now: sample.now) }
+            return .number(Double(counts.reduce(0, +)))
+        case .lastShown(let group):
+            return group.indices.compactMap { sample.history.last("p\($0)") }.max().map(Reading.date) ?? .missing
         }
     }
 
@@ -161,6 +171,7 @@ struct Reference {
     func evaluate(_ expression: Expression) -> Bool {
         switch expression {
         case .comparison(let comparison): return evaluate(comparison)
+        case .prerequisite(let prerequisite): return holds(prerequisite)
         case .segment(let index): return segment(index)
         case .not(let inner): return !evaluate(inner)
         case .and(let a, let b): return evaluate(a) && evaluate(b)
@@ -209,28 +220,69 @@ struct Reference {
         return experiment.variants.firstIndex { $0.name == assignment.variant }
     }
 
-    /// The decision, in the form `FuzzEngine.describe` prints.
-    func decide(_ index: Int) -> String {
+    /// Whether placement `index`, decided here, gives one of the prerequisite's outcomes.
+    func holds(_ prerequisite: Prerequisite) -> Bool {
+        guard let decided = decision(prerequisite.placement) else { return false }
+        return world.outcomes(prerequisite).contains { outcome in
+            switch outcome {
+            case .noMatch: return decided.shown == nil
+            case .destination(let id):
+                guard case .some(let shown) = decided.shown else { return false }
+                return shown == id
+            case .variant(let experiment, let variant): return decided.variant.map { $0.experiment == experiment && $0.variant == variant } ?? false
+            }
+        }
+    }
+
+    /// Whether the profile may enter experiment `index` as far as layers go: always outside a
+    /// layer; inside one, when it has the layer's key and its bucket lies in the experiment's share.
+    func entersLayer(_ index: Int) -> Bool {
+        guard let layer = world.layer(of: index) else { return true }
+        guard case .some(.some(let value)) = keyValue(layer.key) else { return false }
+        let r = Reference.bucket(layer.name, value)
+        var start = 0
+        for member in layer.members {
+            if member.experiment == index { return start <= r && r < start + member.weight }
+            start += member.weight
+        }
+        fatalError("experiment not in its layer")
+    }
+
+    /// A decision as the reference reaches it.
+    struct Decided {
+        /// The row's audience as printed (`everyone` for an `everyone` row).
+        var row: String
+        /// What it shows: a flow id, or nil for `nothing`; nil outside when no row matched.
+        var shown: String??
+        /// The split that drew it.
+        var split: String?
+        /// The experiment and variant that decided it.
+        var variant: (experiment: Int, variant: Int)?
+        var sticky = false
+    }
+
+    /// The decision for placement `index`; nil when it cannot be reached (a draw on
+    /// `profile.id` for a profile without one).
+    func decision(_ index: Int) -> Decided? {
         let placement = world.placements[index]
         let isHeldOut = heldOut(index)
         for row in placement.rows {
-            func flow(_ id: String?) -> String { id.map { "flow \"\($0)\"" } ?? "nothing" }
             let name = row.audience.map { "a\($0)" } ?? "everyone"
+            if case .experiment(let experimentIndex, _) = row.destination, !entersLayer(experimentIndex) { continue }
             // A sticky assignment takes the row whatever its audience (held-out profiles and
             // `always` rows follow the holdout's rules alone).
             if !isHeldOut, case .experiment(let experimentIndex, let arms) = row.destination, let variant = stickyVariant(experimentIndex) {
-                let experiment = world.experiments[experimentIndex]
-                return "\(name) " + flow(arms[variant]) + " - \(experiment.name).\(experiment.variants[variant].name) - sticky"
+                return Decided(row: name, shown: .some(arms[variant]), variant: (experimentIndex, variant), sticky: true)
             }
             if let audience = row.audience {
                 guard !isHeldOut || row.always, self.audience(audience) else { continue }
             }
             switch row.destination {
-            case .nothing: return "\(name) nothing - - -"
-            case .flow(let id): return "\(name) flow \"\(id)\" - - -"
+            case .nothing: return Decided(row: name, shown: .some(nil))
+            case .flow(let id): return Decided(row: name, shown: .some(id))
             case .split(let id, let variants, let key):
                 guard case .some(let value) = keyValue(key) else { continue }
-                guard let value else { return "error" }
+                guard let value else { return nil }
                 var r = Reference.bucket(id, value)
                 let sorted = variants.sorted { a, b in
                     if a.weight != b.weight { return a.weight < b.weight }
@@ -238,13 +290,13 @@ struct Reference {
                 }
                 for variant in sorted {
                     r -= variant.weight
-                    if r < 0 { return "\(name) " + flow(variant.flow) + " \(id) - -" }
+                    if r < 0 { return Decided(row: name, shown: .some(variant.flow), split: id) }
                 }
                 fatalError("weights do not sum to 100")
             case .experiment(let experimentIndex, let arms):
                 let experiment = world.experiments[experimentIndex]
                 guard case .some(let value) = keyValue(experiment.key) else { continue }
-                guard let value else { return "error" }
+                guard let value else { return nil }
                 var r = Reference.bucket(experiment.name, value)
                 let order = experiment.variants.indices.sorted { a, b in
                     let x = experiment.variants[a], y = experiment.variants[b]
@@ -253,12 +305,20 @@ struct Reference {
                 }
                 for variant in order {
                     r -= experiment.variants[variant].weight
-                    if r < 0 { return "\(name) " + flow(arms[variant]) + " - \(experiment.name).\(experiment.variants[variant].name) -" }
+                    if r < 0 { return Decided(row: name, shown: .some(arms[variant]), variant: (experimentIndex, variant)) }
                 }
                 fatalError("weights do not sum to 100")
             }
         }
-        return "- no match - - -"
+        return Decided(row: "-", shown: nil)
+    }
+
+    /// The decision, in the form `FuzzEngine.describe` prints.
+    func decide(_ index: Int) -> String {
+        guard let decided = decision(index) else { return "error" }
+        guard case .some(let shown) = decided.shown else { return "- no match - - -" }
+        let variant = decided.variant.map { world.experiments[$0.experiment].name + "." + world.experiments[$0.experiment].variants[$0.variant].name } ?? "-"
+        return "\(decided.row) " + (shown.map { "flow \"\($0)\"" } ?? "nothing") + " \(decided.split ?? "-") \(variant) -" + (decided.sticky ? " sticky" : "")
     }
 }
 

@@ -40,7 +40,11 @@ enum FuzzProve {
             // One placement's rows from the other world, over this world's audiences.
             let index = choices.below(first.placements.count)
             var rows = other.placements[choices.below(other.placements.count)].rows
-            for row in rows.indices where (rows[row].audience ?? 0) >= first.audiences.count { rows[row].audience = nil }
+            // Audiences this world has, asking only about earlier placements (no cycle).
+            let usable = first.audiences(usableIn: index)
+            for row in rows.indices {
+                if let audience = rows[row].audience, !usable.contains(audience) { rows[row].audience = nil }
+            }
             // Split ids are unique across the rule set: the copied rows' splits get ids of their own.
             for row in rows.indices {
                 if case .split(let id, let variants, let key) = rows[row].destination { rows[row].destination = .split(id: "copied_" + id, variants: variants, key: key) }
