@@ -65,6 +65,8 @@ struct ConditionGraph {
     /// The attribute each key node reads, by node: the comparisons the graph adds for
     /// `by KEY` rather than taking them from a condition.
     private(set) var keyTargets: [Int: AttributeReference.Target] = [:]
+    /// The draws each free atom's node stands for (`prerequisiteNode`), as `table` names them.
+    private(set) var freeDraws: [Int: [DecisionTable.Dependency]] = [:]
     /// A node that is always true (the `everyone` row).
     private(set) var trueNode = 0
     /// Parents of each node, once per use (a child used twice by one parent is listed twice).
@@ -221,21 +223,11 @@ struct ConditionGraph {
         }
         for segment in dependencyOrder(program) {
             var round = program.children(segment).map { segments[$0] }.max() ?? 0
-            forEachPrerequisite(in: program.segments[segment].condition) { round = max(round, placements[program.prerequisites[$0].placement] + 1) }
+            program.segments[segment].condition.forEachPrerequisite { round = max(round, placements[program.prerequisites[$0].placement] + 1) }
             segments[segment] = round
         }
         let audiences = program.audiences.map { audience in audience.segmentOrder.map { segments[$0] }.max() ?? 0 }
         return (segments, audiences, placements, (segments + audiences + placements).max() ?? 0)
-    }
-
-    /// Calls `body` with each prerequisite `condition` names (not those of the segments it names).
-    static func forEachPrerequisite(in condition: Condition, _ body: (Int) -> Void) {
-        switch condition {
-        case .and(let items), .or(let items): for item in items { forEachPrerequisite(in: item, body) }
-        case .not(let inner): forEachPrerequisite(in: inner, body)
-        case .segment, .test: break
-        case .prerequisite(let index): body(index)
-        }
     }
 
     /// The node "placement `test.placement` gives one of `test`'s outcomes": one of its routes
@@ -254,7 +246,14 @@ struct ConditionGraph {
             let draws = route.draws(program, placement: test.placement)
             if !draws.isEmpty {
                 let label = draws.map { "\($0.name)-\($0.field.displayName)-\($0.buckets.lowerBound)..<\($0.buckets.upperBound)" }.joined(separator: " ")
-                conjuncts.append(freeAtom(label))
+                let node = freeAtom(label)
+                freeDraws[node] = draws.map { need in
+                    if program.holdout?.name == need.name { return .holdout(need.name) }
+                    if program.layers.contains(where: { $0.name == need.name }) { return .layer(need.name) }
+                    if program.ruleSet.experiment(named: need.name) != nil { return .experiment(need.name) }
+                    return .split(need.name)
+                }
+                conjuncts.append(node)
             }
             accepted.append(conjuncts.isEmpty ? trueNode : conjuncts.count == 1 ? conjuncts[0] : add(.and(conjuncts)))
         }

@@ -14,6 +14,8 @@ extension DecisionTable {
         case experiment(String)
         /// The draw of the holdout with this name.
         case holdout(String)
+        /// The draw of the layer with this name.
+        case layer(String)
         /// The assignment recorded for the sticky experiment with this name (`history.assigned`),
         /// which takes the profile whatever the row's audience while it sticks.
         case assignment(String)

@@ -159,7 +159,8 @@ extension DecisionTable {
             let ordered = routes.map(\.seen.outcome).reduce(into: [Outcome?]()) { if seen.contains($1), !$0.contains($1) { $0.append($1) } }
             var depends: [Dependency] = []
             if ordered.count > 1 {
-                depends = dependencies(rows: reachedRows, nodes: nodes, graph: graph, excluding: pinned, fixed: fixed) + draws
+                depends = dependencies(rows: reachedRows, nodes: nodes, graph: graph, excluding: pinned, fixed: fixed)
+                for draw in draws where !depends.contains(draw) { depends.append(draw) }
             }
             cells.append(Cell(combination: combination, answer: Answer(destinations: ordered, dependsOn: depends, unsettled: unsettled)))
         }
@@ -264,6 +265,11 @@ extension DecisionTable {
                 let atom = graph.atoms[id]
                 if let variable = atom.variable, excluding.contains(graph.variables[variable].field) { continue }
                 // Identical comparisons share one atom, and so one source.
+                // A free atom stands for draws a prerequisite's placement makes.
+                if let draws = graph.freeDraws[node] {
+                    for draw in draws where !found.contains(draw) { found.append(draw) }
+                    continue
+                }
                 let dependency: Dependency
                 if let probe = atom.sticky {
                     dependency = .assignment(probe.plan.id)

@@ -64,3 +64,16 @@ package indirect enum Condition: Hashable, Sendable {
     /// Prerequisite `index` of the program (`Program.prerequisites`).
     case prerequisite(Int)
 }
+
+extension Condition {
+    /// Calls `body` with the index of each prerequisite the condition names (not those of the
+    /// segments it names; its depth is bounded by the parser's nesting limit).
+    package func forEachPrerequisite(_ body: (Int) -> Void) {
+        switch self {
+        case .and(let items), .or(let items): for item in items { item.forEachPrerequisite(body) }
+        case .not(let inner): inner.forEachPrerequisite(body)
+        case .segment, .test: break
+        case .prerequisite(let index): body(index)
+        }
+    }
+}

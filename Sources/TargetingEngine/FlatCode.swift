@@ -86,6 +86,12 @@ package final class FlatCode: @unchecked Sendable {
     /// whether that decision is.
     package let prerequisiteAccepts: UnsafeBufferPointer<Bool>
     package let prerequisiteStarts: UnsafeBufferPointer<Int>
+    /// Per prerequisite on a placement whose rows only ask for an audience (no holdout, draw or
+    /// layer) and that does not accept no match: a range of `prerequisiteRows`, the rows
+    /// (indices in the placement) whose decision it accepts; nil for the others, which decide
+    /// the placement in full.
+    package let prerequisiteRowRanges: UnsafeBufferPointer<Range<Int>?>
+    package let prerequisiteRows: UnsafeBufferPointer<Int>
     /// Per placement, a range of `dependencies`: the placements its prerequisites need decided
     /// first, in order.
     package let dependencyRanges: UnsafeBufferPointer<Range<Int>>
@@ -208,6 +214,20 @@ package final class FlatCode: @unchecked Sendable {
                 }
             }
         }
+        var rowRanges: [Range<Int>?] = []
+        var acceptedRows: [Int] = []
+        for test in program.prerequisites {
+            let plan = program.placements[test.placement]
+            let audiencesOnly = !plan.isCoveredByHoldout && plan.rows.allSatisfy { row in
+                row.split == nil && row.guards.allSatisfy { if case .audience = $0 { true } else { false } }
+            }
+            guard audiencesOnly, !test.acceptsNoMatch else { rowRanges.append(nil); continue }
+            let start = acceptedRows.count
+            acceptedRows += plan.rows.indices.filter { test.accepts[$0][0] }
+            rowRanges.append(start..<acceptedRows.count)
+        }
+        prerequisiteRowRanges = FlatCode.store(rowRanges)
+        prerequisiteRows = FlatCode.store(acceptedRows)
         prerequisitePlacements = FlatCode.store(program.prerequisites.map(\.placement))
         prerequisiteAccepts = FlatCode.store(accepts)
         prerequisiteStarts = FlatCode.store(starts)
@@ -250,6 +270,8 @@ package final class FlatCode: @unchecked Sendable {
         FlatCode.free(literalTables)
         FlatCode.free(coveredByHoldout)
         FlatCode.free(prerequisitePlacements)
+        FlatCode.free(prerequisiteRowRanges)
+        FlatCode.free(prerequisiteRows)
         FlatCode.free(prerequisiteAccepts)
         FlatCode.free(prerequisiteStarts)
         FlatCode.free(dependencies)

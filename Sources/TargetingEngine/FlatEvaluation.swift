@@ -288,6 +288,19 @@ package struct FlatRun<Source: SlotSource> {
     /// the placements it depends on (so deciding never nests deeper than one prerequisite).
     mutating func prerequisite(_ index: Int) -> Bool {
         let placement = flat.prerequisitePlacements[index]
+        // A placement whose rows only ask for an audience, asked whether some rows decide: the
+        // first of those rows whose audience matches decides unless a row above it matches
+        // (the accepted rows' audiences first, as a hand-written condition would ask them).
+        if let accepted = flat.prerequisiteRowRanges[index], decided[placement].isUnknown {
+            let rows = flat.placementRows[placement]
+            for position in accepted {
+                let row = flat.prerequisiteRows[position]
+                guard rowAudiencesMatch(rows.lowerBound + row) else { continue }
+                for above in rows.lowerBound..<(rows.lowerBound + row) where rowAudiencesMatch(above) { return false }
+                return true
+            }
+            return false
+        }
         if decided[placement].isUnknown {
             for position in flat.dependencyRanges[placement] {
                 let dependency = flat.dependencies[position]
@@ -297,6 +310,15 @@ package struct FlatRun<Source: SlotSource> {
         }
         guard case .chosen(let choice) = decided[placement] else { return false }
         return flat.prerequisite(index, accepts: choice)
+    }
+
+    /// Whether every guard of row `row` (of the flat code: all placements), each an audience,
+    /// matches.
+    mutating func rowAudiencesMatch(_ row: Int) -> Bool {
+        for position in flat.rowGuardStarts[row]..<flat.rowGuardStarts[row + 1] {
+            guard case .audience(let audience) = flat.rowGuards[position], audienceMatches(audience) else { return false }
+        }
+        return true
     }
 
     /// The profile's bucket in layer `layer`, or nil when it has no value for the layer's key.

@@ -366,7 +366,7 @@ package struct SQLCompiler {
         // The prerequisites some segment reads, by the placement they ask about.
         var prerequisitesRead: [Int: [Int]] = [:]
         for segment in all.segments {
-            SQLCompiler.forEachPrerequisite(in: program.segments[segment].condition) { index in
+            program.segments[segment].condition.forEachPrerequisite { index in
                 let placement = program.prerequisites[index].placement
                 if !(prerequisitesRead[placement]?.contains(index) ?? false) { prerequisitesRead[placement, default: []].append(index) }
             }
@@ -416,16 +416,6 @@ package struct SQLCompiler {
         }
         guard !failing.isEmpty else { return accepted }
         return .caseWhen(subject: nil, [.init(.coalesce([.or(failing), .bool(false)]), .bool(false))], otherwise: accepted)
-    }
-
-    /// Calls `body` with the index of each prerequisite `condition` names.
-    static func forEachPrerequisite(in condition: Condition, _ body: (Int) -> Void) {
-        switch condition {
-        case .and(let items), .or(let items): for item in items { forEachPrerequisite(in: item, body) }
-        case .not(let inner): forEachPrerequisite(in: inner, body)
-        case .segment, .test: break
-        case .prerequisite(let index): body(index)
-        }
     }
 
     /// The statement: `chain`'s common table expressions, then `select` (given the name of the

@@ -188,10 +188,11 @@ extension DecisionTable.Dependency {
         case .comparison(let comparison): comparison.text()
         case .key(.builtin(let field)): "key profile.\(field)"
         case .key(.custom(let key)): "key \(key)"
-        case .key(.shownCount(let placement, _)), .key(.lastShown(let placement)): "key \(placement)"
+        case .key(.shownCount(let placements, _)), .key(.lastShown(let placements)): "key \(placements.joined(separator: ", "))"
         case .split(let id): "split \(id)"
         case .experiment(let name): "experiment \(name)"
         case .holdout(let name): "holdout \(name)"
+        case .layer(let name): "layer \(name)"
         case .assignment(let name): "assignment \(name)"
         }
     }

@@ -82,4 +82,27 @@ final class DependentRulesAnalysisTests: TemporaryDirectoryTestCase {
             XCTAssertEqual(CLIHarness.member(line, "experiment")?.stringValue, bucket < 50 ? "price" : "trial")
         }
     }
+
+    func testATableNamesTheDrawsAPrerequisiteDependsOn() {
+        let path = directory.write("draws.rules", """
+        attribute level: string one of ["pro", "amateur"]
+        segment pros = level == "pro"
+        segment drew_a = placement p -> flow "a"
+        audience pro_users = pros
+        audience drawn_a = drew_a
+        placement p {
+          everyone -> split "s" { 50% -> flow "a" 50% -> flow "b" }
+        }
+        placement q {
+          drawn_a -> flow "after_a"
+          pro_users -> flow "pro"
+          everyone -> flow "rest"
+        }
+        """)
+        let result = CLIHarness.run(["table", "q", "--rules", path, "--now", "2026-11-30"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.outLines.contains(#"pro                -> flow "after_a" | flow "pro"  (depends on key `profile.id`, split `s`)"#), result.out)
+        XCTAssertTrue(result.outLines.contains(#"amateur | not set  -> flow "after_a" | flow "rest"  (depends on key `profile.id`, split `s`)"#), result.out)
+        XCTAssertFalse(result.out.contains("draw "), result.out)
+    }
 }

@@ -183,7 +183,12 @@ final class SqlCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(json.out.hasSuffix("SETTINGS short_circuit_function_evaluation = 'disable'\n"), json.out)
         let typed = sql(["--all", "--summary", "--dialect", "clickhouse", "--layout", "columns"])
         XCTAssertEqual(typed.status, 0, typed.err)
-        XCTAssertFalse(typed.out.contains("SETTINGS"), "the typed table's query keeps the engine's defaults")
+        // The shipped `coaching_paywall` asks what `onboarding_followup` decided: every branch is evaluated.
+        XCTAssertTrue(typed.out.hasSuffix("SETTINGS short_circuit_function_evaluation = 'disable'\n"), typed.out)
+        let plain = CLIHarness.run(["sql", "p", "--dialect", "clickhouse", "--layout", "columns", "--now", "2026-11-29",
+                                    "--rules", directory.write("plain.rules", "segment us = profile.country == \"US\"\naudience a = us\nplacement p {\n  a -> flow \"f\"\n}\n")])
+        XCTAssertEqual(plain.status, 0, plain.err)
+        XCTAssertFalse(plain.out.contains("SETTINGS"), "without prerequisites the typed table's query keeps the engine's defaults")
         XCTAssertFalse(typed.out.contains("VALUES"), "constant tables are SELECTs joined by UNION ALL")
         let schema = sql(["--schema", "--dialect", "clickhouse"])
         XCTAssertTrue(schema.out.contains("  access_levels Array(String),\n"), schema.out)
