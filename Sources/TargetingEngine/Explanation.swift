@@ -107,7 +107,7 @@ extension Evaluator {
             var draw: String?
             if skipped {
                 draw = "skipped: held out by \(program.holdout?.name ?? "")"
-            } else if let outsideLayer {
+            } else if matched, let outsideLayer {
                 draw = outsideLayer
             } else if rowIndex == decidedRow, decision.isSticky, let plan = row.split {
                 draw = describeSticky(plan)
