@@ -59,8 +59,10 @@ enum HandWritten {
         if pros && adults { return "flow_pro_v2" }
         if amateurs && (dedicated || wantsReminders) {
             // `pricing_q4` takes the amateurs on a current app who are neither subscribed nor the
-            // team's own: 50 % control, 50 % discount (equal weights: by name, control first).
-            guard modernApp, !subscribed, !teamAccount, let customerUserID else { return "flow_amateur_plan" }
+            // team's own, in its 60 % share of the layer `paywall_experiments`: 50 % control,
+            // 50 % discount (equal weights: by name, control first).
+            guard modernApp, !subscribed, !teamAccount, let customerUserID,
+                  SplitDraw.bucket(splitID: "paywall_experiments", profileID: customerUserID) < 60 else { return "flow_amateur_plan" }
             return SplitDraw.bucket(splitID: "pricing_q4", profileID: customerUserID) < 50 ? "flow_amateur_plan" : "flow_amateur_plan_discount"
         }
         if amateurs && !dedicated { return "flow_amateur_casual" }

@@ -1,4 +1,5 @@
-"""Peers over the same JSON Lines file and the same two placements as `resolve --all`:
+"""Peers over the same JSON Lines file and the placements of `resolve --all` (the orjson loop all
+three; GrowthBook and JSON Logic the first two):
 the stdlib loop with orjson, the GrowthBook Python SDK (features with ordered targeting rules
 and an experiment for the split) and JSON Logic (one expression per placement). Each prints
 one line per profile per placement. Usage: peers.py NAME PROFILES.jsonl
@@ -40,11 +41,12 @@ def run_orjson(path):
             custom = profile.get("custom_attributes") or {}
             held = reference.held_out(profile)
             for name, decide in (("onboarding_followup", lambda: reference.followup(profile, custom)),
-                                 ("main_paywall", lambda: reference.paywall(profile, custom))):
-                audience, kind, ident, split, variant = decide()
+                                 ("main_paywall", lambda: reference.paywall(profile, custom)),
+                                 ("coaching_paywall", lambda: reference.coaching(profile, custom))):
+                audience, kind, ident, split, experiment, variant = decide()
                 out.write(orjson.dumps({"profile_id": profile.get("id"), "placement": name, "audience": audience,
                                         "kind": kind, "id": ident, "split": split,
-                                        "experiment": "pricing_q4" if variant else None, "variant": variant,
+                                        "experiment": experiment, "variant": variant,
                                         "held_out": held}) + b"\n")
 
 
