@@ -11,8 +11,7 @@ package struct ExperimentVariant: Hashable, Sendable {
 
     /// The weight as a whole number (0 when the literal is not one; the checker reports that).
     package var weightValue: Int {
-        if case .number(let value) = weight.value, value.isFinite, value >= 0, value <= 100 { return Int(value) }
-        return 0
+        weight.weightValue
     }
 }
 
@@ -55,8 +54,7 @@ package struct HoldoutDeclaration: Hashable, Sendable {
 
     /// The weight as a whole number (0 when the literal is not one; the checker reports that).
     package var weightValue: Int {
-        if case .number(let value) = weight.value, value.isFinite, value >= 0, value <= 100 { return Int(value) }
-        return 0
+        weight.weightValue
     }
 }
 

@@ -57,3 +57,12 @@ package struct ListLiteral: Hashable, Sendable {
         self.range = range
     }
 }
+
+extension Literal {
+    /// A weight (`40%` of a split, an experiment, a layer or the holdout) as a whole number: 0
+    /// when the literal is not a number from 0 to 100 (the checker reports that).
+    package var weightValue: Int {
+        if case .number(let value) = value, value.isFinite, value >= 0, value <= 100 { return Int(value) }
+        return 0
+    }
+}

@@ -3,8 +3,7 @@ import TargetingBase
 extension SplitVariant {
     /// The weight as a whole number (0 when the literal is not one; the checker reports that).
     package var weightValue: Int {
-        if case .number(let value) = weight.value, value.isFinite, value >= 0, value <= 100 { return Int(value) }
-        return 0
+        weight.weightValue
     }
 }
 
