@@ -77,8 +77,6 @@ package final class FlatCode: @unchecked Sendable {
     package let slotCount: Int
     /// The layers, prepared.
     package let layers: [LayerPlan]
-    /// The prerequisites instructions refer to.
-    package let prerequisites: [PrerequisiteTest]
     /// Per prerequisite: the placement it asks about.
     package let prerequisitePlacements: UnsafeBufferPointer<Int>
     /// Per prerequisite, from `prerequisiteStarts`: whether no match is accepted, then per
@@ -197,7 +195,6 @@ package final class FlatCode: @unchecked Sendable {
         self.keepsFullValue = FlatCode.store(keepsFullValue)
         slotCount = program.slots.count
         layers = program.layers
-        prerequisites = program.prerequisites
         // Per prerequisite, in `rowShown` order: each row (a drawing row's entry without an
         // outcome is never a decision), then each variant of its draw.
         var accepts: [Bool] = []

@@ -65,19 +65,21 @@ extension Program {
                     fast.initialize(repeating: FastValue())
                     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, flat.segmentCode.count)) { segments in
                         segments.initialize(repeating: 0)
-                        // Decisions a prerequisite asked for, only in a program with prerequisites.
-                        let decidedCount = flat.prerequisitePlacements.isEmpty ? 0 : flat.placementRows.count
-                        return withUnsafeTemporaryAllocation(of: PlacementMemo.self, capacity: max(1, decidedCount)) { decided in
-                            let decided = UnsafeMutableBufferPointer(rebasing: decided[0..<decidedCount])
-                            decided.initialize(repeating: .unknown)
-                            defer { decided.deinitialize() }
-                            return slots.withUnsafeBufferPointer { slots in
+                        func start(_ decided: UnsafeMutableBufferPointer<PlacementMemo>) -> Result {
+                            slots.withUnsafeBufferPointer { slots in
                                 withUnsafePointer(to: profile) { profile in
                                     var run = FlatRun(flat: flat, profile: profile, now: now, slots: slots, values: values, kept: kept,
                                                       fast: fast, segments: segments, decided: decided)
                                     return body(&run)
                                 }
                             }
+                        }
+                        // Decisions a prerequisite asked for: room only in a program with prerequisites.
+                        guard !flat.prerequisitePlacements.isEmpty else { return start(UnsafeMutableBufferPointer(start: nil, count: 0)) }
+                        return withUnsafeTemporaryAllocation(of: PlacementMemo.self, capacity: flat.placementRows.count) { decided in
+                            decided.initialize(repeating: .unknown)
+                            defer { decided.deinitialize() }
+                            return start(decided)
                         }
                     }
                 }

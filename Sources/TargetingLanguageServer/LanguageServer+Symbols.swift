@@ -133,12 +133,7 @@ struct OutlineSymbol {
         case .experiment(let d):
             self.init(name: d.name.text, kind: .enum, detail: "experiment" + (d.key.map { " by " + $0.displayName } ?? ""),
                       range: d.range, selectionRange: d.name.range)
-            children = d.variants.map { variant in
-                var child = OutlineSymbol(name: variant.name.text, kind: .enumMember, detail: variant.weight.text + "%",
-                                          range: variant.range, selectionRange: variant.name.range)
-                child.isDeclaration = false
-                return child
-            }
+            children = d.variants.map { OutlineSymbol.weighted($0.name, weight: $0.weight, range: $0.range) }
         case .holdout(let d):
             let detail = "holdout " + d.weight.text + "%" + (d.key.map { " by " + $0.displayName } ?? "")
                 + (d.excepted.isEmpty ? "" : " except " + d.excepted.map(\.text).joined(separator: ", "))
@@ -146,13 +141,16 @@ struct OutlineSymbol {
         case .layer(let d):
             self.init(name: d.name.text, kind: .enum, detail: "layer" + (d.key.map { " by " + $0.displayName } ?? ""),
                       range: d.range, selectionRange: d.name.range)
-            children = d.members.map { member in
-                var child = OutlineSymbol(name: member.experiment.text, kind: .enumMember, detail: member.weight.text + "%",
-                                          range: member.range, selectionRange: member.experiment.range)
-                child.isDeclaration = false
-                return child
-            }
+            children = d.members.map { OutlineSymbol.weighted($0.experiment, weight: $0.weight, range: $0.range) }
         }
+    }
+
+    /// A weighted name inside a declaration (an experiment's variant, a layer's experiment),
+    /// its weight as the detail; a use, not a declaration of its own.
+    static func weighted(_ name: Identifier, weight: Literal, range: SourceRange) -> OutlineSymbol {
+        var child = OutlineSymbol(name: name.text, kind: .enumMember, detail: weight.text + "%", range: range, selectionRange: name.range)
+        child.isDeclaration = false
+        return child
     }
 
     /// The symbol of a placement row (with its split, when it has one).

@@ -352,10 +352,7 @@ package struct SQLCompiler {
     func addDecisions(_ placements: [Program.Placement], prefix: (Int) -> String, shared: SQLSharedDraws,
                       into chain: inout SQLChain) -> [SQLDecidingColumns] {
         let requested = placements.compactMap { program.placementIndex(named: $0.name) }
-        var decided: [Int] = []
-        for index in requested {
-            for needed in program.placementDependencies[index] + [index] where !decided.contains(needed) { decided.append(needed) }
-        }
+        let decided = withDependencies(placements).compactMap { program.placementIndex(named: $0.name) }
         var round: [Int: Int] = [:]
         for index in decided {
             round[index] = program.placementDependencies[index].map { (round[$0] ?? 0) + 1 }.max() ?? 0
