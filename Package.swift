@@ -56,6 +56,8 @@ let package = Package(
         .library(name: "Targeting", targets: ["Targeting"]),
         // For servers: the profile store, event ingest and the parallel batch runners.
         .library(name: "TargetingStore", targets: ["TargetingStore", "TargetingBatch"]),
+        // For servers: `targeting serve` as a library (HTTP parsing, routes, reloading).
+        .library(name: "TargetingServer", targets: ["TargetingServer"]),
         .executable(name: "targeting", targets: ["targeting"]),
     ],
     dependencies: [],
@@ -79,12 +81,14 @@ let package = Package(
         layer("TargetingStore", ["TargetingProfiles", "TargetingEngine", "TargetingBatch"]),
         // Servers: `reconcile`, what was shown against what the rules predict, over event files.
         layer("TargetingReconcile", ["TargetingEngine", "TargetingStore", "TargetingBatch"]),
+        // Servers: `targeting serve`, decisions over HTTP and OFREP (parser, routes, reload, sockets).
+        layer("TargetingServer", ["Targeting", "TargetingEngine", "TargetingProfiles", "TargetingBase"]),
         // The front door: the library API an app calls.
         layer("Targeting", ["TargetingEngine"]),
         // Editors: the language server behind `targeting lsp`.
         layer("TargetingLanguageServer", ["Targeting", "TargetingAnalysis", "TargetingFormatting"]),
         // The command line.
-        .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingAnalysis", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL", "TargetingBatch", "TargetingStore", "TargetingReconcile", "TargetingLanguageServer"]),
+        .target(name: "TargetingCLI", dependencies: ["Targeting", "TargetingAnalysis", "TargetingFormatting", "TargetingTesting", "TargetingImpact", "TargetingSQL", "TargetingBatch", "TargetingStore", "TargetingReconcile", "TargetingLanguageServer", "TargetingServer"]),
         .executableTarget(name: "targeting", dependencies: ["TargetingCLI"]),
         .executableTarget(name: "sdk-example", dependencies: ["Targeting"], path: "Examples/SDKExample"),
         // Benchmarks/run.sh: `swift run -c release targeting-bench`.
@@ -104,6 +108,7 @@ let package = Package(
         tests(of: "TargetingBatch", ["Targeting"]),
         tests(of: "TargetingStore", ["Targeting", "TargetingBatch"]),
         tests(of: "TargetingReconcile", ["Targeting", "TargetingBatch"]),
+        tests(of: "TargetingServer", ["Targeting"]),
         tests(of: "Targeting", ["TargetingAnalysis"]),
         tests(of: "TargetingLanguageServer", ["Targeting"]),
         tests(of: "TargetingCLI", ["Targeting"]),

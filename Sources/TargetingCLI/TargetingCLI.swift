@@ -3,7 +3,7 @@ import Foundation
 
 /// The `targeting` command line as a function from arguments and streams to an exit status.
 package enum TargetingCLI {
-    static let commands: [any Command.Type] = [CheckCommand.self, FmtCommand.self, ResolveCommand.self, IngestCommand.self, ReconcileCommand.self, DiffCommand.self, TestCommand.self, SqlCommand.self, ExportCommand.self, BucketCommand.self, OverlapCommand.self, TableCommand.self, LspCommand.self]
+    static let commands: [any Command.Type] = [CheckCommand.self, FmtCommand.self, ResolveCommand.self, IngestCommand.self, ReconcileCommand.self, DiffCommand.self, TestCommand.self, SqlCommand.self, ExportCommand.self, BucketCommand.self, OverlapCommand.self, TableCommand.self, LspCommand.self, ServeCommand.self]
 
     static var help: String {
         var text = """

@@ -7,6 +7,10 @@ public struct ProfileError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The message.
     public var description: String { message }
+
+    package init(message: String) {
+        self.message = message
+    }
 }
 
 /// Reads profiles from JSON, applying Adapty's custom-attribute rules.
