@@ -39,6 +39,7 @@ package struct HTTPRequest: Hashable, Sendable {
     /// Whether the connection stays open after the answer: HTTP/1.1 unless `Connection: close`,
     /// HTTP/1.0 only with `Connection: keep-alive`.
     package var keepsAlive: Bool {
+        guard headers.contains(where: { $0.name == "connection" }) else { return minorVersion == 1 }
         let options = headers.filter { $0.name == "connection" }.flatMap { $0.value.lowercased().split(separator: ",").map { $0.trimmingBlanks } }
         if minorVersion == 0 { return options.contains("keep-alive") }
         return !options.contains("close")
@@ -47,6 +48,9 @@ package struct HTTPRequest: Hashable, Sendable {
     /// The path's segments after the leading `/`, each percent-decoded; nil when a segment
     /// decodes to bytes that are not UTF-8 or holds a malformed `%` escape.
     package var pathSegments: [String]? {
+        if !path.utf8.contains(UInt8(ascii: "%")) {
+            return path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
+        }
         var segments: [String] = []
         for part in path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
             guard let decoded = PercentDecoding.decode(Substring(part), plusIsSpace: false) else { return nil }

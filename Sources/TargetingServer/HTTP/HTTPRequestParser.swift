@@ -104,13 +104,15 @@ package enum HTTPRequestParser {
         }
     }
 
-    /// `tchar` of RFC 9110: the characters of a method or a field name.
-    static func isToken(_ byte: UInt8) -> Bool {
-        switch byte {
+    /// `tchar` of RFC 9110: the characters of a method or a field name, by byte.
+    static let tokenBytes: [Bool] = (0..<256).map { byte in
+        switch UInt8(byte) {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        default: "!#$%&'*+-.^_`|~".utf8.contains(UInt8(byte))
         }
     }
+
+    static func isToken(_ byte: UInt8) -> Bool { tokenBytes[Int(byte)] }
 
     static func readRequestLine(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<(method: String, target: String, minor: Int), Refusal> {
         let parts = bytes[line].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
@@ -155,9 +157,15 @@ package enum HTTPRequestParser {
         while valueEnd > valueStart, bytes[valueEnd - 1] == 0x20 || bytes[valueEnd - 1] == 0x09 { valueEnd -= 1 }
         let value = bytes[valueStart..<valueEnd]
         guard value.allSatisfy({ $0 >= 0x20 && $0 != 0x7F || $0 == 0x09 }) else {
-            return .failure(.bad("a control character in header `\(String(decoding: name, as: UTF8.self).lowercased())`"))
+            return .failure(.bad("a control character in header `\(String(decoding: name, as: UTF8.self))`"))
         }
-        return .success(HTTPHeader(name: String(decoding: name, as: UTF8.self).lowercased(), value: String(decoding: value, as: UTF8.self)))
+        let lowercased = String(unsafeUninitializedCapacity: name.count) { buffer in
+            for (offset, byte) in name.enumerated() {
+                buffer[offset] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            }
+            return name.count
+        }
+        return .success(HTTPHeader(name: lowercased, value: String(decoding: value, as: UTF8.self)))
     }
 
     /// How a request's body is framed.
@@ -167,6 +175,21 @@ package enum HTTPRequestParser {
     }
 
     static func framing(of request: HTTPRequest, limits: HTTPLimits) -> Result<Framing, Refusal> {
+        // The common case: one plain `Content-Length` and no transfer coding.
+        var lengthHeaders = 0, codingHeaders = 0, single = ""
+        for header in request.headers {
+            if header.name == "content-length" { lengthHeaders += 1; single = header.value }
+            if header.name == "transfer-encoding" { codingHeaders += 1 }
+        }
+        if codingHeaders == 0, lengthHeaders <= 1 {
+            guard lengthHeaders == 1 else { return .success(.length(0)) }
+            if single.utf8.count <= 12, !single.isEmpty, single.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let count = Int(single) {
+                guard count <= limits.maxBodyBytes else {
+                    return .failure(Refusal(status: .payloadTooLarge, message: "the body exceeds \(limits.maxBodyBytes) bytes"))
+                }
+                return .success(.length(count))
+            }
+        }
         let codings = request.headers.filter { $0.name == "transfer-encoding" }
             .flatMap { $0.value.lowercased().split(separator: ",").map { $0.trimmingBlanks } }
         let lengths = request.headers.filter { $0.name == "content-length" }

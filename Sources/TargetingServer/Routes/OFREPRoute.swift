@@ -15,8 +15,8 @@ import TargetingProfiles
 ///   `INVALID_CONTEXT` (400, the context is not a valid profile), and
 ///   `TARGETING_KEY_MISSING` (400, or one flag of a bulk answer) when a draw needs
 ///   `targetingKey`.
-/// - The bulk answer has `ETag` (the rules version, quoted); a matching `If-None-Match`
-///   gets 304.
+/// - The bulk answer has an `ETag` naming the rules version and the answer
+///   (`"VERSION-DIGEST"`); a matching `If-None-Match` gets 304.
 enum OFREPRoute {
     static func single(_ request: HTTPRequest, key: String, context: ServeContext, now: Int64) -> ServeAnswer {
         let route = ServeRouter.Route.ofrepFlag.rawValue
@@ -42,16 +42,12 @@ enum OFREPRoute {
     static func bulk(_ request: HTTPRequest, context: ServeContext, now: Int64) -> ServeAnswer {
         let route = ServeRouter.Route.ofrepBulk.rawValue
         let program = context.rules.program
-        let etag = "\"" + context.rules.version + "\""
         let profile: Profile
         switch readProfile(request.body) {
         case .failure(let error):
             let body = JSONValue.object([JSONMember(key: "errorCode", value: .string(error.code)), JSONMember(key: "errorDetails", value: .string(error.details))])
             return ServeAnswer(.json(.badRequest, Array(JSONWriter.write(body).utf8)), route: route)
         case .success(let read): profile = read
-        }
-        if let given = request.header("if-none-match"), matches(given, etag: etag) {
-            return ServeAnswer(HTTPResponse(status: .notModified, headers: [HTTPHeader(name: "ETag", value: etag)]), route: route)
         }
         var flags: [JSONValue] = []
         var decisions: [(placement: String, destination: String)] = []
@@ -72,8 +68,22 @@ enum OFREPRoute {
             JSONMember(key: "flags", value: .array(flags)),
             JSONMember(key: "metadata", value: .object([JSONMember(key: "rules", value: .string(context.rules.version))])),
         ])
-        return ServeAnswer(.json(.ok, Array(JSONWriter.write(body).utf8), headers: [HTTPHeader(name: "ETag", value: etag)]),
-                           route: route, decisions: decisions)
+        let bytes = Array(JSONWriter.write(body).utf8)
+        let etag = entityTag(rules: context.rules, body: bytes)
+        if let given = request.header("if-none-match"), matches(given, etag: etag) {
+            return ServeAnswer(HTTPResponse(status: .notModified, headers: [HTTPHeader(name: "ETag", value: etag)]), route: route)
+        }
+        return ServeAnswer(.json(.ok, bytes, headers: [HTTPHeader(name: "ETag", value: etag)]), route: route, decisions: decisions)
+    }
+
+    /// The bulk answer's `ETag`: the rules version, then a digest of the answer. A client that
+    /// keeps its ETag while its context (or the time) changes gets the new answer, not a 304
+    /// for the old one; the same rules and the same answer give the same tag on every server.
+    static func entityTag(rules: ServedRules, body: [UInt8]) -> String {
+        let digest = MD5.digest(body).prefix(4).map { byte in
+            String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+        }.joined()
+        return "\"" + rules.version + "-" + digest + "\""
     }
 
     /// Whether an `If-None-Match` list names `etag` (weak or strong), or is `*`.
