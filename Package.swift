@@ -82,7 +82,7 @@ let package = Package(
         // Servers: `reconcile`, what was shown against what the rules predict, over event files.
         layer("TargetingReconcile", ["TargetingEngine", "TargetingStore", "TargetingBatch"]),
         // Servers: `targeting serve`, decisions over HTTP and OFREP (parser, routes, reload, sockets).
-        layer("TargetingServer", ["Targeting", "TargetingEngine", "TargetingProfiles", "TargetingBase"]),
+        layer("TargetingServer", ["Targeting", "TargetingEngine", "TargetingProfiles", "TargetingBatch", "TargetingBase"]),
         // The front door: the library API an app calls.
         layer("Targeting", ["TargetingEngine"]),
         // Editors: the language server behind `targeting lsp`.

@@ -1,4 +1,5 @@
 import TargetingBase
+import TargetingBatch
 import TargetingEngine
 
 /// One version of the rules, as the server answers from it: compiled, checked free of errors,
@@ -9,10 +10,16 @@ package final class ServedRules: Sendable {
     /// The version: the first 16 hex digits of the MD5 of every rules file's path (relative
     /// to the rules root) and bytes. Servers given the same files name the same version.
     package let version: String
+    /// Every decision the rules can make, printed as JSON without its profile id.
+    let tails: DecisionTails
+    /// The destination of each tail, as the metrics name it.
+    let tailDestinations: [String]
 
     package init(program: Program, version: String) {
         self.program = program
         self.version = version
+        tails = DecisionTails(program: program, format: .json)
+        tailDestinations = tails.decisions.map(\.destinationLabel)
     }
 
     /// The version of `sources` read under `root`.
