@@ -167,6 +167,11 @@ rm -f "$work/shown-store.jsonl"
 measure "$bin" ingest "$work/shown.jsonl" --store "$work/shown-store.jsonl" --rules Rules
 echo "| reconcile: $shown_lines event lines ($events shown, $mismatched different destinations found) over $shown_profiles users | $(rate "$shown_lines" "$ours") lines, $ours_rss MiB peak RSS | \`ingest\` of the same file into an empty store: $(rate "$shown_lines" "$seconds") | $(ratio "$ours" "$seconds") |"
 
+# (i) Serving: `targeting serve` under wrk against nginx-light answering a fixed body of the same
+# size, the same wrk command in the same run; p99 at 80 % of the rate; RSS over 1,000,000
+# requests (Benchmarks/serve/serve.sh; skipped without wrk and nginx).
+Benchmarks/serve/serve.sh "$bin"
+
 # (d) Check: growth with the size of the rule set.
 previous=""
 for segments in 2500 10000 40000; do

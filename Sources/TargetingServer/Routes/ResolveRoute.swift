@@ -82,8 +82,8 @@ enum ResolveRoute {
                 explain = flag
             default:
                 let suggestion = Suggestion.nearest(to: key, in: ResolveRoute.members)
-                return .invalidRequest("unknown member `\(key)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? "")
-                                       + "; a request has `profile`, `placements`, `now` and `explain`")
+                return .invalidRequest("unknown member `\(key)`; "
+                                       + (suggestion.map { "did you mean `\($0)`?" } ?? "a request has `profile`, `placements`, `now` and `explain`"))
             }
             return nil
         }
