@@ -54,8 +54,15 @@ package final class HTTPServer: @unchecked Sendable {
                 continue
             }
             Socket.configure(client, sendSeconds: limits.requestSeconds)
-            guard admit(client) else {
+            switch admit(client) {
+            case .admitted: break
+            case .full:
                 refuse(client)
+                continue
+            case .stopping:
+                // Accepted as the server began stopping: closed unanswered, as if the
+                // listening socket had closed first.
+                close(client)
                 continue
             }
             metrics.connectionsChanged(by: 1)
@@ -84,11 +91,21 @@ package final class HTTPServer: @unchecked Sendable {
     /// How many connections are open.
     package var openConnections: Int { lock.withLock { connections.count } }
 
-    private func admit(_ fd: Int32) -> Bool {
+    /// What becomes of an accepted connection.
+    private enum Admission {
+        case admitted
+        /// Past `maxConnections`: answered 503.
+        case full
+        /// The server is stopping: closed without an answer.
+        case stopping
+    }
+
+    private func admit(_ fd: Int32) -> Admission {
         lock.withLock {
-            guard connections.count < limits.maxConnections, !stopping else { return false }
+            if stopping { return .stopping }
+            guard connections.count < limits.maxConnections else { return .full }
             connections[fd] = false
-            return true
+            return .admitted
         }
     }
 

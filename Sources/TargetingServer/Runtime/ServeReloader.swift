@@ -49,9 +49,7 @@ package final class ServeReloader: @unchecked Sendable {
         if let path = configuration.storePath {
             switch loadStore(path) {
             case .failure(let error): return .failure(error)
-            case .success(let store):
-                context.store = store
-                logStore(store, path: path, log: log)
+            case .success(let store): context.store = store
             }
         }
         if let path = configuration.tokenPath {

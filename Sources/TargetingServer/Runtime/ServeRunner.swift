@@ -52,6 +52,7 @@ package enum ServeRunner {
         ]
         if let store = context.store { members.append(JSONMember(key: "profiles", value: .number(Double(store.count)))) }
         log.log(.info, "listening", members)
+        if let store = context.store, let path = configuration.storePath { ServeReloader.logStore(store, path: path, log: log) }
         reloader.start()
         server.run()
         reloader.stop()
