@@ -10,6 +10,7 @@ and the SDK's error paths (unknown flag, invalid context, missing targeting key)
 from __future__ import annotations
 
 import json
+import re
 
 from openfeature import api
 from openfeature.evaluation_context import EvaluationContext
@@ -86,19 +87,24 @@ def every_profile_every_placement(args) -> None:
 def bulk_over_http(args) -> None:
     with Server(args.bin) as server:
         expected = example_decisions(args.bin)
-        etag = f'"{server.version}"'
+        tag_form = re.compile(r'^"' + server.version + r'-[0-9a-f]{8}"$')
+        tags = set()
         for profile, decisions in zip(example_profiles(), expected):
             context = {"targetingKey": profile["id"], **context_of(profile).attributes}
             context.pop("id")
             response = http(server.port, "POST", "/ofrep/v1/evaluate/flags", {"context": context})
             equal(response.status, 200, f"bulk status for {profile['id']}")
-            equal(response.header("ETag"), etag, "bulk ETag")
+            check(tag_form.match(response.header("ETag") or ""), f"bulk ETag {response.header('ETag')} names the version")
+            tags.add(response.header("ETag"))
             equal(response.header("Content-Type"), "application/json", "bulk Content-Type")
             body = response.json()
             equal(body["metadata"], {"rules": server.version}, "bulk metadata")
             equal(body["flags"], [ofrep_of(d, server.version) for d in decisions],
                   f"bulk flags for {profile['id']}")
+        # The tag also names the answer: profiles answered differently have different tags.
+        check(len(tags) > 1, "different answers have different ETags")
         body = {"context": {"targetingKey": "u_base", "country": "DE"}}
+        etag = http(server.port, "POST", "/ofrep/v1/evaluate/flags", body).header("ETag")
         for given in (etag, f"W/{etag}", f'"0000000000000000", {etag}', "*"):
             response = http(server.port, "POST", "/ofrep/v1/evaluate/flags", body, {"If-None-Match": given})
             equal(response.status, 304, f"bulk with If-None-Match {given}")
@@ -106,6 +112,11 @@ def bulk_over_http(args) -> None:
             equal(response.header("ETag"), etag, "a 304's ETag")
         response = http(server.port, "POST", "/ofrep/v1/evaluate/flags", body, {"If-None-Match": '"0000000000000000"'})
         equal(response.status, 200, "bulk with a stale If-None-Match")
+        # A client that keeps its tag while its context changes gets the new answer, not a 304.
+        changed = {"context": {"targetingKey": "u_base", "country": "DE", "experience": "pro", "birthday": "1990-06-15"}}
+        response = http(server.port, "POST", "/ofrep/v1/evaluate/flags", changed, {"If-None-Match": etag})
+        equal(response.status, 200, "bulk with the tag of another context")
+        check(response.header("ETag") != etag, "another answer, another ETag")
         check(len(response.json()["flags"]) == len(server.listening["placements"]), "a flag per placement")
         response = http(server.port, "POST", "/ofrep/v1/evaluate/flags", "{not json")
         equal(response.status, 400, "bulk with a body that is not JSON")
