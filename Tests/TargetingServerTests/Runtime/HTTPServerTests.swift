@@ -260,8 +260,9 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertEqual(idle.response()?.status, 200)
         let busy = running.client()
         let body = #"{"profile": {"id": "u1"}}"#
-        busy.send("POST /v1/resolve HTTP/1.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body.prefix(5))
-        usleep(50_000)
+        // The interim answer shows the server has the request's head, so it is in flight.
+        busy.send("POST /v1/resolve HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body.prefix(5))
+        XCTAssertEqual(busy.response()?.status, 100)
         running.server.stop()
         // The idle connection is closed; the one in the middle of a request is not.
         XCTAssertEqual(idle.rest(), "")

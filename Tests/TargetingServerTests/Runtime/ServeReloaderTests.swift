@@ -137,12 +137,12 @@ final class ServeReloaderTests: TemporaryDirectoryTestCase {
     func testTokenChangesArePickedUp() throws {
         let server = try start(store: false, token: true)
         XCTAssertEqual(server.state.context.token, Array("first-token".utf8))
-        directory.write("token", "second-token")
+        directory.write("token", "second-token-2")
         server.reloader.check(force: false)
-        XCTAssertEqual(server.state.context.token, Array("second-token".utf8))
+        XCTAssertEqual(server.state.context.token, Array("second-token-2".utf8))
         directory.write("token", "two words")
         server.reloader.check(force: false)
-        XCTAssertEqual(server.state.context.token, Array("second-token".utf8), "a bad token file keeps the token")
+        XCTAssertEqual(server.state.context.token, Array("second-token-2".utf8), "a bad token file keeps the token")
         XCTAssertTrue(server.lines.events.contains("token_rejected"))
     }
 
