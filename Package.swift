@@ -47,6 +47,7 @@ let fuzzTargets: [Target] = {
         fuzzer("engine", ["Targeting", "TargetingEngine", "TargetingBase"]),
         fuzzer("prove", ["Targeting", "TargetingAnalysis", "TargetingEngine", "TargetingBase"]),
         fuzzer("pattern", ["TargetingBase"]),
+        fuzzer("http-request", ["TargetingServer"]),
     ]
 }()
 

@@ -14,7 +14,7 @@ seconds="${1:-60}"
 shift || true
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-all=(rules rules-grammar formatter tests profile events engine prove pattern)
+all=(rules rules-grammar formatter tests profile events engine prove pattern http-request)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 

@@ -23,7 +23,9 @@ enum ChunkedBody {
                 return .refused(.payloadTooLarge, "the chunked body's framing exceeds \(maxFraming) bytes")
             }
             guard let (line, next) = nextLine(in: bytes, from: position) else {
-                return bytes.count - position > maxSizeLine ? .refused(.badRequest, "a chunk size line is too long") : .incomplete
+                // The last byte may be the carriage return before the line feed, which is not
+                // part of the line.
+                return bytes.count - position - 1 > maxSizeLine ? .refused(.badRequest, "a chunk size line is too long") : .incomplete
             }
             guard line.count <= maxSizeLine else { return .refused(.badRequest, "a chunk size line is too long") }
             var size = 0, digits = 0
@@ -53,7 +55,8 @@ enum ChunkedBody {
         let trailerStart = position
         while true {
             guard let (line, next) = nextLine(in: bytes, from: position) else {
-                return bytes.count - trailerStart > limits.maxHeaderBytes ? .refused(.headersTooLarge, "the trailer fields exceed \(limits.maxHeaderBytes) bytes") : .incomplete
+                // As for the header section, the blank line's carriage return may be here already.
+                return bytes.count - trailerStart - 1 > limits.maxHeaderBytes ? .refused(.headersTooLarge, "the trailer fields exceed \(limits.maxHeaderBytes) bytes") : .incomplete
             }
             position = next
             if line.isEmpty { return .body(body, end: position) }

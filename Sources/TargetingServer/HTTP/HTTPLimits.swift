@@ -2,7 +2,8 @@
 package struct HTTPLimits: Hashable, Sendable {
     /// The largest body, decoded (413 beyond).
     package var maxBodyBytes: Int
-    /// The largest request line and header section, up to the blank line (431 beyond).
+    /// The largest request line and header section, up to the blank line, with any empty
+    /// lines before the request line (431 beyond).
     package var maxHeaderBytes: Int
     /// Seconds from a request's first byte (or from when the connection became ready for
     /// one) until it must be whole (408, or a quiet close when nothing came).

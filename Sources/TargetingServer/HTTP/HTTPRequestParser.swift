@@ -5,7 +5,8 @@
 /// characters, no line folding), and a body framed by `Content-Length` or
 /// `Transfer-Encoding: chunked` (which it joins). Both framings at once, differing lengths or
 /// another transfer coding are refused, so a request is never read two ways. Lines may end in
-/// CRLF or a bare LF; empty lines before a request are skipped.
+/// CRLF or a bare LF; empty lines before a request are skipped, and count toward the header
+/// limit, so no stream of them is buffered without end.
 package enum HTTPRequestParser {
     /// The first request in `bytes`, or what is missing, or why it is refused.
     package static func parse(_ bytes: [UInt8], limits: HTTPLimits) -> HTTPParseResult {
@@ -17,10 +18,12 @@ package enum HTTPRequestParser {
         var start = 0
         while start < bytes.count, bytes[start] == lineFeed || bytes[start] == carriageReturn { start += 1 }
         guard let (headerEnd, bodyStart) = headerSectionEnd(bytes, from: start) else {
-            if bytes.count - start > limits.maxHeaderBytes { return .refused(.headersTooLarge, message: "the request line and headers exceed \(limits.maxHeaderBytes) bytes") }
+            // The last byte may be the carriage return that starts the blank line, which the
+            // limit does not count: refuse only what is too large however the line ends.
+            if bytes.count - 1 > limits.maxHeaderBytes { return .refused(.headersTooLarge, message: "the request line and headers exceed \(limits.maxHeaderBytes) bytes") }
             return .incomplete(expectsContinue: false)
         }
-        if headerEnd - start > limits.maxHeaderBytes { return .refused(.headersTooLarge, message: "the request line and headers exceed \(limits.maxHeaderBytes) bytes") }
+        if headerEnd > limits.maxHeaderBytes { return .refused(.headersTooLarge, message: "the request line and headers exceed \(limits.maxHeaderBytes) bytes") }
 
         var lines = HeaderLines(bytes: bytes, position: start, end: headerEnd)
         guard let requestLine = lines.next() else { return .refused(.badRequest, message: "empty request") }
