@@ -159,7 +159,8 @@ final class OFREPRouteTests: XCTestCase {
         let answer = bulk(#"{"context": {"plan": "pro"}}"#)
         XCTAssertEqual(answer.status, 200)
         XCTAssertEqual(answer.route, "/ofrep/v1/evaluate/flags")
-        XCTAssertEqual(answer.header("etag"), "\"\(ServeFixture.version)\"")
+        let tag = answer.header("etag") ?? ""
+        XCTAssertTrue(tag.hasPrefix("\"\(ServeFixture.version)-") && tag.hasSuffix("\"") && tag.count == ServeFixture.version.count + 11, tag)
         let flags = answer.json["flags"]?.arrayValue ?? []
         XCTAssertEqual(flags.count, 2)
         // `home` needs the key for the experiment; `banner` does not.
@@ -186,19 +187,30 @@ final class OFREPRouteTests: XCTestCase {
     }
 
     func testIfNoneMatchGives304() {
-        let tag = "\"\(ServeFixture.version)\""
+        let tag = bulk("{}").header("etag") ?? ""
         for given in [tag, "W/\(tag)", "*", "\"other\", \(tag)", " \"other\" ,W/\(tag) "] {
             let answer = bulk("{}", headers: [HTTPHeader(name: "if-none-match", value: given)])
             XCTAssertEqual(answer.status, 304, given)
             XCTAssertEqual(answer.response.body, [], given)
             XCTAssertEqual(answer.header("etag"), tag, given)
         }
-        for given in ["\"other\"", ServeFixture.version, "\"\(ServeFixture.version.dropLast())\"", ""] {
+        for given in ["\"other\"", "\"\(ServeFixture.version)\"", String(tag.dropFirst().dropLast()), "\"\(tag.dropFirst().dropLast().dropLast())\"", ""] {
             let answer = bulk("{}", headers: [HTTPHeader(name: "if-none-match", value: given)])
             XCTAssertEqual(answer.status, 200, given)
         }
         var bytes: [UInt8] = []
         bulk("{}", headers: [HTTPHeader(name: "if-none-match", value: tag)]).response.append(to: &bytes, keepAlive: true)
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "HTTP/1.1 304 Not Modified\r\nETag: \(tag)\r\n\r\n")
+    }
+
+    func testTheETagNamesTheAnswerSoAChangedContextIsAnsweredAgain() {
+        let first = bulk(#"{"context": {"targetingKey": "u1"}}"#)
+        let tag = first.header("etag") ?? ""
+        let changed = bulk(#"{"context": {"targetingKey": "u1", "plan": "pro"}}"#, headers: [HTTPHeader(name: "if-none-match", value: tag)])
+        XCTAssertNotEqual(first.json["flags"], changed.json["flags"], "the fixture answers the two contexts differently")
+        XCTAssertEqual(changed.status, 200)
+        XCTAssertNotEqual(changed.header("etag"), tag)
+        let same = bulk(#"{"context": {"targetingKey": "u1"}}"#, headers: [HTTPHeader(name: "if-none-match", value: tag)])
+        XCTAssertEqual(same.status, 304)
     }
 }
