@@ -35,7 +35,8 @@ package enum HTTPRequestParser {
         var headers: [HTTPHeader] = []
         while let line = lines.next() {
             switch readHeader(bytes, line) {
-            case .failure(let refusal): return .refused(refusal.status, message: refusal.message)
+            case .failure(let refusal):
+                return .refused(refusal.status, message: refusal.message + " on line \(headers.count + 2) of the request")
             case .success(let header): headers.append(header)
             }
         }

@@ -468,6 +468,15 @@ final class HTTPRequestParserTests: XCTestCase {
         HTTPResponse(status: .notModified, headers: [HTTPHeader(name: "ETag", value: "\"v\"")], body: Array("x".utf8)).append(to: &bytes, keepAlive: true)
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "HTTP/1.1 304 Not Modified\r\nETag: \"v\"\r\n\r\n")
     }
+
+    func testAMalformedHeaderIsNamedByItsLine() {
+        let text = "GET /healthz HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n"
+        guard case .refused(let status, let message) = HTTPRequestParser.parse(Array(text.utf8), limits: .standard) else {
+            return XCTFail("the request is read")
+        }
+        XCTAssertEqual(status, .badRequest)
+        XCTAssertEqual(message, "invalid header name on line 3 of the request")
+    }
 }
 
 /// SplitMix64: the same numbers on every run and platform.
