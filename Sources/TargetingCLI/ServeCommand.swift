@@ -7,12 +7,12 @@ enum ServeCommand: Command {
     static let usage = "serve [--rules PATH] [--listen HOST:PORT] [--store FILE] [--token-file FILE] [--reload-interval DURATION]"
     static let discussion = """
     ROUTES:
-      POST /v1/resolve                        {"profile": {…}, "placements": [...], "now": "…", "explain": false}
-                                              -> {"rules": VERSION, "decisions": [resolve --format json's objects]}
-      GET  /v1/profiles/ID/decisions          a profile of --store (?placement=P, repeatable, &now=TIME)
-      POST /ofrep/v1/evaluate/flags/PLACEMENT OpenFeature (OFREP) evaluation of one placement: {"context": {…}}
-      POST /ofrep/v1/evaluate/flags           every placement, with an ETag of the rules version
-      GET  /healthz, /readyz, /metrics        up; rules loaded and not stopping; Prometheus text
+      POST /v1/resolve                           {"profile": {…}, "placements": [...], "now": "…", "explain": false}
+                                                 -> {"rules": VERSION, "decisions": [resolve --format json's objects]}
+      GET  /v1/profiles/ID/decisions             a profile of --store (?placement=P, repeatable, &now=TIME)
+      POST /ofrep/v1/evaluate/flags/PLACEMENT    OpenFeature (OFREP) evaluation of one placement: {"context": {…}}
+      POST /ofrep/v1/evaluate/flags              every placement; its ETag names the rules version and the answer
+      GET  /healthz, /readyz, /metrics           up; rules loaded and not stopping; Prometheus text
 
     HTTP/1.1 with keep-alive. A body may have up to 1 MiB (413), the request line and headers
     16 KiB (431), a request must be whole within 10 s (408), and at most 1,024 connections are
