@@ -51,11 +51,10 @@ package final class ServerMetrics: @unchecked Sendable {
         let bucket = ServerMetrics.latencyBounds.firstIndex { seconds <= $0 }
         lock.lock()
         requests[RequestKey(route: route, status: status), default: 0] += 1
-        var latency = latencies[route] ?? Latency()
-        if let bucket { latency.buckets[bucket] += 1 }
-        latency.sum += seconds
-        latency.count += 1
-        latencies[route] = latency
+        // Changed where it lies: a copy taken out and put back would copy its buckets each time.
+        if let bucket { latencies[route, default: Latency()].buckets[bucket] += 1 }
+        latencies[route, default: Latency()].sum += seconds
+        latencies[route, default: Latency()].count += 1
         for decision in given { decisions[DecisionKey(placement: decision.placement, destination: decision.destination), default: 0] += 1 }
         lock.unlock()
     }

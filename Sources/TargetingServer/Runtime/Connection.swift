@@ -56,7 +56,10 @@ struct Connection {
                 return finish()
             case .incomplete(let expectsContinue):
                 guard flush() else { return }
-                if start > 0 {
+                if start == buffer.count {
+                    buffer.removeAll(keepingCapacity: true)
+                    start = 0
+                } else if start > 0 {
                     buffer.removeSubrange(..<start)
                     start = 0
                 }
@@ -95,7 +98,9 @@ struct Connection {
     private mutating func answer(_ request: HTTPRequest, keepAlive: Bool) {
         let started = Connection.monotonic()
         let context = server.state.context
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        let now = Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000
         let answer = ServeRouter.answer(request, context: context, now: now, metrics: server.metrics)
         var response = answer.response
         if keepAlive, request.minorVersion == 0 { response.headers.append(HTTPHeader(name: "Connection", value: "keep-alive")) }
