@@ -119,22 +119,31 @@ package enum HTTPRequestParser {
     static func isToken(_ byte: UInt8) -> Bool { tokenBytes[Int(byte)] }
 
     static func readRequestLine(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<(method: String, target: String, minor: Int), Refusal> {
-        let parts = bytes[line].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return .failure(.bad("the request line must be `METHOD TARGET HTTP/1.1`")) }
-        guard !parts[0].isEmpty, parts[0].allSatisfy(isToken) else { return .failure(.bad("invalid method")) }
-        guard !parts[1].isEmpty, parts[1].allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return .failure(.bad("invalid request target")) }
-        let version = Array(parts[2])
-        guard version.count == 8, version.starts(with: Array("HTTP/".utf8)), version[6] == UInt8(ascii: "."),
-              (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(version[5]), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(version[7]) else {
+        // METHOD SP TARGET SP VERSION, each part non-empty, single spaces.
+        guard let firstSpace = bytes[line].firstIndex(of: UInt8(ascii: " ")),
+              let secondSpace = bytes[(firstSpace + 1)..<line.upperBound].firstIndex(of: UInt8(ascii: " ")),
+              !bytes[(secondSpace + 1)..<line.upperBound].contains(UInt8(ascii: " ")) else {
+            return .failure(.bad("the request line must be `METHOD TARGET HTTP/1.1`"))
+        }
+        let method = bytes[line.lowerBound..<firstSpace], target = bytes[(firstSpace + 1)..<secondSpace]
+        let version = bytes[(secondSpace + 1)..<line.upperBound]
+        guard !method.isEmpty, method.allSatisfy(isToken) else { return .failure(.bad("invalid method")) }
+        guard !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return .failure(.bad("invalid request target")) }
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        let start = version.startIndex
+        guard version.count == 8, bytes[start] == UInt8(ascii: "H"), bytes[start + 1] == UInt8(ascii: "T"), bytes[start + 2] == UInt8(ascii: "T"),
+              bytes[start + 3] == UInt8(ascii: "P"), bytes[start + 4] == UInt8(ascii: "/"), bytes[start + 6] == UInt8(ascii: "."),
+              digits.contains(bytes[start + 5]), digits.contains(bytes[start + 7]) else {
             return .failure(.bad("invalid HTTP version"))
         }
-        guard version[5] == UInt8(ascii: "1"), version[7] <= UInt8(ascii: "1") else {
+        guard bytes[start + 5] == UInt8(ascii: "1"), bytes[start + 7] <= UInt8(ascii: "1") else {
             return .failure(Refusal(status: .versionNotSupported, message: "only HTTP/1.1 and HTTP/1.0 are served"))
         }
-        guard let target = originForm(String(decoding: parts[1], as: UTF8.self)) else {
+        let text = String(decoding: target, as: UTF8.self)
+        guard let origin = target.first == UInt8(ascii: "/") ? text : originForm(text) else {
             return .failure(.bad("the request target must be a path such as `/v1/resolve`"))
         }
-        return .success((String(decoding: parts[0], as: UTF8.self), target, Int(version[7] - UInt8(ascii: "0"))))
+        return .success((String(decoding: method, as: UTF8.self), origin, Int(bytes[start + 7] - UInt8(ascii: "0"))))
     }
 
     /// The path and query of a target in origin form (`/p?q`) or absolute form (`http://h/p?q`).
