@@ -204,12 +204,12 @@ package struct FlatRun<Source: SlotSource> {
             if case .text(let bytes) = stored { return body(bytes) }
             return nil
         }
-        switch pointer.pointee.target {
-        case .custom(let key) where pointer.pointee.type == .string || pointer.pointee.type == nil:
-            return Source.withCustomPlain(profile, key, text)
-        case .builtin(let field) where pointer.pointee.derived == nil && pointer.pointee.builtinType == .string:
-            return Source.withFieldPlain(profile, field, text)
-        case .custom, .builtin, .shownCount, .lastShown:
+        switch pointer.pointee.plainRead {
+        case .custom where pointer.pointee.type == .string || pointer.pointee.type == nil:
+            return Source.withCustomPlain(profile, pointer.pointee.plainName, text)
+        case .builtin where pointer.pointee.builtinType == .string:
+            return Source.withFieldPlain(profile, pointer.pointee.plainName, text)
+        case .custom, .builtin, .derived, .history:
             // Typed otherwise, derived (an age), or read from the history: read in full.
             guard case .string(let value) = pointer.pointee.read(from: profile.pointee, now: now) else { return nil }
             return PlainStored.withText(value, text)

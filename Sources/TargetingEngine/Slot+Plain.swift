@@ -8,10 +8,10 @@ extension Slot {
     /// It reads the slot and the profile through pointers, so neither is copied.
     package static func readPlain<Source: SlotSource>(_ slot: UnsafePointer<Slot>, from profile: UnsafePointer<Source>, now: Int64,
                                                    table: UnsafePointer<LiteralTable>) -> FastValue {
-        switch slot.pointee.target {
-        case .custom(let key):
+        switch slot.pointee.plainRead {
+        case .custom:
             let type = slot.pointee.type
-            let plain: FastValue? = Source.withCustomPlain(profile, key) { stored in
+            let plain: FastValue? = Source.withCustomPlain(profile, slot.pointee.plainName) { stored in
                 switch (stored, type) {
                 case (.missing, _): return FastValue(tag: .missing)
                 case (.text(let bytes), .string), (.text(let bytes), nil): return FastValue(literal: table.pointee.id(utf8: bytes))
@@ -26,17 +26,16 @@ extension Slot {
                 }
             }
             if let plain { return plain }
-        case .builtin(let field):
-            if let derived = slot.pointee.derived {
-                // Set exactly when the source is a date string, as `Slot.builtin` reads it.
-                return Source.withFieldPlain(profile, derived.source) { stored in
-                    guard case .text(let bytes) = stored, let ms = Timestamp.parse(utf8: bytes) else { return FastValue(tag: .missing) }
-                    return FastValue(number: Double(derived.rule.value(sourceMs: ms, nowMs: now)))
-                }
+        case .derived(let rule):
+            // Set exactly when the source is a date string, as `Slot.builtin` reads it.
+            return Source.withFieldPlain(profile, slot.pointee.plainName) { stored in
+                guard case .text(let bytes) = stored, let ms = Timestamp.parse(utf8: bytes) else { return FastValue(tag: .missing) }
+                return FastValue(number: Double(rule.value(sourceMs: ms, nowMs: now)))
             }
+        case .builtin:
             let type = slot.pointee.builtinType
             guard type == .string || type == .number || type == .version else { break }
-            let plain: FastValue? = Source.withFieldPlain(profile, field) { stored in
+            let plain: FastValue? = Source.withFieldPlain(profile, slot.pointee.plainName) { stored in
                 switch (stored, type) {
                 case (.missing, _): return FastValue(tag: .missing)
                 case (.text(let bytes), .string): return FastValue(literal: table.pointee.id(utf8: bytes))
@@ -48,7 +47,7 @@ extension Slot {
                 }
             }
             if let plain { return plain }
-        case .shownCount, .lastShown:
+        case .history:
             break  // read from the history, in full
         }
         return FastValue(slot.pointee.read(from: profile.pointee, now: now), table: table)

@@ -80,14 +80,14 @@ package struct ScannedProfile: SlotSource {
 
     package static func withCustomPlain<R>(_ source: UnsafePointer<ScannedProfile>, _ key: String, _ body: (PlainStored) -> R) -> R {
         let bytes = source.pointee.bytes
-        guard let member = source.pointee.scan.pointee.customAttribute(key, in: bytes) else { return body(.missing) }
+        guard let member = ProfileScan.customAttribute(of: source.pointee.scan, key, in: bytes) else { return body(.missing) }
         // The scan stores no `null`, and keeps booleans as the numbers 1 and 0, as `Profile` does.
         return member.kind == .string ? body(.text(UnsafeBufferPointer(rebasing: bytes[member.value]))) : body(.number(member.number))
     }
 
     package static func withFieldPlain<R>(_ source: UnsafePointer<ScannedProfile>, _ name: String, _ body: (PlainStored) -> R) -> R {
         let bytes = source.pointee.bytes
-        guard let member = source.pointee.scan.pointee.field(name, in: bytes) else { return body(.missing) }
+        guard let member = ProfileScan.field(of: source.pointee.scan, name, in: bytes) else { return body(.missing) }
         switch member.kind {
         case .null: return body(.missing)
         case .number: return body(.number(member.number))

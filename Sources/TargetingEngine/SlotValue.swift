@@ -28,16 +28,43 @@ package struct Slot: Hashable, Sendable {
     /// For a built-in field: its recipe when derived, and the type it is read as.
     let derived: BuiltinField.Derived?
     let builtinType: ValueType
+    /// How a plain read (`readPlain`, draw keys) takes the slot, decided once, so that a read
+    /// switches over a payload-free case and copies no part of `target`.
+    let plainRead: PlainRead
+    /// The custom attribute's key or the built-in field's name; for a derived field, the
+    /// stored field it is computed from.
+    let plainName: String
+
+    /// How a plain read takes a slot.
+    enum PlainRead: Sendable {
+        case custom
+        case builtin
+        /// A built-in field computed from a stored date (`derived`).
+        case derived(BuiltinField.Derivation)
+        /// Read from the history, in full.
+        case history
+    }
 
     package init(target: AttributeReference.Target, type: ValueType?) {
         self.target = target
         self.type = type
-        if case .builtin(let field) = target {
-            derived = BuiltinField.derivation(of: field)
+        switch target {
+        case .builtin(let field):
+            let derivation = BuiltinField.derivation(of: field)
+            derived = derivation
             builtinType = type ?? BuiltinField.all[field]?.type ?? .string
-        } else {
+            plainRead = derivation.map { .derived($0.rule) } ?? .builtin
+            plainName = derivation?.source ?? field
+        case .custom(let key):
             derived = nil
             builtinType = .string
+            plainRead = .custom
+            plainName = key
+        case .shownCount, .lastShown:
+            derived = nil
+            builtinType = .string
+            plainRead = .history
+            plainName = ""
         }
     }
 

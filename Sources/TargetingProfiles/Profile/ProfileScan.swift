@@ -131,6 +131,17 @@ package struct ProfileScan: Sendable {
         ProfileScan.first(of: customAttributes, named: key, in: bytes)
     }
 
+    /// `field(_:in:)` of the scan `scan` points to. A method called on `pointer.pointee` copies
+    /// the whole scan (a retain of each of its arrays) to call it; this reads only `fields`.
+    package static func field(of scan: UnsafePointer<ProfileScan>, _ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
+        first(of: scan.pointee.fields, named: name, in: bytes)
+    }
+
+    /// `customAttribute(_:in:)` of the scan `scan` points to, reading only `customAttributes`.
+    package static func customAttribute(of scan: UnsafePointer<ProfileScan>, _ key: String, in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
+        first(of: scan.pointee.customAttributes, named: key, in: bytes)
+    }
+
     /// The first of `members` whose key is `name`, the name's bytes taken once for all of them.
     static func first(of members: [Member], named name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
         var name = name
