@@ -144,13 +144,17 @@ package struct ProfileScan: Sendable {
 
     /// The first of `members` whose key is `name`, the name's bytes taken once for all of them.
     static func first(of members: [Member], named name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
-        var name = name
-        return name.withUTF8 { utf8 in
+        // The name's own storage when it has one (every native string does), without the copy
+        // `withUTF8` makes of its receiver.
+        func search(_ utf8: UnsafeBufferPointer<UInt8>) -> Member? {
             members.withUnsafeBufferPointer { members in
                 for member in members where ScanCursor.same(bytes, member.key, utf8) { return member }
                 return nil
             }
         }
+        if let found = name.utf8.withContiguousStorageIfAvailable(search) { return found }
+        var copy = name
+        return copy.withUTF8(search)
     }
 
     /// The top-level field `name` as `Profile`'s subscript gives it (nil when absent or `null`).
