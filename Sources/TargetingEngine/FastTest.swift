@@ -233,10 +233,33 @@ package struct FastValue: Sendable {
 
 /// The string literals rules compare one slot with, each with a small integer id; lookups
 /// compare exact UTF-8 bytes (canonically equivalent spellings stay distinct).
-package struct LiteralTable: Sendable {
-    /// Every literal's UTF-8 bytes, back to back; literal `i` ends at `ends[i]`.
-    private let utf8: [UInt8]
-    private let ends: [Int]
+package struct LiteralTable: @unchecked Sendable {
+    /// Owns the memory `utf8` and `ends` point to; it is freed with the last copy of the table.
+    private final class Storage {
+        let utf8: UnsafeMutableBufferPointer<UInt8>
+        let ends: UnsafeMutableBufferPointer<Int>
+
+        init(utf8: [UInt8], ends: [Int]) {
+            self.utf8 = .allocate(capacity: utf8.count)
+            _ = self.utf8.initialize(from: utf8)
+            self.ends = .allocate(capacity: ends.count)
+            _ = self.ends.initialize(from: ends)
+        }
+
+        deinit {
+            utf8.deallocate()
+            ends.deallocate()
+        }
+    }
+
+    private let storage: Storage
+    /// Every literal's UTF-8 bytes, back to back; literal `i` ends at `ends[i]`. Raw pointers
+    /// into `storage` (never changed after the table is made), so that a lookup through a
+    /// pointer to the table (`id(in:utf8:)`) loads them without retaining anything. The tables
+    /// are shared by every thread of a batch, and a retain of a shared object is a write to a
+    /// cache line both cores read.
+    private let utf8: UnsafeBufferPointer<UInt8>
+    private let ends: UnsafeBufferPointer<Int>
     /// Literal ids by text, for tables longer than `linearLimit`.
     private let buckets: [String: [Int32]]
 
@@ -263,8 +286,9 @@ package struct LiteralTable: Sendable {
             utf8.append(contentsOf: item.utf8)
             ends.append(utf8.count)
         }
-        self.utf8 = utf8
-        self.ends = ends
+        storage = Storage(utf8: utf8, ends: ends)
+        self.utf8 = UnsafeBufferPointer(storage.utf8)
+        self.ends = UnsafeBufferPointer(storage.ends)
         self.buckets = items.count > LiteralTable.linearLimit ? buckets : [:]
     }
 
@@ -281,25 +305,28 @@ package struct LiteralTable: Sendable {
 
     /// The id of the text spelt by `bytes`, or -1.
     package func id(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        withUnsafePointer(to: self) { LiteralTable.id(in: $0, utf8: bytes) }
+    }
+
+    /// The id of the text spelt by `bytes` in the table `table` points to, or -1: what the
+    /// evaluators call, reading the table where it lies.
+    package static func id(in table: UnsafePointer<LiteralTable>, utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        let all = table.pointee.utf8, ends = table.pointee.ends
         if ends.count <= LiteralTable.linearLimit {
-            return utf8.withUnsafeBufferPointer { all in
-                var start = 0
-                for (index, end) in ends.enumerated() {
-                    if end - start == bytes.count, LiteralTable.same(all, from: start, bytes) {
-                        return Int32(index)
-                    }
-                    start = end
+            var start = 0
+            for (index, end) in ends.enumerated() {
+                if end - start == bytes.count, LiteralTable.same(all, from: start, bytes) {
+                    return Int32(index)
                 }
-                return -1
+                start = end
             }
+            return -1
         }
-        guard let ids = buckets[String(decoding: bytes, as: UTF8.self)] else { return -1 }
-        return utf8.withUnsafeBufferPointer { all in
-            ids.first { id in
-                let start = id == 0 ? 0 : ends[Int(id) - 1]
-                return ends[Int(id)] - start == bytes.count && LiteralTable.same(all, from: start, bytes)
-            } ?? -1
-        }
+        guard let ids = table.pointee.buckets[String(decoding: bytes, as: UTF8.self)] else { return -1 }
+        return ids.first { id in
+            let start = id == 0 ? 0 : ends[Int(id) - 1]
+            return ends[Int(id)] - start == bytes.count && LiteralTable.same(all, from: start, bytes)
+        } ?? -1
     }
 
     /// Whether `all` holds `bytes` at `start` (the caller checked the length).
@@ -317,12 +344,17 @@ package struct LiteralTable: Sendable {
     /// for `.set`), or nil when the text is not ASCII: a comma followed by a combining mark is
     /// no separator to `String.split`, so such text takes the general path.
     package func setMask(utf8 bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        withUnsafePointer(to: self) { LiteralTable.setMask(in: $0, utf8: bytes) }
+    }
+
+    /// `setMask(utf8:)` of the table `table` points to, read where it lies.
+    package static func setMask(in table: UnsafePointer<LiteralTable>, utf8 bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         var mask: UInt64 = 0
         var start = 0
         var index = 0
         while index <= bytes.count {
             if index == bytes.count || bytes[index] == UInt8(ascii: ",") {
-                let id = self.id(utf8: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                let id = LiteralTable.id(in: table, utf8: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 if id >= 0, id < 64 { mask |= 1 << UInt64(id) }
                 start = index + 1
             } else if bytes[index] >= 0x80 {

@@ -14,8 +14,8 @@ extension Slot {
             let plain: FastValue? = Source.withCustomPlain(profile, slot.pointee.plainName) { stored in
                 switch (stored, type) {
                 case (.missing, _): return FastValue(tag: .missing)
-                case (.text(let bytes), .string), (.text(let bytes), nil): return FastValue(literal: table.pointee.id(utf8: bytes))
-                case (.text(let bytes), .set): return table.pointee.setMask(utf8: bytes).map { FastValue(setBits: $0) }
+                case (.text(let bytes), .string), (.text(let bytes), nil): return FastValue(literal: LiteralTable.id(in: table, utf8: bytes))
+                case (.text(let bytes), .set): return LiteralTable.setMask(in: table, utf8: bytes).map { FastValue(setBits: $0) }
                 case (.text(let bytes), .version): return SemanticVersion.packedRelease(utf8: bytes).map { FastValue(version: $0) }
                 case (.number(let number), .number), (.number(let number), nil): return FastValue(number: number)
                 case (.number(let number), .bool), (.number(let number), .date):
@@ -38,7 +38,7 @@ extension Slot {
             let plain: FastValue? = Source.withFieldPlain(profile, slot.pointee.plainName) { stored in
                 switch (stored, type) {
                 case (.missing, _): return FastValue(tag: .missing)
-                case (.text(let bytes), .string): return FastValue(literal: table.pointee.id(utf8: bytes))
+                case (.text(let bytes), .string): return FastValue(literal: LiteralTable.id(in: table, utf8: bytes))
                 case (.text(let bytes), .version): return SemanticVersion.packedRelease(utf8: bytes).map { FastValue(version: $0) }
                 case (.number(let number), .number): return FastValue(number: number)
                 case (.text, .number), (.text, .bool), (.text, .date), (.text, .set), (.number, .string), (.number, .bool),
