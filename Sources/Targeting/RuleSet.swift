@@ -91,10 +91,7 @@ public struct RuleSet: Sendable {
     }
 
     func placementIndex(_ name: String) throws(ResolveError) -> Int {
-        guard let index = program.placementIndex(named: name) else {
-            throw .unknownPlacement(name, suggestion: Suggestion.nearest(to: name, in: placements))
-        }
-        return index
+        try program.placementIndex(of: name).get()
     }
 
     /// Unix milliseconds of a date, rounded down.

@@ -127,10 +127,12 @@ enum CommandSupport {
     /// The index of the placement named on the command line, or nil after reporting it as
     /// unknown, with the nearest name.
     static func placementIndex(named name: String, in program: Program, io: CommandIO) -> Int? {
-        if let index = program.placementIndex(named: name) { return index }
-        let suggestion = Suggestion.nearest(to: name, in: program.placements.map(\.name))
-        io.report(.unknownPlacementArgument(.unknownPlacement(name, suggestion: suggestion)))
-        return nil
+        switch program.placementIndex(of: name) {
+        case .success(let index): return index
+        case .failure(let error):
+            io.report(.unknownPlacementArgument(error))
+            return nil
+        }
     }
 
     /// Loads rules for a command that needs them error-free: prints errors (and warnings) and

@@ -17,6 +17,18 @@ package enum MD5 {
         return out
     }
 
+    /// The first `count` bytes of `bytes`' digest as lowercase hex digits (`count * 2` of them):
+    /// a short name for content, such as a rules version or an entity tag.
+    package static func hexPrefix(of bytes: [UInt8], count: Int) -> String {
+        let digits = Array("0123456789abcdef".unicodeScalars)
+        var text = String.UnicodeScalarView()
+        for byte in digest(bytes).prefix(count) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(text)
+    }
+
     /// The digest's last 8 bytes read as a big-endian integer, computed in stack memory.
     package static func lastEightBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let state = finalState(bytes)

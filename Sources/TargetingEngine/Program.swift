@@ -161,6 +161,12 @@ package struct Program: Sendable {
         return placementIndexByName[name]
     }
 
+    /// The index of the placement named `name`, or the error naming the nearest placement.
+    package func placementIndex(of name: String) -> Result<Int, ResolveError> {
+        if let index = placementIndex(named: name) { return .success(index) }
+        return .failure(.unknownPlacement(name, suggestion: Suggestion.nearest(to: name, in: placements.map(\.name))))
+    }
+
     /// Up to how many placements `placementIndex(named:)` compares names instead of hashing.
     static let placementsComparedInPlace = 8
 

@@ -12,11 +12,7 @@ enum DecisionsBody {
         case .failure(let error):
             return ServeAnswer(ServeError(.unprocessable, "invalid_profile", error.message).response, route: route.rawValue)
         case .success(let decisions):
-            var body: [UInt8] = []
-            body.reserveCapacity(64 + decisions.count * 200)
-            body.append(contentsOf: #"{"rules":"#.utf8)
-            JSONWriter.appendString(rules.version, to: &body)
-            body.append(contentsOf: #","decisions":["#.utf8)
+            var body = DecisionsBody.opening(rules: rules, decisions: decisions.count)
             var evaluator = explain ? Evaluator(program: program, profile: profile, now: now) : nil
             for (index, decision) in decisions.enumerated() {
                 if index > 0 { body.append(UInt8(ascii: ",")) }
@@ -36,16 +32,25 @@ enum DecisionsBody {
         }
     }
 
+    /// `{"rules":VERSION,"decisions":[`, the start of every such body; `]}` closes it.
+    static func opening(rules: ServedRules, decisions: Int) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(64 + decisions * 200)
+        body.append(contentsOf: #"{"rules":"#.utf8)
+        JSONWriter.appendString(rules.version, to: &body)
+        body.append(contentsOf: #","decisions":["#.utf8)
+        return body
+    }
+
     /// The indices of `names` in the rules, or the 404 naming the first unknown one.
     static func placements(_ names: [String]?, in program: Program) -> Result<[Int], ServeError> {
         guard let names else { return .success(Array(program.placements.indices)) }
         var indices: [Int] = []
         for name in names {
-            guard let index = program.placementIndex(named: name) else {
-                let error = ResolveError.unknownPlacement(name, suggestion: Suggestion.nearest(to: name, in: program.placements.map(\.name)))
-                return .failure(ServeError(.notFound, "unknown_placement", error.message))
+            switch program.placementIndex(of: name) {
+            case .failure(let error): return .failure(ServeError(.notFound, "unknown_placement", error.message))
+            case .success(let index): indices.append(index)
             }
-            indices.append(index)
         }
         return .success(indices)
     }

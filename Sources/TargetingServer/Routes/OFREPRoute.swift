@@ -21,9 +21,10 @@ enum OFREPRoute {
     static func single(_ request: HTTPRequest, key: String, context: ServeContext, now: Int64) -> ServeAnswer {
         let route = ServeRouter.Route.ofrepFlag.rawValue
         let program = context.rules.program
-        guard let index = program.placementIndex(named: key) else {
-            let error = ResolveError.unknownPlacement(key, suggestion: Suggestion.nearest(to: key, in: program.placements.map(\.name)))
-            return ServeAnswer(failure(.notFound, key: key, code: "FLAG_NOT_FOUND", details: error.message), route: route)
+        let index: Int
+        switch program.placementIndex(of: key) {
+        case .failure(let error): return ServeAnswer(failure(.notFound, key: key, code: "FLAG_NOT_FOUND", details: error.message), route: route)
+        case .success(let found): index = found
         }
         let profile: Profile
         switch readProfile(request.body) {
@@ -80,9 +81,7 @@ enum OFREPRoute {
     /// keeps its ETag while its context (or the time) changes gets the new answer, not a 304
     /// for the old one; the same rules and the same answer give the same tag on every server.
     static func entityTag(rules: ServedRules, body: [UInt8]) -> String {
-        let digest = MD5.digest(body).prefix(4).map { byte in
-            String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
-        }.joined()
+        let digest = MD5.hexPrefix(of: body, count: 4)
         return "\"" + rules.version + "-" + digest + "\""
     }
 

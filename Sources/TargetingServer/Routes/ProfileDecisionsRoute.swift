@@ -13,9 +13,7 @@ enum ProfileDecisionsRoute {
             case "placement":
                 names = (names ?? []) + [item.value]
             case "now":
-                guard let ms = Timestamp.parse(item.value) else {
-                    return refuse(.invalidRequest("invalid time `\(item.value)` for `now`; use RFC 3339 (2026-11-29T12:00:00Z) or YYYY-MM-DD"))
-                }
+                guard let ms = Timestamp.parse(item.value) else { return refuse(.invalidTime(item.value)) }
                 now = ms
             default:
                 let suggestion = Suggestion.nearest(to: item.name, in: ["placement", "now"])

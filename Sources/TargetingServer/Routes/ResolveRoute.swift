@@ -67,15 +67,14 @@ enum ResolveRoute {
         mutating func apply(_ key: String, _ value: JSONValue) -> ServeError? {
             switch key {
             case "placements":
-                guard let items = value.arrayValue, let strings = Optional(items.compactMap(\.stringValue)), strings.count == items.count else {
+                let strings = value.arrayValue?.compactMap(\.stringValue)
+                guard let strings, strings.count == value.arrayValue?.count else {
                     return .invalidRequest("`placements` must be an array of placement names, found \(value.typeName)")
                 }
                 names = strings
             case "now":
                 guard let text = value.stringValue else { return .invalidRequest("`now` must be a string, found \(value.typeName)") }
-                guard let ms = Timestamp.parse(text) else {
-                    return .invalidRequest("invalid time `\(text)` for `now`; use RFC 3339 (2026-11-29T12:00:00Z) or YYYY-MM-DD")
-                }
+                guard let ms = Timestamp.parse(text) else { return .invalidTime(text) }
                 now = ms
             case "explain":
                 guard let flag = value.boolValue else { return .invalidRequest("`explain` must be true or false, found \(value.typeName)") }
@@ -114,11 +113,7 @@ enum ResolveRoute {
         let profileBytes = UnsafeBufferPointer(rebasing: body[profileRange])
         var scan = ProfileScan()
         guard scan.scan(profileBytes) else { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(64 + placements.count * 200)
-        output.append(contentsOf: #"{"rules":"#.utf8)
-        JSONWriter.appendString(rules.version, to: &output)
-        output.append(contentsOf: #","decisions":["#.utf8)
+        var output = DecisionsBody.opening(rules: rules, decisions: placements.count)
         var decisions: [(placement: String, destination: String)] = []
         decisions.reserveCapacity(placements.count)
         let failure = withUnsafePointer(to: &scan) { scan -> ResolveError? in

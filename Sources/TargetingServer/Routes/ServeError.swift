@@ -30,4 +30,9 @@ package struct ServeError: Error, Hashable, Sendable {
     }
 
     static func invalidRequest(_ message: String) -> ServeError { ServeError(.badRequest, "invalid_request", message) }
+
+    /// A `now` (member or query parameter) that is not an instant.
+    static func invalidTime(_ text: String) -> ServeError {
+        .invalidRequest("invalid time `\(text)` for `now`; use RFC 3339 (2026-11-29T12:00:00Z) or YYYY-MM-DD")
+    }
 }

@@ -27,7 +27,7 @@ package enum ServeRouter {
 
     /// The answer to `request`.
     package static func answer(_ request: HTTPRequest, context: ServeContext, now: Int64, metrics: ServerMetrics) -> ServeAnswer {
-        guard let segments = request.path == Route.resolve.rawValue ? ["v1", "resolve"] : request.pathSegments else {
+        guard let segments = request.pathSegments else {
             return ServeAnswer(ServeError.invalidRequest("the path has a malformed `%` escape or is not UTF-8").response, route: unmatched)
         }
         let (route, parameter) = match(segments)

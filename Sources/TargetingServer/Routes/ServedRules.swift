@@ -34,10 +34,7 @@ package final class ServedRules: Sendable {
             bytes.append(0)
             bytes.append(contentsOf: source.bytes)
         }
-        return MD5.digest(bytes).prefix(8).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-        }.joined()
+        return MD5.hexPrefix(of: bytes, count: 8)
     }
 }
 

@@ -30,7 +30,7 @@ package final class HTTPServer: @unchecked Sendable {
 
     /// Binds and listens; nothing is accepted before `run()`.
     package init(host: String, port: Int, limits: HTTPLimits, state: ServeState, metrics: ServerMetrics, log: ServerLog) throws(ServeStartError) {
-        switch Socket.listen(host: host, port: port) {
+        switch Socket.listening(host: host, port: port) {
         case .failure(let error): throw error
         case .success(let listening):
             listenFD = listening.fd

@@ -20,7 +20,7 @@ package final class ServeReloader: @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private var forced = false
     private var stopped = false
-    private var finished = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
     private var rulesStamps: [FileStamp?]
     private var storeStamp: FileStamp?
     private var tokenStamp: FileStamp?

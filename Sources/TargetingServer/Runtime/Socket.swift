@@ -18,7 +18,7 @@ enum Socket {
     static var lastError: String { String(cString: strerror(errno)) }
 
     /// A listening socket bound to `host:port` (port 0: any free port) and the port it got.
-    static func listen(host: String, port: Int, backlog: Int32 = 4096) -> Result<(fd: Int32, port: Int), ServeStartError> {
+    static func listening(host: String, port: Int, backlog: Int32 = 4096) -> Result<(fd: Int32, port: Int), ServeStartError> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = streamType
@@ -37,7 +37,7 @@ enum Socket {
             guard fd >= 0 else { lastProblem = lastError; continue }
             var one: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-            guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, systemListen(fd, backlog) == 0 else {
+            guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, listen(fd, backlog) == 0 else {
                 lastProblem = lastError
                 close(fd)
                 continue
@@ -111,11 +111,6 @@ enum Socket {
     static func shutdownWriting(_ fd: Int32) {
         shutdown(fd, Int32(SHUT_WR))
     }
-}
-
-/// `listen(2)`, under a name the enclosing `Socket.listen` does not hide.
-private func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
-    listen(fd, backlog)
 }
 
 /// Why the server could not start.

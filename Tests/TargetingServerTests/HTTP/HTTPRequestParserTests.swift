@@ -1,3 +1,4 @@
+import TargetingTestSupport
 import XCTest
 @testable import TargetingServer
 
@@ -384,7 +385,7 @@ final class HTTPRequestParserTests: XCTestCase {
     // MARK: Random input
 
     func testRandomBytesNeverCrashAndKeepTheInvariants() {
-        var random = SeededRandom(seed: 0x5EED_2026)
+        var random = ReferenceDraw.Generator(seed: 0x5EED_2026)
         let pieces = ["GET", "POST", " ", "/", "/v1/resolve", "?a=b", " HTTP/1.1", " HTTP/1.0", " HTTP/2.0", "\r\n", "\n", "\r",
                       "Host: a", "Content-Length: ", "Transfer-Encoding: chunked", "Expect: 100-continue", ":", "0", "1", "5",
                       "a", "ff", ";x", "Connection: close", "\t", "\u{0}", "\u{7F}", "{}", "%", "é"].map { Array($0.utf8) }
@@ -476,20 +477,5 @@ final class HTTPRequestParserTests: XCTestCase {
         }
         XCTAssertEqual(status, .badRequest)
         XCTAssertEqual(message, "invalid header name on line 3 of the request")
-    }
-}
-
-/// SplitMix64: the same numbers on every run and platform.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
