@@ -74,8 +74,7 @@ package struct BatchResolver: Sendable {
     package func resolve(line: Int, bytes: UnsafeBufferPointer<UInt8>?, scan: inout ProfileScan, into output: inout Output) {
         guard let bytes else { return output.reject(LineChunk.tooLongMessage, line: line) }
         if !printer.explain, scan.scan(bytes) {
-            return withUnsafePointer(to: &scan) { scan in
-                let scanned = ScannedProfile(scan: scan, bytes: bytes)
+            return ScannedProfile.with(&scan, bytes: bytes) { scanned in
                 if let onlyID, scanned.profileID != onlyID { return }
                 resolve(.scanned(scanned), line: line, into: &output)
             }

@@ -7,7 +7,8 @@ import TargetingEngine
 /// as `DecisionPrinter.text` (both come from `Decision`'s `jsonTail` and `textTail`).
 package struct DecisionTails: Sendable {
     package let format: OutputFormat
-    private let tails: [[UInt8]]
+    /// The tails' bytes, read without a retain (the table is shared by every thread of a batch).
+    private let tails: PinnedBytes
     /// The decision each tail prints, without a profile id (for `--summary`).
     package let decisions: [Decision]
     /// Per placement: the indices of its tails, in the order of its plan's choices.
@@ -78,7 +79,7 @@ package struct DecisionTails: Sendable {
             }
             placementTails.append(entries)
         }
-        self.tails = tails
+        self.tails = PinnedBytes(tails)
         self.decisions = decisions
         self.placementTails = placementTails
         self.noMatch = noMatch

@@ -48,7 +48,7 @@ package enum ParallelBatches {
                     let slot = index % ring.count
                     ring.filled[slot].wait()
                     if ring.stop[slot] { break }
-                    work(&ring.chunks[slot], &ring.workers[thread], &ring.parts[slot])
+                    work(&ring.chunks[slot].pointee, &ring.workers[thread].pointee, &ring.parts[slot].pointee)
                     ring.done[slot].signal()
                     index += jobs
                 }
@@ -63,16 +63,16 @@ package enum ParallelBatches {
         while true {
             if produced - merged == ring.count {
                 ring.done[merged % ring.count].wait()
-                merge(&ring.parts[merged % ring.count])
+                merge(&ring.parts[merged % ring.count].pointee)
                 merged += 1
             }
-            guard next(&ring.chunks[produced % ring.count]) else { break }
+            guard next(&ring.chunks[produced % ring.count].pointee) else { break }
             ring.filled[produced % ring.count].signal()
             produced += 1
         }
         while merged < produced {
             ring.done[merged % ring.count].wait()
-            merge(&ring.parts[merged % ring.count])
+            merge(&ring.parts[merged % ring.count].pointee)
             merged += 1
         }
         // The chunk each thread would take next is a stop.
@@ -115,9 +115,9 @@ package enum ParallelBatches {
 private final class Ring<Chunk, Worker, Part>: @unchecked Sendable {
     let count: Int
     let jobs: Int
-    let chunks: UnsafeMutablePointer<Chunk>
-    let parts: UnsafeMutablePointer<Part>
-    let workers: UnsafeMutablePointer<Worker>
+    let chunks: Padded<Chunk>
+    let parts: Padded<Part>
+    let workers: Padded<Worker>
     let stop: UnsafeMutablePointer<Bool>
     let filled: [DispatchSemaphore]
     let done: [DispatchSemaphore]
@@ -126,27 +126,48 @@ private final class Ring<Chunk, Worker, Part>: @unchecked Sendable {
     init(jobs: Int, depth: Int, chunk: () -> Chunk, part: () -> Part, worker: () -> Worker) {
         self.jobs = jobs
         count = jobs * depth
-        chunks = .allocate(capacity: count)
-        parts = .allocate(capacity: count)
-        workers = .allocate(capacity: jobs)
+        chunks = Padded(count: count, chunk)
+        parts = Padded(count: count, part)
+        workers = Padded(count: jobs, worker)
         stop = .allocate(capacity: count)
-        for index in 0..<count {
-            (chunks + index).initialize(to: chunk())
-            (parts + index).initialize(to: part())
-        }
-        for index in 0..<jobs { (workers + index).initialize(to: worker()) }
         stop.initialize(repeating: false, count: count)
         filled = (0..<count).map { _ in DispatchSemaphore(value: 0) }
         done = (0..<count).map { _ in DispatchSemaphore(value: 0) }
     }
 
     deinit {
-        chunks.deinitialize(count: count)
-        chunks.deallocate()
-        parts.deinitialize(count: count)
-        parts.deallocate()
-        workers.deinitialize(count: jobs)
-        workers.deallocate()
+        chunks.free()
+        parts.free()
+        workers.free()
         stop.deallocate()
+    }
+}
+
+/// Values of one type, each on cache lines of its own: threads write their own values many
+/// times a chunk (a worker's scan, a part's counters), and two values on one line would make
+/// each write wait for the other core.
+private struct Padded<Value> {
+    private let base: UnsafeMutableRawPointer
+    private let stride: Int
+    private let count: Int
+
+    /// Bytes between values: a whole number of cache lines (two, for adjacent-line prefetching).
+    private static var lineBytes: Int { 128 }
+
+    init(count: Int, _ make: () -> Value) {
+        self.count = count
+        let lines = Padded.lineBytes
+        stride = (MemoryLayout<Value>.stride + lines - 1) / lines * lines
+        base = .allocate(byteCount: max(1, stride * count), alignment: max(lines, MemoryLayout<Value>.alignment))
+        for index in 0..<count { (base + index * stride).initializeMemory(as: Value.self, to: make()) }
+    }
+
+    subscript(index: Int) -> UnsafeMutablePointer<Value> {
+        (base + index * stride).assumingMemoryBound(to: Value.self)
+    }
+
+    func free() {
+        for index in 0..<count { self[index].deinitialize(count: 1) }
+        base.deallocate()
     }
 }

@@ -234,32 +234,10 @@ package struct FastValue: Sendable {
 /// The string literals rules compare one slot with, each with a small integer id; lookups
 /// compare exact UTF-8 bytes (canonically equivalent spellings stay distinct).
 package struct LiteralTable: @unchecked Sendable {
-    /// Owns the memory `utf8` and `ends` point to; it is freed with the last copy of the table.
-    private final class Storage {
-        let utf8: UnsafeMutableBufferPointer<UInt8>
-        let ends: UnsafeMutableBufferPointer<Int>
-
-        init(utf8: [UInt8], ends: [Int]) {
-            self.utf8 = .allocate(capacity: utf8.count)
-            _ = self.utf8.initialize(from: utf8)
-            self.ends = .allocate(capacity: ends.count)
-            _ = self.ends.initialize(from: ends)
-        }
-
-        deinit {
-            utf8.deallocate()
-            ends.deallocate()
-        }
-    }
-
-    private let storage: Storage
-    /// Every literal's UTF-8 bytes, back to back; literal `i` ends at `ends[i]`. Raw pointers
-    /// into `storage` (never changed after the table is made), so that a lookup through a
-    /// pointer to the table (`id(in:utf8:)`) loads them without retaining anything. The tables
-    /// are shared by every thread of a batch, and a retain of a shared object is a write to a
-    /// cache line both cores read.
-    private let utf8: UnsafeBufferPointer<UInt8>
-    private let ends: UnsafeBufferPointer<Int>
+    /// Every literal's UTF-8 bytes, back to back, read through a pointer to the table
+    /// (`id(in:utf8:)`) without retaining anything: the tables are shared by every thread of a
+    /// batch.
+    private let literals: PinnedBytes
     /// Literal ids by text, for tables longer than `linearLimit`.
     private let buckets: [String: [Int32]]
 
@@ -280,15 +258,7 @@ package struct LiteralTable: @unchecked Sendable {
     }
 
     private init(items: [String], buckets: [String: [Int32]]) {
-        var utf8: [UInt8] = []
-        var ends: [Int] = []
-        for item in items {
-            utf8.append(contentsOf: item.utf8)
-            ends.append(utf8.count)
-        }
-        storage = Storage(utf8: utf8, ends: ends)
-        self.utf8 = UnsafeBufferPointer(storage.utf8)
-        self.ends = UnsafeBufferPointer(storage.ends)
+        literals = PinnedBytes(items.map { Array($0.utf8) })
         self.buckets = items.count > LiteralTable.linearLimit ? buckets : [:]
     }
 
@@ -311,7 +281,7 @@ package struct LiteralTable: @unchecked Sendable {
     /// The id of the text spelt by `bytes` in the table `table` points to, or -1: what the
     /// evaluators call, reading the table where it lies.
     package static func id(in table: UnsafePointer<LiteralTable>, utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
-        let all = table.pointee.utf8, ends = table.pointee.ends
+        let all = table.pointee.literals.all, ends = table.pointee.literals.ends
         if ends.count <= LiteralTable.linearLimit {
             var start = 0
             for (index, end) in ends.enumerated() {

@@ -28,16 +28,19 @@ extension Program {
     /// Chooses each of `placements` for `profile` at `now`, handing `body` each placement and
     /// choice in order; returns the first failure (a split without a profile id), which ends it.
     package func choose(placements indices: [Int], for profile: Profile, now: Int64, _ body: (Int, Choice) -> Void) -> ResolveError? {
-        chooseEach(indices, for: profile, now: now, body)
+        indices.withUnsafeBufferPointer { chooseEach($0, for: profile, now: now, body) }
     }
 
     /// `choose(placements:for:now:_:)` for a profile line scanned in place.
     package func choose(placements indices: [Int], for profile: ScannedProfile, now: Int64, _ body: (Int, Choice) -> Void) -> ResolveError? {
-        chooseEach(indices, for: profile, now: now, body)
+        indices.withUnsafeBufferPointer { chooseEach($0, for: profile, now: now, body) }
     }
 
-    // One generic body, specialised here for each concrete source above.
-    private func chooseEach<Source: SlotSource>(_ indices: [Int], for profile: Source, now: Int64, _ body: (Int, Choice) -> Void) -> ResolveError? {
+    // One generic body, specialised here for each concrete source above. The indices come as a
+    // buffer, which the run's closures capture without retaining (the batch's threads share
+    // the array, and a retain of a shared object is a write to a cache line all cores read).
+    private func chooseEach<Source: SlotSource>(_ indices: UnsafeBufferPointer<Int>, for profile: Source, now: Int64,
+                                                _ body: (Int, Choice) -> Void) -> ResolveError? {
         withRun(for: profile, now: now) { run in
             for index in indices {
                 switch run.choose(placement: index) {
@@ -52,8 +55,14 @@ extension Program {
     /// Runs `body` on a fresh evaluation of `profile`: its slot values and segment results live
     /// on the stack, and the code is reached through buffer pointers (no copies, no retains).
     func withRun<Source: SlotSource, Result>(for profile: Source, now: Int64, _ body: (inout FlatRun<Source>) -> Result) -> Result {
-        let flat: FlatCode = self.flat
-        return withUnsafeTemporaryAllocation(of: SlotValue.self, capacity: max(1, flat.slotCount)) { values in
+        // Borrowed for the run, not retained: the code is shared by every thread of a batch, and
+        // a retain of a shared object is a write to a cache line both cores read.
+        Unmanaged.passUnretained(flat)._withUnsafeGuaranteedRef { flat in withRun(flat, for: profile, now: now, body) }
+    }
+
+    private func withRun<Source: SlotSource, Result>(_ flat: FlatCode, for profile: Source, now: Int64,
+                                                     _ body: (inout FlatRun<Source>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: SlotValue.self, capacity: max(1, flat.slotCount)) { values in
             // Full values are kept for few slots: each is initialised when kept, and only those
             // are deinitialised (cheaper than a whole buffer of optionals each time).
             withUnsafeTemporaryAllocation(of: Bool.self, capacity: max(1, flat.slotCount)) { kept in
@@ -206,9 +215,9 @@ package struct FlatRun<Source: SlotSource> {
         }
         switch pointer.pointee.plainRead {
         case .custom where pointer.pointee.type == .string || pointer.pointee.type == nil:
-            return Source.withCustomPlain(profile, pointer.pointee.plainName, text)
+            return Source.withCustomPlain(profile, pointer, text)
         case .builtin where pointer.pointee.builtinType == .string:
-            return Source.withFieldPlain(profile, pointer.pointee.plainName, text)
+            return Source.withFieldPlain(profile, pointer, text)
         case .custom, .builtin, .derived, .history:
             // Typed otherwise, derived (an age), or read from the history: read in full.
             guard case .string(let value) = pointer.pointee.read(from: profile.pointee, now: now) else { return nil }

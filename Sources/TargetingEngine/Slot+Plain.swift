@@ -11,7 +11,7 @@ extension Slot {
         switch slot.pointee.plainRead {
         case .custom:
             let type = slot.pointee.type
-            let plain: FastValue? = Source.withCustomPlain(profile, slot.pointee.plainName) { stored in
+            let plain: FastValue? = Source.withCustomPlain(profile, slot) { stored in
                 switch (stored, type) {
                 case (.missing, _): return FastValue(tag: .missing)
                 case (.text(let bytes), .string), (.text(let bytes), nil): return FastValue(literal: LiteralTable.id(in: table, utf8: bytes))
@@ -28,14 +28,14 @@ extension Slot {
             if let plain { return plain }
         case .derived(let rule):
             // Set exactly when the source is a date string, as `Slot.builtin` reads it.
-            return Source.withFieldPlain(profile, slot.pointee.plainName) { stored in
+            return Source.withFieldPlain(profile, slot) { stored in
                 guard case .text(let bytes) = stored, let ms = Timestamp.parse(utf8: bytes) else { return FastValue(tag: .missing) }
                 return FastValue(number: Double(rule.value(sourceMs: ms, nowMs: now)))
             }
         case .builtin:
             let type = slot.pointee.builtinType
             guard type == .string || type == .number || type == .version else { break }
-            let plain: FastValue? = Source.withFieldPlain(profile, slot.pointee.plainName) { stored in
+            let plain: FastValue? = Source.withFieldPlain(profile, slot) { stored in
                 switch (stored, type) {
                 case (.missing, _): return FastValue(tag: .missing)
                 case (.text(let bytes), .string): return FastValue(literal: LiteralTable.id(in: table, utf8: bytes))

@@ -13,11 +13,12 @@ package protocol SlotSource {
     func customValue(_ key: String) -> CustomValue?
     /// What the user was shown (the profile's `history`), or nil when it has none.
     var history: ProfileHistory? { get }
-    /// Calls `body` with the stored custom attribute `key` of `source` in plain form (through a
-    /// pointer, so that a read copies only what it looks at).
-    static func withCustomPlain<R>(_ source: UnsafePointer<Self>, _ key: String, _ body: (PlainStored) -> R) -> R
-    /// Calls `body` with the built-in field `name` of `source` in plain form (`null` is missing).
-    static func withFieldPlain<R>(_ source: UnsafePointer<Self>, _ name: String, _ body: (PlainStored) -> R) -> R
+    /// Calls `body` with the stored custom attribute `slot` reads (its `plainName`) of `source`
+    /// in plain form (both through pointers, so that a read copies only what it looks at).
+    static func withCustomPlain<R>(_ source: UnsafePointer<Self>, _ slot: UnsafePointer<Slot>, _ body: (PlainStored) -> R) -> R
+    /// Calls `body` with the built-in field `slot` reads (its `plainName`) of `source` in plain
+    /// form (`null` is missing).
+    static func withFieldPlain<R>(_ source: UnsafePointer<Self>, _ slot: UnsafePointer<Slot>, _ body: (PlainStored) -> R) -> R
 }
 
 /// A stored value as a plain read sees it: text as its UTF-8 bytes, which are valid only
@@ -41,16 +42,16 @@ extension Profile: SlotSource {
     package func field(_ name: String) -> JSONValue? { self[name] }
     package func customValue(_ key: String) -> CustomValue? { customAttributes[key] }
 
-    package static func withCustomPlain<R>(_ source: UnsafePointer<Profile>, _ key: String, _ body: (PlainStored) -> R) -> R {
-        switch source.pointee.customAttributes[key] {
+    package static func withCustomPlain<R>(_ source: UnsafePointer<Profile>, _ slot: UnsafePointer<Slot>, _ body: (PlainStored) -> R) -> R {
+        switch source.pointee.customAttributes[slot.pointee.plainName] {
         case nil: body(.missing)
         case .number(let number)?: body(.number(number))
         case .string(let text)?: PlainStored.withText(text, body)
         }
     }
 
-    package static func withFieldPlain<R>(_ source: UnsafePointer<Profile>, _ name: String, _ body: (PlainStored) -> R) -> R {
-        switch source.pointee[name] {
+    package static func withFieldPlain<R>(_ source: UnsafePointer<Profile>, _ slot: UnsafePointer<Slot>, _ body: (PlainStored) -> R) -> R {
+        switch source.pointee[slot.pointee.plainName] {
         case nil: body(.missing)
         case .number(let number)?: body(.number(number))
         case .string(let text)?: PlainStored.withText(text, body)
@@ -61,33 +62,57 @@ extension Profile: SlotSource {
 
 /// A profile line scanned by `ProfileScan`, read where it lies.
 ///
-/// It borrows the scan through a pointer (valid while the line is resolved), so the copies an
-/// evaluation makes of it retain nothing.
+/// It borrows the scan and its member lists through pointers (valid while the line is
+/// resolved), so the copies an evaluation makes of it, and its reads, retain nothing.
 package struct ScannedProfile: SlotSource {
     package let scan: UnsafePointer<ProfileScan>
     package let bytes: UnsafeBufferPointer<UInt8>
     package let profileID: String?
+    private let fields: UnsafeBufferPointer<ProfileScan.Member>
+    private let customAttributes: UnsafeBufferPointer<ProfileScan.Member>
 
-    package init(scan: UnsafePointer<ProfileScan>, bytes: UnsafeBufferPointer<UInt8>) {
+    private init(scan: UnsafePointer<ProfileScan>, fields: UnsafeBufferPointer<ProfileScan.Member>,
+                 customAttributes: UnsafeBufferPointer<ProfileScan.Member>, bytes: UnsafeBufferPointer<UInt8>) {
         self.scan = scan
         self.bytes = bytes
-        profileID = scan.pointee.id(in: bytes)
+        self.fields = fields
+        self.customAttributes = customAttributes
+        profileID = ProfileScan.id(in: fields, bytes)
+    }
+
+    /// Calls `body` with the line `bytes` that `scan` has just scanned, read where it lies.
+    package static func with<R>(_ scan: inout ProfileScan, bytes: UnsafeBufferPointer<UInt8>, _ body: (ScannedProfile) -> R) -> R {
+        scan.withMembers { scan, fields, customAttributes in
+            body(ScannedProfile(scan: scan, fields: fields, customAttributes: customAttributes, bytes: bytes))
+        }
     }
 
     package func field(_ name: String) -> JSONValue? { scan.pointee.fieldValue(name, in: bytes) }
     package var history: ProfileHistory? { scan.pointee.history }
     package func customValue(_ key: String) -> CustomValue? { scan.pointee.customValue(key, in: bytes) }
 
-    package static func withCustomPlain<R>(_ source: UnsafePointer<ScannedProfile>, _ key: String, _ body: (PlainStored) -> R) -> R {
+    /// The member of `members` `slot` reads.
+    @inline(__always)
+    private static func member(of members: UnsafeBufferPointer<ProfileScan.Member>, _ slot: UnsafePointer<Slot>,
+                               in bytes: UnsafeBufferPointer<UInt8>) -> ProfileScan.Member? {
+        guard let name = slot.pointee.plainUTF8 else {
+            // Longer than a slot holds: compared through a copy of the string.
+            var name = slot.pointee.plainName
+            return name.withUTF8 { ProfileScan.first(in: members, named: $0, in: bytes) }
+        }
+        return name.withUTF8 { ProfileScan.first(in: members, named: $0, in: bytes) }
+    }
+
+    package static func withCustomPlain<R>(_ source: UnsafePointer<ScannedProfile>, _ slot: UnsafePointer<Slot>, _ body: (PlainStored) -> R) -> R {
         let bytes = source.pointee.bytes
-        guard let member = ProfileScan.customAttribute(of: source.pointee.scan, key, in: bytes) else { return body(.missing) }
+        guard let member = member(of: source.pointee.customAttributes, slot, in: bytes) else { return body(.missing) }
         // The scan stores no `null`, and keeps booleans as the numbers 1 and 0, as `Profile` does.
         return member.kind == .string ? body(.text(UnsafeBufferPointer(rebasing: bytes[member.value]))) : body(.number(member.number))
     }
 
-    package static func withFieldPlain<R>(_ source: UnsafePointer<ScannedProfile>, _ name: String, _ body: (PlainStored) -> R) -> R {
+    package static func withFieldPlain<R>(_ source: UnsafePointer<ScannedProfile>, _ slot: UnsafePointer<Slot>, _ body: (PlainStored) -> R) -> R {
         let bytes = source.pointee.bytes
-        guard let member = ProfileScan.field(of: source.pointee.scan, name, in: bytes) else { return body(.missing) }
+        guard let member = member(of: source.pointee.fields, slot, in: bytes) else { return body(.missing) }
         switch member.kind {
         case .null: return body(.missing)
         case .number: return body(.number(member.number))

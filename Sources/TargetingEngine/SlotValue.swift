@@ -34,6 +34,8 @@ package struct Slot: Hashable, Sendable {
     /// The custom attribute's key or the built-in field's name; for a derived field, the
     /// stored field it is computed from.
     let plainName: String
+    /// `plainName`'s bytes held in the slot, for reads that compare bytes (nil when too long).
+    let plainUTF8: InlineName?
 
     /// How a plain read takes a slot.
     enum PlainRead: Sendable {
@@ -66,6 +68,7 @@ package struct Slot: Hashable, Sendable {
             plainRead = .history
             plainName = ""
         }
+        plainUTF8 = InlineName(plainName)
     }
 
     package static func == (lhs: Slot, rhs: Slot) -> Bool { lhs.target == rhs.target && lhs.type == rhs.type }

@@ -131,30 +131,43 @@ package struct ProfileScan: Sendable {
         ProfileScan.first(of: customAttributes, named: key, in: bytes)
     }
 
-    /// `field(_:in:)` of the scan `scan` points to. A method called on `pointer.pointee` copies
-    /// the whole scan (a retain of each of its arrays) to call it; this reads only `fields`.
-    package static func field(of scan: UnsafePointer<ProfileScan>, _ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
-        first(of: scan.pointee.fields, named: name, in: bytes)
-    }
-
-    /// `customAttribute(_:in:)` of the scan `scan` points to, reading only `customAttributes`.
-    package static func customAttribute(of scan: UnsafePointer<ProfileScan>, _ key: String, in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
-        first(of: scan.pointee.customAttributes, named: key, in: bytes)
+    /// Calls `body` with a pointer to the scan and its top-level members and stored custom
+    /// attributes as buffers, all borrowed for the call: lookups through them
+    /// (`first(in:named:in:)`) retain nothing.
+    package mutating func withMembers<R>(_ body: (_ scan: UnsafePointer<ProfileScan>, _ fields: UnsafeBufferPointer<Member>,
+                                                  _ customAttributes: UnsafeBufferPointer<Member>) -> R) -> R {
+        withUnsafeMutablePointer(to: &self) { scan in
+            scan.pointee.fields.withUnsafeBufferPointer { fields in
+                scan.pointee.customAttributes.withUnsafeBufferPointer { customAttributes in body(scan, fields, customAttributes) }
+            }
+        }
     }
 
     /// The first of `members` whose key is `name`, the name's bytes taken once for all of them.
     static func first(of members: [Member], named name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
-        // The name's own storage when it has one (every native string does), without the copy
-        // `withUTF8` makes of its receiver.
-        func search(_ utf8: UnsafeBufferPointer<UInt8>) -> Member? {
-            members.withUnsafeBufferPointer { members in
-                for member in members where ScanCursor.same(bytes, member.key, utf8) { return member }
-                return nil
-            }
+        members.withUnsafeBufferPointer { members in
+            // The name's own storage when it has one (every native string does), without the
+            // copy `withUTF8` makes of its receiver.
+            if let found = name.utf8.withContiguousStorageIfAvailable({ first(in: members, named: $0, in: bytes) }) { return found }
+            var copy = name
+            return copy.withUTF8 { first(in: members, named: $0, in: bytes) }
         }
-        if let found = name.utf8.withContiguousStorageIfAvailable(search) { return found }
-        var copy = name
-        return copy.withUTF8(search)
+    }
+
+    /// The first of `members` whose key (in `bytes`) is spelt `name`.
+    @inline(__always)
+    package static func first(in members: UnsafeBufferPointer<Member>, named name: UnsafeBufferPointer<UInt8>,
+                              in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
+        for member in members where ScanCursor.same(bytes, member.key, name) { return member }
+        return nil
+    }
+
+    /// The profile id (`id`) among `fields`, when it is a string.
+    package static func id(in fields: UnsafeBufferPointer<Member>, _ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let name: StaticString = "id"
+        guard let member = first(in: fields, named: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), in: bytes),
+              member.kind == .string else { return nil }
+        return text(bytes, member.value)
     }
 
     /// The top-level field `name` as `Profile`'s subscript gives it (nil when absent or `null`).
@@ -254,19 +267,42 @@ struct ScanCursor {
 
     /// A key: a string of visible ASCII without escapes.
     mutating func key() -> Range<Int>? {
-        guard peek == UInt8(ascii: "\"") else { return nil }
-        var end = index + 1
-        while end < bytes.count {
-            let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") { break }
-            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-            end += 1
-        }
-        guard end < bytes.count else { return nil }
+        guard peek == UInt8(ascii: "\""), let base = bytes.baseAddress else { return nil }
+        // Visible ASCII up to the first byte that is not; it must be the closing quote.
+        let end = ScanCursor.firstSpecial(base, from: index + 1, to: bytes.count, deleteIsSpecial: true)
+        guard end < bytes.count, base[end] == UInt8(ascii: "\"") else { return nil }
         let range = (index + 1)..<end
         index = end + 1
         skipSpace()
         return range
+    }
+
+    /// The index of the first byte from `start` (before `end`) that a plain string cannot hold
+    /// as is: `"`, `\\`, a control character, a byte of a multi-byte sequence, and with
+    /// `deleteIsSpecial` DEL; `end` when there is none. Eight bytes are tested at a time.
+    @inline(__always)
+    static func firstSpecial(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int, deleteIsSpecial: Bool) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        /// High bits of the bytes of `word` that are zero (exact for the lowest such byte).
+        @inline(__always) func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word }
+        var index = start
+        while index + 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            var flags = word  // bytes from 0x80
+            flags |= (word &- ones &* 0x20) & ~word  // bytes below 0x20
+            flags |= zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C))
+            if deleteIsSpecial { flags |= zeroBytes(word ^ (ones &* 0x7F)) }
+            flags &= highs
+            // A borrow can only mark bytes after a marked one, so the lowest mark is exact.
+            if flags != 0 { return index + flags.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < end {
+            let byte = base[index]
+            if byte < 0x20 || byte >= 0x80 || byte == 0x22 || byte == 0x5C || (deleteIsSpecial && byte == 0x7F) { return index }
+            index += 1
+        }
+        return end
     }
 
     /// A value, ending at `,` `}` or `]` (the space after it consumed).
@@ -316,19 +352,17 @@ struct ScanCursor {
 
     /// A string without escapes or control characters, of well-formed UTF-8: its content range.
     mutating func string() -> Range<Int>? {
+        guard let base = bytes.baseAddress else { return nil }
         var end = index + 1
-        while end < bytes.count {
-            let byte = bytes[end]
+        while true {
+            end = ScanCursor.firstSpecial(base, from: end, to: bytes.count, deleteIsSpecial: false)
+            guard end < bytes.count else { return nil }
+            let byte = base[end]
             if byte == UInt8(ascii: "\"") { break }
             if byte < 0x20 || byte == UInt8(ascii: "\\") { return nil }
-            if byte < 0x80 {
-                end += 1
-            } else {
-                guard let next = UTF8Validation.endOfSequence(in: bytes, at: end) else { return nil }
-                end = next
-            }
+            guard let next = UTF8Validation.endOfSequence(in: bytes, at: end) else { return nil }
+            end = next
         }
-        guard end < bytes.count else { return nil }
         let range = (index + 1)..<end
         index = end + 1
         skipSpace()
@@ -372,13 +406,13 @@ struct ScanCursor {
     /// A custom attribute key as stored: 1–30 characters from `A–Z a–z 0–9 . _ -` (so nothing to trim).
     func isValidCustomKey(_ range: Range<Int>) -> Bool {
         guard !range.isEmpty, range.count <= AdaptyLimits.maxKeyLength else { return false }
-        return bytes[range].allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"): true
-            default: false
-            }
+        // The allowed bytes as bits: `- . 0–9` below 64, `A–Z _ a–z` from 64.
+        let low: UInt64 = 0x03FF_6000_0000_0000, high: UInt64 = 0x07FF_FFFE_87FF_FFFE
+        for byte in bytes[range] {
+            let mask = byte < 64 ? low : high
+            guard byte < 128, mask >> UInt64(byte & 63) & 1 == 1 else { return false }
         }
+        return true
     }
 
     /// Whether a non-empty string starts and ends with visible ASCII, so trimming leaves it as is.
@@ -387,8 +421,22 @@ struct ScanCursor {
         return first > 0x20 && first < 0x7F && last > 0x20 && last < 0x7F
     }
 
-    /// The number of Unicode scalars in well-formed UTF-8 `range` (bytes that start a scalar).
+    /// The number of Unicode scalars in well-formed UTF-8 `range` (bytes that start a scalar),
+    /// counted eight bytes at a time.
     func scalarCount(_ range: Range<Int>) -> Int {
-        bytes[range].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        guard let base = bytes.baseAddress else { return 0 }
+        var continuations = 0
+        var index = range.lowerBound
+        while index + 8 <= range.upperBound {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            // A continuation byte is 10xxxxxx: its high bit set and the next one clear.
+            continuations += (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+            index += 8
+        }
+        while index < range.upperBound {
+            if base[index] & 0xC0 == 0x80 { continuations += 1 }
+            index += 1
+        }
+        return range.count - continuations
     }
 }

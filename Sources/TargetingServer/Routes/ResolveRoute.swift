@@ -116,8 +116,7 @@ enum ResolveRoute {
         var output = DecisionsBody.opening(rules: rules, decisions: placements.count)
         var decisions: [(placement: String, destination: String)] = []
         decisions.reserveCapacity(placements.count)
-        let failure = withUnsafePointer(to: &scan) { scan -> ResolveError? in
-            let scanned = ScannedProfile(scan: scan, bytes: profileBytes)
+        let failure = ScannedProfile.with(&scan, bytes: profileBytes) { scanned -> ResolveError? in
             var first = true
             return rules.program.choose(placements: placements, for: scanned, now: options.now) { index, choice in
                 if !first { output.append(UInt8(ascii: ",")) }
