@@ -208,8 +208,18 @@ package struct ProfileStore {
             output.reserveCapacity(chunk + 4096)
             for index in 0..<count {
                 if isRewritten(index) {
-                    guard let base = EditedProfile.profile(of: base(index), scan: &scan, readingAhead: true) else { throw rereadFailure(index) }
-                    output.append(contentsOf: JSONWriter.write(edits[Int(editIndex[index])].applied(to: base).json).utf8)
+                    let edit = edits[Int(editIndex[index])]
+                    // A line the scan reads is written from the scan and the changes; any other
+                    // base as a whole profile (the same bytes, built slower).
+                    var written = false
+                    if case .line(let file, let range) = base(index) {
+                        guard let bytes = file.bytes(range, readingAhead: true) else { throw rereadFailure(index) }
+                        written = bytes.withUnsafeBufferPointer { line in scan.scan(line) && edit.write(over: scan, in: line, to: &output) }
+                    }
+                    if !written {
+                        guard let base = EditedProfile.profile(of: base(index), scan: &scan, readingAhead: true) else { throw rereadFailure(index) }
+                        output.append(contentsOf: JSONWriter.write(edit.applied(to: base).json).utf8)
+                    }
                 } else {
                     guard let bytes = file?.bytes(ranges[index], readingAhead: true) else { throw rereadFailure(index) }
                     output.append(contentsOf: bytes)

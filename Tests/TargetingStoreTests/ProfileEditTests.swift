@@ -25,6 +25,10 @@ final class ProfileEditTests: TemporaryDirectoryTestCase {
         "{\"id\":\"esc\\\"aped\",\"note\":\"t\\u00e9\",\"custom_attributes\":{\"k1\":\"v\"}}",
         #"{"id":"u4", "country":"DE","first_name":"f1","gender":true,"custom_attributes":{"k1":"x","k2":true,"k3":"y","new":"v1"}}"#,
         #"{"id":"u5","email":"café","country":"DE","custom_attributes":{"k1":"x"}}"#,
+        // Spacing, a string array, numbers in other spellings, booleans stored as 1 and 0,
+        // `custom_attributes` before other fields, and a history.
+        #"{ "custom_attributes" : { "k1" : true, "k2" : 0.50, "k3" : 1e2 }, "id" : "u6", "tags" : [ "a" , "b" ], "score" : 1.50, "flag" : false, "nothing" : null, "history" : {"shown":{"main_paywall":["2026-12-01T10:00:00Z"]}} }"#,
+        #"{"id":"u7","tags":[],"custom_attributes":{},"history":{}}"#,
     ]
 
     func answer(_ generator: inout Generator) -> Answer {
@@ -41,6 +45,8 @@ final class ProfileEditTests: TemporaryDirectoryTestCase {
 
     func testReplayingAnEditGivesTheProfileTheAnswersMake() {
         var generator = Generator(state: 20261202)
+        var checkedWrites = 0
+        defer { XCTAssertGreaterThan(checkedWrites, 1_500, "lines written from their scan") }
         for (number, base) in bases.enumerated() {
             let bytes = Array(base.utf8)
             // After a line before it, so the base is read at an offset.
@@ -61,6 +67,12 @@ final class ProfileEditTests: TemporaryDirectoryTestCase {
                     XCTAssertLessThanOrEqual(edited.customCount, edited.customCountBound)
                     XCTAssertEqual(edited["first_name"], whole["first_name"])
                     XCTAssertEqual(edited.hasCustom("k1"), whole.hasCustom("k1"))
+                    if generator.next(4) == 0 {
+                        let placement = ["main_paywall", "other"][generator.next(2)]
+                        let at = Int64(1_796_000_000_000 + generator.next(3) * 60_000)
+                        edited.recordShown(placement, at: at)
+                        whole.recordShown(placement, at: at)
+                    }
                 }
                 let replayed = edited.edit.applied(to: original)
                 XCTAssertEqual(JSONWriter.write(replayed.json), JSONWriter.write(whole.json), base)
@@ -68,6 +80,12 @@ final class ProfileEditTests: TemporaryDirectoryTestCase {
                 var scan = ProfileScan()
                 let kept = bytes.withUnsafeBufferPointer { scan.scan($0) ? edited.edit.keepsContent(of: scan, in: $0) : nil }
                 if let kept { XCTAssertEqual(kept, replayed.hasSameContent(as: original), "\(edited.edit.changes) on \(base)") }
+                // Writing from the scan and the changes gives the bytes of writing the replayed profile.
+                var written: [UInt8] = []
+                if bytes.withUnsafeBufferPointer({ scan.scan($0) && edited.edit.write(over: scan, in: $0, to: &written) }) {
+                    XCTAssertEqual(String(decoding: written, as: UTF8.self), JSONWriter.write(replayed.json), "\(edited.edit.changes) on \(base)")
+                    checkedWrites += 1
+                }
             }
         }
     }

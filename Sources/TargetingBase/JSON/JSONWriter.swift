@@ -17,9 +17,24 @@ package enum JSONWriter {
         case byte(UInt8)
     }
 
+    /// Appends compact JSON text of `value` to `output`, as `write(_:)` spells it.
+    package static func append(_ value: JSONValue, to output: inout [UInt8]) {
+        append(value, sortKeys: false, to: &output)
+    }
+
+    /// Appends the JSON text of `number`, as `write(_:)` spells it.
+    package static func appendNumber(_ number: Double, to output: inout [UInt8]) {
+        output.append(contentsOf: numberText(number).utf8)
+    }
+
     private static func render(_ root: JSONValue, sortKeys: Bool) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(256)
+        append(root, sortKeys: sortKeys, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func append(_ root: JSONValue, sortKeys: Bool, to output: inout [UInt8]) {
         var steps: [Step] = [.value(root)]
         while let step = steps.popLast() {
             switch step {
@@ -61,7 +76,6 @@ package enum JSONWriter {
                 }
             }
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Members ordered by the UTF-8 bytes of their keys; equal keys keep their relative order.
