@@ -48,6 +48,12 @@ public struct RuleSet: Sendable {
 
     /// A rule set from rules loaded by the tools; its warnings are `loaded`'s diagnostics (with
     /// the analysis's when the tools ran `analyzed(by:)`).
+    /// The program compiled anew from the same sources: equal to `program`, sharing none of
+    /// its objects (for a thread of its own).
+    package func compiledAgain() -> Program? {
+        LoadedRules(sources: sources).program
+    }
+
     package init(_ loaded: LoadedRules) throws(RuleSetError) {
         guard let checked = loaded.checked else {
             throw RuleSetError(diagnostics: loaded.diagnostics, sources: loaded.sources)

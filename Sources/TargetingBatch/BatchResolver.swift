@@ -48,7 +48,7 @@ package struct BatchResolver: Sendable {
         }
     }
 
-    package let program: Program
+    package private(set) var program: Program
     package let placements: [Int]
     package let now: Int64
     package let onlyID: String?
@@ -57,6 +57,11 @@ package struct BatchResolver: Sendable {
     package let tails: DecisionTails
     /// Count decisions instead of printing them (`--summary`).
     package var summary = false
+    /// Compiles the rules anew, for each thread of a run with more than one job: every object
+    /// of a program shared by two threads would have its reference count written by both at
+    /// each use, a cache line bouncing between the cores; a thread's own copy keeps them apart.
+    /// Nil: the threads share `program`.
+    package var compileForThread: (@Sendable () -> Program?)?
     /// Records per batch.
     package static let batchSize = 4096
 
@@ -146,11 +151,13 @@ package struct BatchResolver: Sendable {
         var matched = false
         var counts = Array(repeating: 0, count: tails.count)
         var linesBefore = 0
-        let resolver = self
-        ParallelBatches.run(jobs: jobs, chunk: { LineChunk() }, part: { Output() }, worker: { ProfileScan() },
-                            next: { reader.next(into: &$0) }, work: { chunk, scan, output in
+        ParallelBatches.run(jobs: jobs, chunk: { LineChunk() }, part: { Output() }, worker: { () -> (resolver: BatchResolver, scan: ProfileScan) in
+            var resolver = self
+            if jobs > 1, let program = compileForThread?() { resolver.program = program }
+            return (resolver, ProfileScan())
+        }, next: { reader.next(into: &$0) }, work: { chunk, worker, output in
             output.reset()
-            output.lines = chunk.forEachRecord { line, bytes in resolver.resolve(line: line, bytes: bytes, scan: &scan, into: &output) }
+            output.lines = chunk.forEachRecord { line, bytes in worker.resolver.resolve(line: line, bytes: bytes, scan: &worker.scan, into: &output) }
         }, merge: { output in
             write(output, linesBefore)
             linesBefore += output.lines

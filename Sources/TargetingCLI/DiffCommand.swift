@@ -128,6 +128,7 @@ enum DiffCommand: Command {
             examples = number
         }
         var programs: [Program] = []
+        var sources: [[SourceFile]] = []
         for path in arguments.positionals {
             switch LoadedRules.load(path: path) {
             case .failure(let error):
@@ -140,6 +141,7 @@ enum DiffCommand: Command {
                     return ExitStatus.inputError
                 }
                 programs.append(program)
+                sources.append(loaded.sources)
             }
         }
         let (old, new) = (programs[0], programs[1])
@@ -194,7 +196,11 @@ enum DiffCommand: Command {
             return ExitStatus.inputError
         }
         let jobs = try CommandSupport.jobs(arguments)
-        let comparison = DiffCorpus(old: old, new: new, now: now, shared: shared, removed: removed, added: added, attributes: attributes.map(\.slot))
+        var comparison = DiffCorpus(old: old, new: new, now: now, shared: shared, removed: removed, added: added, attributes: attributes.map(\.slot))
+        comparison.compileForThread = { [sources] in
+            guard let old = LoadedRules(sources: sources[0]).program, let new = LoadedRules(sources: sources[1]).program else { return nil }
+            return (old, new)
+        }
         var rejected = 0
         let (merged, seen) = comparison.run(&reader, jobs: jobs, report: report) { diagnostic in
             io.report(diagnostic)

@@ -73,6 +73,7 @@ enum ResolveCommand: Command {
         let printer = DecisionPrinter(format: format, explain: arguments.has("--explain"))
         var batch = BatchResolver(program: program, placements: placements, now: now, onlyID: arguments.value("--id"),
                                   printer: printer, jobs: jobs)
+        batch.compileForThread = { loaded.compiledAgain() }
         if arguments.has("--summary") {
             guard !arguments.has("--profile"), !arguments.has("--id") else { throw UsageError(message: "--summary needs --profiles or --store (without --id)") }
             guard !arguments.has("--explain") else { throw UsageError(message: "give --summary or --explain, not both") }

@@ -29,8 +29,11 @@ package struct DiffCorpus: Sendable {
         package init(report: ImpactReport) { self.report = report }
     }
 
-    package let old: Program
-    package let new: Program
+    package private(set) var old: Program
+    package private(set) var new: Program
+    /// Compiles both rule sets anew, for each thread of a run with more than one job (as
+    /// `BatchResolver.compileForThread` does, for the same reason). Nil: the threads share them.
+    package var compileForThread: (@Sendable () -> (old: Program, new: Program)?)?
     package let now: Int64
     /// Placements in both rule sets: name, index in `old`, index in `new`.
     package let shared: [(String, Int, Int)]
@@ -59,13 +62,15 @@ package struct DiffCorpus: Sendable {
         var report = empty
         var seen: Set<Int> = []
         var linesBefore = 0
-        let corpus = self
         let path = reader.path
         // Each thread looks only for the attributes no profile it read before has.
-        ParallelBatches.run(jobs: jobs, chunk: { LineChunk() }, part: { Part(report: empty) }, worker: { Array(attributes.indices) },
-                            next: { reader.next(into: &$0) }, work: { chunk, unseen, part in
+        ParallelBatches.run(jobs: jobs, chunk: { LineChunk() }, part: { Part(report: empty) }, worker: { () -> (corpus: DiffCorpus, unseen: [Int]) in
+            var corpus = self
+            if jobs > 1, let (old, new) = compileForThread?() { (corpus.old, corpus.new) = (old, new) }
+            return (corpus, Array(attributes.indices))
+        }, next: { reader.next(into: &$0) }, work: { chunk, worker, part in
             part = Part(report: empty)
-            part.lines = chunk.forEachRecord { line, bytes in corpus.record(line: line, bytes: bytes, unseen: &unseen, into: &part) }
+            part.lines = chunk.forEachRecord { line, bytes in worker.corpus.record(line: line, bytes: bytes, unseen: &worker.unseen, into: &part) }
         }, merge: { part in
             report.merge(part.report)
             for (line, message) in part.rejections { reject(.badRecord(message, file: path, line: linesBefore + line)) }
