@@ -85,7 +85,8 @@ extension ProfileSearch {
             switch entry & 3 {
             case 0: value[entry >> 2] = ProfileSearch.unknown
             case 1: pending[entry >> 2] += 1
-            default: firstOpen[entry >> 2] = trail.removeLast() >> 2
+            case 2: firstOpen[entry >> 2] = trail.removeLast() >> 2
+            default: preconditionFailure("tag 3 (a first-open's old value) is taken back with the tag-2 entry after it")
             }
         }
     }

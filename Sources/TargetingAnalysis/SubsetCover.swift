@@ -32,9 +32,10 @@ package enum SubsetCover {
             var required = 0, forbidden = 0, rest = code
             for bit in 0..<count {
                 switch rest % 3 {
+                case 0: break
                 case 1: required |= 1 << bit
                 case 2: forbidden |= 1 << bit
-                default: break
+                default: preconditionFailure("a base-3 digit")
                 }
                 rest /= 3
             }

@@ -95,11 +95,8 @@ package struct ScannedProfile: SlotSource {
     @inline(__always)
     private static func member(of members: UnsafeBufferPointer<ProfileScan.Member>, _ slot: UnsafePointer<Slot>,
                                in bytes: UnsafeBufferPointer<UInt8>) -> ProfileScan.Member? {
-        guard let name = slot.pointee.plainUTF8 else {
-            // Longer than a slot holds: compared through a copy of the string.
-            var name = slot.pointee.plainName
-            return name.withUTF8 { ProfileScan.first(in: members, named: $0, in: bytes) }
-        }
+        // A name longer than a slot holds inline is compared through its string.
+        guard let name = slot.pointee.plainUTF8 else { return ProfileScan.first(in: members, named: slot.pointee.plainName, in: bytes) }
         return name.withUTF8 { ProfileScan.first(in: members, named: $0, in: bytes) }
     }
 

@@ -145,13 +145,16 @@ package struct ProfileScan: Sendable {
 
     /// The first of `members` whose key is `name`, the name's bytes taken once for all of them.
     static func first(of members: [Member], named name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
-        members.withUnsafeBufferPointer { members in
-            // The name's own storage when it has one (every native string does), without the
-            // copy `withUTF8` makes of its receiver.
-            if let found = name.utf8.withContiguousStorageIfAvailable({ first(in: members, named: $0, in: bytes) }) { return found }
-            var copy = name
-            return copy.withUTF8 { first(in: members, named: $0, in: bytes) }
-        }
+        members.withUnsafeBufferPointer { first(in: $0, named: name, in: bytes) }
+    }
+
+    /// The first of `members` whose key is `name`.
+    package static func first(in members: UnsafeBufferPointer<Member>, named name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
+        // The name's own storage when it has one (every native string does), without the copy
+        // `withUTF8` makes of its receiver.
+        if let found = name.utf8.withContiguousStorageIfAvailable({ first(in: members, named: $0, in: bytes) }) { return found }
+        var copy = name
+        return copy.withUTF8 { first(in: members, named: $0, in: bytes) }
     }
 
     /// The first of `members` whose key (in `bytes`) is spelt `name`.
@@ -225,8 +228,7 @@ package struct ProfileScan: Sendable {
 
     /// The profile id (`id`), when it is a string.
     package func id(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let member = field("id", in: bytes), member.kind == .string else { return nil }
-        return ProfileScan.text(bytes, member.value)
+        fields.withUnsafeBufferPointer { ProfileScan.id(in: $0, bytes) }
     }
 
     static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
